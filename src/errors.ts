@@ -1,0 +1,118 @@
+/**
+ * Every failure focuscrawl reports has a stable `code`. Codes are the
+ * contract (tests, scripts and `jq` filters match on them); messages are not.
+ * Bad arguments to a function are plain TypeErrors; bad user input is a
+ * UsageError (exit 2); a failed URL becomes an error record, never a throw
+ * that escapes the pipeline.
+ */
+
+export class FocuscrawlError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Bad command line or input file: one line on stderr, exit 2. */
+export class UsageError extends FocuscrawlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_USAGE', message, options);
+  }
+}
+
+/** The topic/model file is unreadable or malformed: exit 2. */
+export class TopicError extends FocuscrawlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_BAD_TOPIC', message, options);
+  }
+}
+
+/** The store is held by another process: exit 1. */
+export class StoreLockedError extends FocuscrawlError {
+  constructor(dir: string, options?: { cause?: unknown }) {
+    super('FC_STORE_LOCKED', `store ${dir} is in use by another focuscrawl process`, options);
+  }
+}
+
+/** The store cannot be opened or written (permissions, disk, corruption): exit 1. */
+export class StoreError extends FocuscrawlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_STORE', message, options);
+  }
+}
+
+// ---- per-URL failures: these become {"type":"error"} records --------------
+
+export class FetchError extends FocuscrawlError {}
+
+/** Connection refused/reset, DNS failure, TLS failure. */
+export class NetworkError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_NETWORK', message, options);
+  }
+}
+
+/** Connect, headers or body timeout. */
+export class TimeoutError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_TIMEOUT', message, options);
+  }
+}
+
+export class TooManyRedirectsError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_TOO_MANY_REDIRECTS', message, options);
+  }
+}
+
+/** A redirect to a non-http(s) or malformed location. */
+export class BadRedirectError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_BAD_REDIRECT', message, options);
+  }
+}
+
+/** A redirect to a URL already fetched or queued (recorded, not re-fetched). */
+export class RedirectSeenError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_REDIRECT_SEEN', message, options);
+  }
+}
+
+/** robots.txt forbids the URL (or a redirect hop). */
+export class RobotsDisallowedError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_ROBOTS_DISALLOWED', message, options);
+  }
+}
+
+/** robots.txt answered 5xx or timed out: the host is off limits for a while. */
+export class RobotsUnavailableError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_ROBOTS_UNAVAILABLE', message, options);
+  }
+}
+
+/** The body could not be decoded (bad Content-Encoding). */
+export class DecodeError extends FetchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_DECODE', message, options);
+  }
+}
+
+/** A buffer hit its cap where truncation is not an option (line, header). */
+export class CapExceededError extends FocuscrawlError {
+  constructor(what: string, limit: number, options?: { cause?: unknown }) {
+    super('FC_CAP_EXCEEDED', `${what} exceeds ${limit}`, options);
+  }
+}
+
+/** Map any thrown value to the code/message pair of an error record. */
+export function toItemError(err: unknown): { code: string; message: string } {
+  if (err instanceof FocuscrawlError) return { code: err.code, message: err.message };
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  return { code: 'FC_INTERNAL', message };
+}

@@ -1,0 +1,171 @@
+/**
+ * The shapes that flow between stages. Every stage takes an AsyncIterable of
+ * one of these and yields the next; only src/pipeline.ts wires them.
+ *
+ * One CrawlItem travels the whole pipeline and each stage fills in its part:
+ *   frontier source  -> item.entry
+ *   robots           -> item.error (ROBOTS_DISALLOWED) or passes through
+ *   fetch            -> item.fetch, or item.error
+ *   parse            -> item.page (only for HTML bodies)
+ *   classify         -> item.relevance, item.relevant, item.outlinks
+ *   frontier sink    -> commits, yields an OutputRecord
+ * A stage passes an item that already carries `error` through untouched.
+ */
+
+/** A URL waiting in (or taken from) the frontier. `url` is canonical. */
+export interface FrontierEntry {
+  url: string;
+  /** priority: higher is fetched first; equal scores are FIFO by `seq` */
+  score: number;
+  /** link distance from a seed (seeds are 0) */
+  depth: number;
+  /** canonical URL of the page the link was found on; null for seeds */
+  parent: string | null;
+  /** anchor text of the discovering link (capped), for scorers and logs */
+  anchor?: string;
+  /** consecutive off-topic ancestors (for tunnelling strategies) */
+  offTopicHops?: number;
+  /** discovery order, assigned by the store; FIFO tie-break */
+  seq?: number;
+}
+
+/** What the fetch stage learnt about one URL. */
+export interface FetchResult {
+  /** the URL requested (canonical) */
+  url: string;
+  /** the URL that answered after redirects (canonical) */
+  finalUrl: string;
+  /** every URL requested, in order, including url and finalUrl */
+  redirects: string[];
+  status: number;
+  /** response headers of the final hop, names lower-cased */
+  headers: Record<string, string>;
+  /** media type without parameters, lower-cased; null when absent */
+  contentType: string | null;
+  /** charset parameter of Content-Type, lower-cased; null when absent */
+  headerCharset: string | null;
+  /** body bytes (after Content-Encoding) when the type is parseable, else null */
+  body: Buffer | null;
+  /** body bytes received (after Content-Encoding) */
+  bytes: number;
+  /** true when the body was cut at --max-bytes */
+  truncated: boolean;
+  /** ISO-8601 time the request started */
+  fetchedAt: string;
+  /** wall time of the fetch, all hops */
+  ms: number;
+  /** the answer came from a focuscrawl replay proxy (x-focuscrawl-replay) */
+  replay: boolean;
+}
+
+export type BlockType = 'title' | 'heading' | 'content' | 'navigation' | 'anchor' | 'other';
+
+export interface PageLink {
+  /** absolute URL, resolved against <base> / the page URL; not yet canonical */
+  url: string;
+  /** anchor text (capped), whitespace collapsed; alt text for <area>/<img> */
+  anchor: string;
+  /** heuristic link-context window (seed 000), whitespace collapsed */
+  context: string;
+  /** tag that carried the link: a, area, frame, iframe */
+  tag: string;
+  /** rel=nofollow on the link, or <meta name=robots content=nofollow> */
+  nofollow: boolean;
+  /** the block type the link sits in (navigation or content, usually) */
+  block: BlockType;
+}
+
+export interface ParsedPage {
+  title: string;
+  /** charset the body was decoded with (a WHATWG encoding label) */
+  charset: string;
+  /** visible text grouped by block type (each capped) */
+  blocks: Record<BlockType, string>;
+  links: PageLink[];
+  /** effective base URL */
+  base: string;
+  /** <meta name=robots> directives */
+  noindex: boolean;
+  nofollow: boolean;
+  /** <html lang>, when given */
+  lang: string | null;
+}
+
+/** A link after scoring, ready for the frontier sink. */
+export interface Outlink {
+  url: string;
+  score: number;
+  anchor: string;
+}
+
+export interface ItemError {
+  code: string;
+  message: string;
+}
+
+export interface CrawlItem {
+  entry: FrontierEntry;
+  fetch?: FetchResult;
+  error?: ItemError;
+  page?: ParsedPage;
+  relevance?: number;
+  relevant?: boolean;
+  outlinks?: Outlink[];
+}
+
+/** One line of stdout for a URL that got an HTTP answer. */
+export interface PageRecord {
+  type: 'page';
+  url: string;
+  finalUrl: string;
+  status: number;
+  fetchedAt: string;
+  depth: number;
+  parent: string | null;
+  host: string;
+  contentType: string | null;
+  charset: string | null;
+  bytes: number;
+  truncated: boolean;
+  title: string | null;
+  score: number;
+  relevance: number;
+  relevant: boolean;
+  links: number;
+  strategy: string;
+  ms: number;
+}
+
+/** One line of stdout for a URL that failed (no usable HTTP answer). */
+export interface ErrorRecord {
+  type: 'error';
+  url: string;
+  code: string;
+  message: string;
+  fetchedAt: string;
+  depth: number;
+  parent: string | null;
+  strategy: string;
+}
+
+export type OutputRecord = PageRecord | ErrorRecord;
+
+/** A topic as given by the user (topic.json). */
+export interface Topic {
+  name: string;
+  terms: string[];
+  /** page relevance at or above this is `relevant` */
+  threshold: number;
+}
+
+/**
+ * Strategy interface (the classify stage calls it). Scorers are pure: all the
+ * state they need is in the page, the link and what they were built with.
+ */
+export interface Scorer {
+  readonly name: string;
+  /** relevance of a fetched page to the topic, 0..1 */
+  pageRelevance(page: ParsedPage, item: CrawlItem): number;
+  /** frontier priority of a link found on `page`; higher is fetched first */
+  linkScore(link: PageLink, page: ParsedPage, pageRelevance: number): number;
+}
