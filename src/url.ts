@@ -48,7 +48,7 @@ export function canonicalize(input: string, base?: string, opts: CanonOptions = 
   u.pathname = path;
   if (u.search !== '') u.search = normaliseEscapes(u.search);
   // WHATWG keeps a lone '?' as search ''. Drop it so `a?` and `a` are one URL.
-  return u.href.endsWith('?') ? u.href.slice(0, -1) : u.href;
+  return u.search === '' && u.href.endsWith('?') ? u.href.slice(0, -1) : u.href;
 }
 
 /** Host (with non-default port) of a canonical URL. */
