@@ -1,0 +1,365 @@
+/**
+ * The HTTP client: one GET per call on top of undici's `request` (no redirect
+ * following, no retries), with capped, decoded bodies and coded errors.
+ * Redirects are the fetch stage's job (src/stages/fetch.ts); `getText` is the
+ * one exception, for robots.txt.
+ */
+import { readFileSync } from 'node:fs';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { Agent, Pool, ProxyAgent, errors as undiciErrors, type Dispatcher } from 'undici';
+import {
+  BadRedirectError,
+  DecodeError,
+  FocuscrawlError,
+  NetworkError,
+  TimeoutError,
+  TooManyRedirectsError,
+} from './errors.ts';
+
+const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** User-Agent sent when none is configured. */
+export const DEFAULT_USER_AGENT = `focuscrawl/${VERSION} (+https://github.com/focuscrawl/focuscrawl)`;
+
+const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
+const ACCEPT_ANY = '*/*';
+/** Bytes read (and thrown away) from a body we do not keep, so the connection can be reused. */
+const DUMP_LIMIT = 64 * 1024;
+const PARSEABLE_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const PARSEABLE_EXTENSIONS = new Set(['html', 'htm', 'shtml', 'xhtml', 'php', 'asp', 'aspx', 'jsp', 'cgi']);
+
+/** One HTTP exchange, as returned by {@link HttpClient.get}. */
+export interface Hop {
+  status: number;
+  /** response headers, names lower-cased, repeated headers joined with ', ' */
+  headers: Record<string, string>;
+  /** raw Location header (unresolved), or null */
+  location: string | null;
+  /** media type of Content-Type without parameters, lower-cased */
+  contentType: string | null;
+  /** charset parameter of Content-Type, lower-cased, unquoted */
+  headerCharset: string | null;
+  /** decoded body (capped at maxBytes), or null when the body was not kept */
+  body: Buffer | null;
+  /** decoded bytes kept in `body` (0 when body is null) */
+  bytes: number;
+  /** the body was cut: at maxBytes, or where a corrupt compressed stream broke */
+  truncated: boolean;
+  /** the response carried an x-focuscrawl-replay header */
+  replay: boolean;
+}
+
+export interface HttpClientOptions {
+  /** default {@link DEFAULT_USER_AGENT} */
+  userAgent?: string;
+  /** forward proxy URL (http://host:port); plain-http targets are sent to it in absolute form */
+  proxy?: string;
+  /** TCP (+TLS) connect timeout, default 10 000 ms */
+  connectTimeoutMs?: number;
+  /** time to wait for the complete response headers, default 20 000 ms */
+  headersTimeoutMs?: number;
+  /** maximum gap between two body chunks, default 30 000 ms */
+  bodyTimeoutMs?: number;
+  /** host (as in URL.host, i.e. with a non-default port) -> basic credentials, sent only to that host */
+  auth?: Record<string, { user: string; pass: string }>;
+  /** connections per origin, default 8 */
+  connections?: number;
+}
+
+export interface GetOptions {
+  /** cap on decoded body bytes; the rest is not read (truncated: true) */
+  maxBytes: number;
+  /**
+   * 'html' (default): keep the body only when the type is parseable (HTML/XHTML,
+   * or by URL extension when Content-Type is missing). 'any': keep every body
+   * and send `accept: *\/*`. Either way a 3xx with a Location keeps no body.
+   */
+  accept?: 'html' | 'any';
+  signal?: AbortSignal;
+}
+
+/** Map an undici/socket error to FC_TIMEOUT or FC_NETWORK, keeping it as `cause`. */
+export function toFetchError(err: unknown): FocuscrawlError {
+  if (err instanceof FocuscrawlError) return err;
+  if (
+    err instanceof undiciErrors.ConnectTimeoutError ||
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    (err as { code?: unknown } | null)?.code === 'ETIMEDOUT'
+  ) {
+    return new TimeoutError((err as Error).message, { cause: err });
+  }
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const msg = typeof e?.message === 'string' && e.message !== '' ? e.message : String(err);
+  const code = typeof e?.code === 'string' && !msg.includes(e.code) ? `${e.code}: ` : '';
+  return new NetworkError(`${code}${msg}`, { cause: err });
+}
+
+/** Parse a Content-Type value into its lower-cased media type and charset. */
+export function parseContentType(value: string | null): { type: string | null; charset: string | null } {
+  if (value === null) return { type: null, charset: null };
+  const [head, ...params] = value.split(';');
+  const type = head.trim().toLowerCase() || null;
+  let charset: string | null = null;
+  for (const p of params) {
+    const eq = p.indexOf('=');
+    if (eq < 0 || p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    charset = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').trim().toLowerCase() || null;
+    break;
+  }
+  return { type, charset };
+}
+
+/**
+ * Whether a response is worth parsing: Content-Type text/html or
+ * application/xhtml+xml; without a Content-Type, a URL path ending in '/',
+ * with no extension in its last segment, or with an HTML-ish extension.
+ */
+export function isParseable(contentType: string | null, url: string): boolean {
+  if (contentType !== null) return PARSEABLE_TYPES.has(contentType);
+  const path = new URL(url).pathname;
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const dot = last.lastIndexOf('.');
+  if (dot < 0) return true;
+  return PARSEABLE_EXTENSIONS.has(last.slice(dot + 1).toLowerCase());
+}
+
+/** Last value of a possibly repeated header. */
+function single(v: string | string[] | undefined): string | null {
+  if (v === undefined) return null;
+  return Array.isArray(v) ? (v.length > 0 ? v[v.length - 1] : null) : v;
+}
+
+/** zlib wrapper header check (RFC 1950): CM = 8 and the 16-bit header is a multiple of 31. */
+function isZlibHeader(head: Buffer): boolean {
+  return head.length >= 2 && (head[0] & 0x0f) === 8 && ((head[0] << 8) | head[1]) % 31 === 0;
+}
+
+/** Body chunks with undici/socket errors mapped to FetchErrors (so decoder errors stay distinguishable). */
+async function* rawChunks(head: Buffer, it: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    if (head.length > 0) yield head;
+    for (;;) {
+      const r = await it.next();
+      if (r.done === true) return;
+      yield r.value;
+    }
+  } catch (err) {
+    throw toFetchError(err);
+  } finally {
+    await it.return?.();
+  }
+}
+
+/**
+ * Read a body, decoding its Content-Encoding, keeping at most `maxBytes`
+ * decoded bytes. Reading stops (and the response is destroyed) as soon as the
+ * cap is passed, which also defuses compression bombs.
+ *
+ * A corrupt or unexpectedly ending compressed stream keeps what was decoded
+ * before the damage with `truncated: true`; when nothing was decoded it is a
+ * DecodeError (FC_DECODE). An unknown Content-Encoding is a DecodeError.
+ */
+async function readBody(
+  body: Readable,
+  encodingHeader: string | null,
+  maxBytes: number,
+): Promise<{ body: Buffer; bytes: number; truncated: boolean }> {
+  const encodings = (encodingHeader ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && s !== 'identity');
+  if (encodings.length > 1) throw new DecodeError(`unsupported content-encoding ${encodingHeader}`);
+  const encoding = encodings[0] ?? null;
+  const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let head = Buffer.alloc(0);
+  let decoder: zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress | null = null;
+  switch (encoding) {
+    case null:
+      break;
+    case 'gzip':
+    case 'x-gzip':
+      decoder = zlib.createGunzip();
+      break;
+    case 'br':
+      decoder = zlib.createBrotliDecompress();
+      break;
+    case 'deflate': {
+      // 'deflate' is meant to be zlib-wrapped, but servers also send raw deflate.
+      try {
+        while (head.length < 2) {
+          const r = await it.next();
+          if (r.done === true) break;
+          head = Buffer.concat([head, r.value]);
+        }
+      } catch (err) {
+        throw toFetchError(err);
+      }
+      decoder = isZlibHeader(head) ? zlib.createInflate() : zlib.createInflateRaw();
+      break;
+    }
+    default:
+      body.on('error', () => {}).destroy();
+      throw new DecodeError(`unsupported content-encoding ${encodingHeader}`);
+  }
+
+  const source = rawChunks(head, it);
+  const chunks: AsyncIterable<Buffer> =
+    decoder === null ? source : (pipeline(source, decoder, () => {}) as AsyncIterable<Buffer>);
+  const kept: Buffer[] = [];
+  let bytes = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of chunks) {
+      if (bytes + chunk.length > maxBytes) {
+        kept.push(chunk.subarray(0, maxBytes - bytes));
+        bytes = maxBytes;
+        truncated = true;
+        break;
+      }
+      kept.push(chunk);
+      bytes += chunk.length;
+    }
+  } catch (err) {
+    if (err instanceof FocuscrawlError) throw err; // network/timeout while reading
+    if (bytes === 0) throw new DecodeError(`cannot decode ${encoding} body: ${(err as Error).message}`, { cause: err });
+    truncated = true; // corrupt compressed data: keep what was decoded before it
+  } finally {
+    // stopping early must release the connection even while the decoder still has input
+    if (!body.readableEnded) body.on('error', () => {}).destroy();
+  }
+  return { body: Buffer.concat(kept, bytes), bytes, truncated };
+}
+
+/** HTTP/1.1 GET client with per-origin connection pools, timeouts, caps and per-host basic auth. */
+export class HttpClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly userAgent: string;
+  private readonly headersTimeoutMs: number;
+  private readonly bodyTimeoutMs: number;
+  private readonly auth: Map<string, string>;
+
+  constructor(opts: HttpClientOptions = {}) {
+    this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
+    const connectTimeout = opts.connectTimeoutMs ?? 10_000;
+    this.headersTimeoutMs = opts.headersTimeoutMs ?? 20_000;
+    this.bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
+    const connections = opts.connections ?? 8;
+    this.auth = new Map(
+      Object.entries(opts.auth ?? {}).map(([host, c]) => [
+        host.toLowerCase(),
+        `Basic ${Buffer.from(`${c.user}:${c.pass}`).toString('base64')}`,
+      ]),
+    );
+    const common = { connections, headersTimeout: this.headersTimeoutMs, bodyTimeout: this.bodyTimeoutMs };
+    if (opts.proxy !== undefined) {
+      this.dispatcher = new ProxyAgent({
+        uri: opts.proxy,
+        proxyTunnel: false,
+        ...common,
+        proxyTls: { timeout: connectTimeout },
+        requestTls: { timeout: connectTimeout },
+        // without this, the pools to the proxy would ignore `connections` and the timeouts
+        factory: (origin: string | URL, o: object) => new Pool(origin, { ...o, ...common }),
+      });
+    } else {
+      this.dispatcher = new Agent({ ...common, connect: { timeout: connectTimeout } });
+    }
+  }
+
+  /**
+   * One GET of `url` (http or https), redirects not followed. Rejects with
+   * TimeoutError (FC_TIMEOUT), NetworkError (FC_NETWORK; also on abort) or
+   * DecodeError (FC_DECODE); any HTTP status resolves.
+   */
+  async get(url: string, opts: GetOptions): Promise<Hop> {
+    const u = new URL(url);
+    const headers: Record<string, string> = {
+      'user-agent': this.userAgent,
+      accept: opts.accept === 'any' ? ACCEPT_ANY : ACCEPT_HTML,
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    const authorization = this.auth.get(u.host);
+    if (authorization !== undefined) headers.authorization = authorization;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.dispatcher.request({
+        origin: u.origin,
+        path: u.pathname + u.search,
+        method: 'GET',
+        headers,
+        signal: opts.signal,
+        headersTimeout: this.headersTimeoutMs,
+        bodyTimeout: this.bodyTimeoutMs,
+      });
+    } catch (err) {
+      throw toFetchError(err);
+    }
+    const flat: Record<string, string> = {};
+    for (const [name, v] of Object.entries(res.headers)) {
+      if (v !== undefined) flat[name.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    const location = single(res.headers.location);
+    const { type, charset } = parseContentType(single(res.headers['content-type']));
+    const hop: Hop = {
+      status: res.statusCode,
+      headers: flat,
+      location,
+      contentType: type,
+      headerCharset: charset,
+      body: null,
+      bytes: 0,
+      truncated: false,
+      replay: res.headers['x-focuscrawl-replay'] !== undefined,
+    };
+    const isRedirect = res.statusCode >= 300 && res.statusCode < 400 && location !== null;
+    if (isRedirect || (opts.accept !== 'any' && !isParseable(type, url))) {
+      await res.body.dump({ limit: DUMP_LIMIT }).catch(() => {});
+      return hop;
+    }
+    const read = await readBody(res.body, single(res.headers['content-encoding']), opts.maxBytes);
+    return { ...hop, ...read };
+  }
+
+  /**
+   * GET `url` following redirects (to any host, at most `maxRedirects`, default
+   * 5) and decode the body (capped at `maxBytes`) as UTF-8; for robots.txt.
+   * Any final status resolves. Throws TooManyRedirectsError
+   * (FC_TOO_MANY_REDIRECTS), BadRedirectError (FC_BAD_REDIRECT: Location not
+   * http(s) or malformed), and whatever {@link get} throws.
+   */
+  async getText(
+    url: string,
+    opts: { maxBytes: number; maxRedirects?: number; signal?: AbortSignal },
+  ): Promise<{ status: number; body: string }> {
+    const maxRedirects = opts.maxRedirects ?? 5;
+    let current = url;
+    for (let redirects = 0; ; redirects++) {
+      const hop = await this.get(current, { maxBytes: opts.maxBytes, accept: 'any', signal: opts.signal });
+      if (hop.status < 300 || hop.status >= 400 || hop.location === null) {
+        return { status: hop.status, body: hop.body === null ? '' : hop.body.toString('utf8') };
+      }
+      if (redirects >= maxRedirects) throw new TooManyRedirectsError(`more than ${maxRedirects} redirects from ${url}`);
+      let next: URL;
+      try {
+        next = new URL(hop.location, current);
+      } catch (err) {
+        throw new BadRedirectError(`${current} redirects to malformed ${JSON.stringify(hop.location)}`, { cause: err });
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new BadRedirectError(`${current} redirects to non-http(s) ${JSON.stringify(hop.location)}`);
+      }
+      next.hash = '';
+      current = next.href;
+    }
+  }
+
+  /** Close all connections (waits for in-flight requests). */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Fetch stage: CrawlItem -> CrawlItem with `fetch` (or `error`). Runs up to
+ * `concurrency` fetches at once, follows redirects itself (each hop after the
+ * first vetted by `checkHop`) and yields items in completion order.
+ */
+import { BadRedirectError, TooManyRedirectsError, toItemError } from '../errors.ts';
+import type { HttpClient } from '../http.ts';
+import type { CrawlItem, FetchResult, ItemError } from '../types.ts';
+import { canonicalize, type CanonOptions } from '../url.ts';
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export interface FetchStageOptions {
+  client: HttpClient;
+  /** fetches in flight plus finished-but-not-yet-yielded items, at most */
+  concurrency: number;
+  /** cap on decoded body bytes per response */
+  maxBytes: number;
+  /** redirects followed per item, default 5 */
+  maxRedirects?: number;
+  canonOptions?: CanonOptions;
+  /** vets every redirect target (not the first URL): robots + seen; an ItemError ends the item */
+  checkHop?: (url: string) => Promise<ItemError | null>;
+  /**
+   * Called exactly once per item that enters the stage, as soon as it settles
+   * and before it is queued for yielding: after the fetch (success or error),
+   * or at once for an item that arrived carrying `error` (never fetched).
+   */
+  onFetched?: (item: CrawlItem) => void;
+  /** abort: stop pulling, abort in-flight requests, yield nothing more, return */
+  signal?: AbortSignal;
+}
+
+/**
+ * Fetch `url`, following up to `maxRedirects` redirects. Resolves to the
+ * FetchResult or to the ItemError `checkHop` returned; throws coded errors
+ * (network, timeout, decode, FC_BAD_REDIRECT, FC_TOO_MANY_REDIRECTS).
+ */
+async function fetchWithRedirects(
+  url: string,
+  opts: FetchStageOptions,
+  signal: AbortSignal,
+): Promise<FetchResult | ItemError> {
+  const maxRedirects = opts.maxRedirects ?? 5;
+  const started = Date.now();
+  const fetchedAt = new Date(started).toISOString();
+  const chain = [url];
+  let current = url;
+  for (;;) {
+    const hop = await opts.client.get(current, { maxBytes: opts.maxBytes, signal });
+    if (REDIRECT_STATUSES.has(hop.status) && hop.location !== null) {
+      const next = canonicalize(hop.location, current, opts.canonOptions);
+      if (next === null) {
+        throw new BadRedirectError(`${current} redirects to ${JSON.stringify(hop.location)}`);
+      }
+      if (chain.includes(next)) throw new TooManyRedirectsError(`redirect loop: ${[...chain, next].join(' -> ')}`);
+      if (chain.length > maxRedirects) throw new TooManyRedirectsError(`more than ${maxRedirects} redirects from ${url}`);
+      const veto = opts.checkHop === undefined ? null : await opts.checkHop(next);
+      if (veto !== null) return veto;
+      chain.push(next);
+      current = next;
+      continue;
+    }
+    return {
+      url,
+      finalUrl: current,
+      redirects: chain,
+      status: hop.status,
+      headers: hop.headers,
+      contentType: hop.contentType,
+      headerCharset: hop.headerCharset,
+      body: hop.body,
+      bytes: hop.bytes,
+      truncated: hop.truncated,
+      fetchedAt,
+      ms: Date.now() - started,
+      replay: hop.replay,
+    };
+  }
+}
+
+/**
+ * The fetch stage. Bounded like it-parallel: the source is pulled only while
+ * (running fetches + finished items not yet yielded) < concurrency, so a slow
+ * consumer stops new fetches. Items come out in completion order; items that
+ * arrive with `error` pass through unfetched. A per-URL failure sets
+ * `item.error` and never throws. When the consumer stops early, in-flight
+ * requests are aborted.
+ */
+export async function* fetchStage(
+  source: AsyncIterable<CrawlItem>,
+  opts: FetchStageOptions,
+): AsyncGenerator<CrawlItem> {
+  if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) {
+    throw new TypeError(`concurrency must be a positive integer, got ${opts.concurrency}`);
+  }
+  const abort = new AbortController();
+  const onAbort = (): void => abort.abort(opts.signal?.reason);
+  if (opts.signal?.aborted === true) return;
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const it = source[Symbol.asyncIterator]();
+  const finished: CrawlItem[] = [];
+  let running = 0;
+  let pulling = false;
+  let sourceDone = false;
+  let sourceError: { err: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+
+  abort.signal.addEventListener('abort', notify, { once: true });
+
+  const settle = (item: CrawlItem): void => {
+    try {
+      opts.onFetched?.(item);
+    } catch (err) {
+      item.error ??= toItemError(err);
+    }
+    finished.push(item);
+    notify();
+  };
+
+  const run = async (item: CrawlItem): Promise<void> => {
+    try {
+      const r = await fetchWithRedirects(item.entry.url, opts, abort.signal);
+      if ('code' in r) item.error = r;
+      else item.fetch = r;
+    } catch (err) {
+      item.error = toItemError(err);
+    }
+    running--;
+    if (!abort.signal.aborted) settle(item);
+  };
+
+  const pull = (): void => {
+    pulling = true;
+    it.next().then(
+      (r) => {
+        pulling = false;
+        if (r.done === true) sourceDone = true;
+        else if (abort.signal.aborted) return;
+        else if (r.value.error !== undefined) settle(r.value);
+        else {
+          running++;
+          void run(r.value);
+        }
+        notify();
+      },
+      (err: unknown) => {
+        pulling = false;
+        sourceDone = true;
+        sourceError = { err };
+        notify();
+      },
+    );
+  };
+
+  try {
+    for (;;) {
+      if (abort.signal.aborted) return;
+      if (!sourceDone && !pulling && running + finished.length < opts.concurrency) pull();
+      const item = finished.shift();
+      if (item !== undefined) {
+        yield item;
+        continue;
+      }
+      if (sourceDone && !pulling && running === 0) {
+        if (sourceError !== null) throw (sourceError as { err: unknown }).err;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    if (!abort.signal.aborted) abort.abort();
+    if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
+  }
+}
