@@ -1,0 +1,64 @@
+/**
+ * Classify stage: judges each fetched page and scores its links.
+ *
+ * - an item with `error` passes through untouched;
+ * - an item with `page`: relevance = scorer.pageRelevance, relevant =
+ *   relevance >= threshold. Pages answered with an HTTP error status (4xx,
+ *   5xx) and an HTML body are judged too (their text is what the server
+ *   sent), but their links are followed only for 2xx answers: outlinks are
+ *   the links that are not nofollow (page-level <meta robots nofollow> or
+ *   rel=nofollow on the link), in document order, at most `maxOutlinks`,
+ *   each `{ url, score: scorer.linkScore(...), anchor }`. URLs are as the
+ *   parser resolved them; the frontier sink canonicalises and dedupes;
+ * - an item without a page (non-HTML body, no body): relevance 0, relevant
+ *   false, no outlinks.
+ * A scorer that throws turns the item into an error item (toItemError), so
+ * one bad page never stops the crawl.
+ */
+import { toItemError } from '../errors.ts';
+import type { CrawlItem, Outlink, Scorer } from '../types.ts';
+
+export interface ClassifyOptions {
+  scorer: Scorer;
+  /** relevance at or above this marks a page relevant */
+  threshold: number;
+  /** cap on outlinks kept per page (default 5000) */
+  maxOutlinks?: number;
+}
+
+/** Pipeline stage: fills relevance, relevant and outlinks on each item. */
+export async function* classifyStage(source: AsyncIterable<CrawlItem>, opts: ClassifyOptions): AsyncGenerator<CrawlItem> {
+  const maxOutlinks = opts.maxOutlinks ?? 5000;
+  for await (const item of source) {
+    if (item.error) {
+      yield item;
+      continue;
+    }
+    try {
+      Object.assign(item, classify(item, opts.scorer, opts.threshold, maxOutlinks));
+    } catch (err) {
+      item.error = toItemError(err);
+    }
+    yield item;
+  }
+}
+
+type Verdict = Required<Pick<CrawlItem, 'relevance' | 'relevant' | 'outlinks'>>;
+
+function classify(item: CrawlItem, scorer: Scorer, threshold: number, maxOutlinks: number): Verdict {
+  const page = item.page;
+  if (!page) return { relevance: 0, relevant: false, outlinks: [] };
+  const raw = scorer.pageRelevance(page, item);
+  const relevance = Number.isFinite(raw) ? Math.min(1, Math.max(0, raw)) : 0;
+  const outlinks: Outlink[] = [];
+  const status = item.fetch?.status ?? 200;
+  if (status >= 200 && status < 300 && !page.nofollow) {
+    for (const link of page.links) {
+      if (outlinks.length >= maxOutlinks) break;
+      if (link.nofollow) continue;
+      const score = scorer.linkScore(link, page, relevance);
+      outlinks.push({ url: link.url, score: Number.isFinite(score) ? score : 0, anchor: link.anchor });
+    }
+  }
+  return { relevance, relevant: relevance >= threshold, outlinks };
+}

@@ -1,0 +1,207 @@
+/**
+ * Topic loading (topic.json) and the topic model: the topic's term vector
+ * and the page-relevance judge every strategy shares, so an output record's
+ * `relevance` means the same thing whatever the strategy.
+ *
+ * topic.json: `{ "name": string, "terms": [string, ...], "threshold"?: number }`.
+ * `threshold` is in [0, 1], default 0.2. Unknown keys are ignored (later
+ * strategies may read their own).
+ */
+import { readFile } from 'node:fs/promises';
+import { TopicError } from './errors.ts';
+import type { BlockType, ParsedPage, Topic } from './types.ts';
+import type { Segmenter } from './text/segmenter.ts';
+import { tokenize } from './text/tokenize.ts';
+import { DocFreq, cosine, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+
+/** Threshold used when topic.json gives none. */
+export const DEFAULT_THRESHOLD = 0.2;
+
+/**
+ * Validates a parsed topic.json value. `source` names the file in messages.
+ * Throws TopicError (FC_BAD_TOPIC) naming the first problem found.
+ */
+export function parseTopic(json: unknown, source: string): Topic {
+  const bad = (what: string): never => {
+    throw new TopicError(`${source}: ${what}`);
+  };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    bad(`expected a JSON object {"name", "terms", "threshold"?}, got ${describe(json)}`);
+  }
+  const o = json as Record<string, unknown>;
+  if (typeof o.name !== 'string' || o.name.trim() === '') bad(`"name" must be a non-empty string, got ${describe(o.name)}`);
+  if (!Array.isArray(o.terms) || o.terms.length === 0) bad(`"terms" must be a non-empty array of strings, got ${describe(o.terms)}`);
+  const terms = (o.terms as unknown[]).map((t, i) => {
+    if (typeof t !== 'string' || t.trim() === '') bad(`"terms"[${i}] must be a non-empty string, got ${describe(t)}`);
+    return (t as string).trim();
+  });
+  let threshold = DEFAULT_THRESHOLD;
+  if (o.threshold !== undefined) {
+    if (typeof o.threshold !== 'number' || !Number.isFinite(o.threshold) || o.threshold < 0 || o.threshold > 1) {
+      bad(`"threshold" must be a number between 0 and 1, got ${describe(o.threshold)}`);
+    }
+    threshold = o.threshold as number;
+  }
+  return { name: (o.name as string).trim(), terms, threshold };
+}
+
+/** Reads and validates a topic file. Throws TopicError (FC_BAD_TOPIC) if unreadable, not JSON, or malformed. */
+export async function loadTopic(path: string): Promise<Topic> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new TopicError(`cannot read topic file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  text = text.replace(/^\uFEFF/, '');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new TopicError(`${path}: invalid JSON${jsonErrorPlace(text, err)}: ${(err as Error).message}`, { cause: err });
+  }
+  return parseTopic(json, path);
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : 'an array';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+}
+
+/** " at line L column C" from a JSON.parse error that reports a character position; "" if it reports none. */
+function jsonErrorPlace(text: string, err: unknown): string {
+  const m = /position (\d+)/.exec((err as Error)?.message ?? '');
+  if (!m) return '';
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return ` at line ${line} column ${column}`;
+}
+
+// ---- the relevance judge ---------------------------------------------------
+
+/**
+ * Weight of each block type when a page's terms are counted: a term in the
+ * title counts 3 times as much as in body text, and so on. Text the page
+ * shares with every other page of its site (navigation) counts least.
+ */
+export const BLOCK_WEIGHTS: Readonly<Record<BlockType, number>> = {
+  title: 3,
+  heading: 2,
+  content: 1,
+  anchor: 0.5,
+  other: 0.5,
+  navigation: 0.25,
+};
+
+/**
+ * How many of a text's strongest terms stand for it when it is compared with
+ * the topic (see TopicModel.similarity). With 50, one unrepeated mention of
+ * a topic term in a page of 50 or more terms scores at most 1/sqrt(51) ~
+ * 0.14, while a page whose strongest terms include the topic terms keeps a
+ * high score however long it is.
+ */
+export const PROFILE_TERMS = 50;
+
+export interface TopicModelOptions {
+  /** Han segmenter for topic terms and texts (default: the tokenizer's default) */
+  segmenter?: Segmenter;
+  /** shared document frequencies (default: a new table of 200k terms) */
+  docFreq?: DocFreq;
+}
+
+/**
+ * A topic's terms plus the IDF table learnt from the crawl; judges pages.
+ * (Stateful: the IDF table grows with every judged page.)
+ *
+ * Similarity of a text to the topic: a TF-IDF cosine (seed 003 eq. 3) in
+ * the classic SMART "lnc.ltc" form (Salton & Buckley; Manning et al., IR
+ * book §6.4.3): the text side is sublinear tf (1 + ln tf) without IDF, the
+ * topic side is sublinear tf x IDF (IDF from the pages judged so far), both
+ * cosine-normalised. Two corrections make the scale usable for a short
+ * list of terms, neither tuned to a data set:
+ *
+ * - The topic is a list of alternatives (synonyms, translations, related
+ *   terms), not a profile a page must match in full: a term is *present* in
+ *   a text when all its tokens are (a multi-word term is a bag of words, so
+ *   "neural network" is not present in a page that only says "network"),
+ *   and the topic vector is built from the present terms only. A Chinese
+ *   page is not penalised for lacking the English terms of the same topic.
+ * - Length: the text vector is cut to its PROFILE_TERMS strongest terms
+ *   (ties: the term met first, i.e. title, then headings, then body) plus
+ *   the tokens of the present topic terms. The plain cosine of a long page
+ *   with a few topic terms shrinks with page length; after the cut the
+ *   measure asks "are the topic terms among what this text is mostly
+ *   about?". A text shorter than the profile (anchor, link context,
+ *   headline) gets the plain cosine.
+ *
+ * So: no topic term present -> 0; one incidental mention in a long page ->
+ * about 0.1 (weight 1 against fifty terms of weight 1..3); topic terms among
+ * a page's strongest terms -> 0.3 and up; one topic word in an 8-word
+ * headline -> ~0.35; always in [0, 1].
+ */
+export class TopicModel {
+  readonly topic: Topic;
+  readonly docFreq: DocFreq;
+  /** the distinct tokens of each topic term (terms that leave no token are dropped) */
+  readonly termTokens: readonly (readonly string[])[];
+  readonly #segmenter: Segmenter | undefined;
+
+  /** Throws TopicError (FC_BAD_TOPIC) when no topic term leaves an indexable token (e.g. only stop words). */
+  constructor(topic: Topic, opts: TopicModelOptions = {}) {
+    this.topic = topic;
+    this.#segmenter = opts.segmenter;
+    this.docFreq = opts.docFreq ?? new DocFreq();
+    this.termTokens = topic.terms.map((term) => [...new Set(this.tokens(term))]).filter((t) => t.length > 0);
+    if (this.termTokens.length === 0) {
+      throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
+    }
+  }
+
+  /** Tokens of `text` with this model's segmenter and stop words. */
+  tokens(text: string): string[] {
+    return tokenize(text, { segmenter: this.#segmenter });
+  }
+
+  /** Block-weighted term counts of a page (BLOCK_WEIGHTS; title = blocks.title, or page.title when that block is empty). */
+  pageTermFreq(page: ParsedPage): SparseVector {
+    const tf: SparseVector = new Map();
+    for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
+      const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
+      if (text) termFreq(this.tokens(text), weight, tf);
+    }
+    return tf;
+  }
+
+  /**
+   * The relevance judge: counts the page in the IDF table, then returns the
+   * similarity of its block-weighted terms to the topic, in [0, 1]. Call it
+   * once per fetched page (each call counts a document).
+   */
+  judge(page: ParsedPage): number {
+    const tf = this.pageTermFreq(page);
+    this.docFreq.addDocument(tf.keys());
+    return this.similarity(tf);
+  }
+
+  /** Similarity in [0, 1] of raw (possibly weighted) term counts to the topic; see the class doc. Does not touch the IDF table. */
+  similarity(tf: SparseVector): number {
+    const topicTf: SparseVector = new Map();
+    for (const tokens of this.termTokens) {
+      if (tokens.every((t) => tf.has(t))) termFreq(tokens, 1, topicTf);
+    }
+    const profile: SparseVector = new Map();
+    for (const t of topicTf.keys()) {
+      const n = tf.get(t);
+      if (n !== undefined) profile.set(t, sublinear(n));
+    }
+    if (profile.size === 0) return 0;
+    const strongest = [...tf].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TERMS);
+    for (const [t, n] of strongest) profile.set(t, sublinear(n));
+    return cosine(profile, tfidf(topicTf, this.docFreq));
+  }
+}

@@ -1,0 +1,117 @@
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tokenize } from '../src/text/tokenize.ts';
+import { getSegmenter, knownSegmenters, type Segmenter } from '../src/text/segmenter.ts';
+import { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isStopword } from '../src/text/stopwords.ts';
+import { DocFreq, cosine, sublinear, termFreq, tfidf } from '../src/text/vector.ts';
+import { UsageError } from '../src/errors.ts';
+
+test('English: lower-cased word runs, stop words and 1-char tokens dropped', () => {
+  assert.deepEqual(tokenize('The Quick brown fox -- jumps over a lazy dog, x y!'), ['quick', 'brown', 'fox', 'jumps', 'lazy', 'dog']);
+});
+
+test('apostrophes: contractions are one token (and stop words), possessive s removed', () => {
+  assert.deepEqual(tokenize("Don't read Cornell’s O'Neil notes"), ['read', 'cornell', "o'neil", 'notes']);
+  assert.deepEqual(tokenize("don't", { stopwords: false }), ["don't"]);
+  assert.deepEqual(tokenize("'quoted' words'"), ['quoted', 'words']);
+});
+
+test('stopwords: false keeps function words', () => {
+  assert.deepEqual(tokenize('the course of the year', { stopwords: false }), ['the', 'course', 'of', 'the', 'year']);
+});
+
+test('NFKC: full-width letters and digits become ASCII', () => {
+  assert.deepEqual(tokenize('ＣＳ５０１ Ｃｏｍｐｉｌｅｒｓ'), ['cs501', 'compilers']);
+});
+
+test('numbers: up to 4 digits kept, longer pure numbers and single digits dropped', () => {
+  assert.deepEqual(tokenize('Fall 1997 room 42 phone 5551234 item 7 cs101'), ['fall', '1997', 'room', '42', 'phone', 'item', 'cs101']);
+});
+
+test('Chinese: jieba search mode emits words and their sub-words, drops Chinese stop words', () => {
+  const tokens = tokenize('我们在学习计算机科学的课程');
+  assert.ok(tokens.includes('计算机'));
+  assert.ok(tokens.includes('计算机科学'));
+  assert.ok(tokens.includes('课程'));
+  assert.ok(tokens.includes('学习'));
+  for (const stop of ['我们', '在', '的']) assert.ok(!tokens.includes(stop), stop);
+});
+
+test('mixed scripts split at the script boundary', () => {
+  const tokens = tokenize('太阳能 solar 光伏panel');
+  assert.deepEqual(tokens, ['太阳', '太阳能', 'solar', '光伏', 'panel']);
+});
+
+test('other scripts: word runs', () => {
+  assert.deepEqual(tokenize('Привет мир, γειά σου'), ['привет', 'мир', 'γειά', 'σου']);
+});
+
+test('the segmenter is called only for Han runs', () => {
+  const calls: string[] = [];
+  const spy: Segmenter = { name: 'spy', cut: (t) => (calls.push(t), [t]) };
+  tokenize('only latin text here', { segmenter: spy });
+  assert.deepEqual(calls, []);
+  assert.deepEqual(tokenize('abc股票def基金', { segmenter: spy }), ['abc', '股票', 'def', '基金']);
+  assert.deepEqual(calls, ['股票', '基金']);
+});
+
+test('getSegmenter: default node-rs, optional nodejieba, unknown -> UsageError listing known', () => {
+  assert.equal(getSegmenter().name, 'node-rs');
+  assert.deepEqual(knownSegmenters(), ['node-rs', 'nodejieba']);
+  let installed = true;
+  try {
+    createRequire(import.meta.url).resolve('nodejieba');
+  } catch {
+    installed = false;
+  }
+  if (installed) assert.ok(getSegmenter('nodejieba').cut('股票市场').includes('股票'));
+  else assert.throws(() => getSegmenter('nodejieba'), (e: unknown) => e instanceof UsageError && e.code === 'FC_USAGE' && /nodejieba/.test(e.message) && /not installed/.test(e.message));
+  assert.throws(() => getSegmenter('thulac'), (e: unknown) => e instanceof UsageError && /known: node-rs, nodejieba/.test(e.message));
+});
+
+test('stop word lists: sizes and lookup', () => {
+  assert.ok(ENGLISH_STOPWORDS.size >= 140, String(ENGLISH_STOPWORDS.size));
+  assert.ok(CHINESE_STOPWORDS.size >= 90, String(CHINESE_STOPWORDS.size));
+  assert.ok(isStopword('the') && isStopword('的') && !isStopword('course') && !isStopword('股票'));
+});
+
+test('vectors: termFreq, sublinear, cosine', () => {
+  const a = termFreq(['x', 'y', 'x']);
+  assert.deepEqual([...a], [['x', 2], ['y', 1]]);
+  assert.deepEqual([...termFreq(['x'], 0.5, a)], [['x', 2.5], ['y', 1]]);
+  assert.equal(sublinear(1), 1);
+  assert.equal(sublinear(0.25), 0.25);
+  assert.ok(Math.abs(sublinear(Math.E) - 2) < 1e-12);
+  assert.equal(cosine(new Map([['a', 1]]), new Map([['a', 3]])), 1);
+  assert.equal(cosine(new Map([['a', 1]]), new Map([['b', 1]])), 0);
+  assert.equal(cosine(new Map(), new Map([['b', 1]])), 0);
+  assert.ok(Math.abs(cosine(new Map([['a', 1], ['b', 1]]), new Map([['a', 1]])) - Math.SQRT1_2) < 1e-12);
+});
+
+test('DocFreq: idf = ln((N+1)/(df+1)) + 1; tfidf uses sublinear tf', () => {
+  const df = new DocFreq();
+  df.addDocument(['a', 'b', 'a']);
+  df.addDocument(['a']);
+  assert.equal(df.documents, 2);
+  assert.equal(df.df('a'), 2);
+  assert.equal(df.df('b'), 1);
+  assert.equal(df.idf('a'), 1);
+  assert.ok(Math.abs(df.idf('b') - (Math.log(3 / 2) + 1)) < 1e-12);
+  assert.ok(Math.abs(df.idf('zzz') - (Math.log(3) + 1)) < 1e-12);
+  const v = tfidf(new Map([['a', Math.E], ['b', 1]]), df);
+  assert.ok(Math.abs(v.get('a')! - 2) < 1e-12);
+  assert.ok(Math.abs(v.get('b')! - df.idf('b')) < 1e-12);
+});
+
+test('DocFreq is bounded: the rarest terms are evicted first', () => {
+  const df = new DocFreq(10);
+  for (let i = 0; i < 5; i++) df.addDocument(['common', 'often']);
+  for (let i = 0; i < 30; i++) df.addDocument([`rare${i}`]);
+  assert.ok(df.size <= 10, String(df.size));
+  assert.equal(df.df('common'), 5);
+  assert.equal(df.df('often'), 5);
+  assert.equal(df.df('rare0'), 0);
+  assert.equal(df.df('rare29'), 1);
+  assert.throws(() => new DocFreq(0), TypeError);
+});

@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEFAULT_THRESHOLD, TopicModel, loadTopic, parseTopic } from '../src/topic.ts';
+import { TopicError } from '../src/errors.ts';
+
+const isBadTopic = (re: RegExp) => (e: unknown) => e instanceof TopicError && e.code === 'FC_BAD_TOPIC' && re.test(e.message);
+
+test('parseTopic: valid topic, threshold default 0.2, terms trimmed, unknown keys ignored', () => {
+  assert.equal(DEFAULT_THRESHOLD, 0.2);
+  assert.deepEqual(parseTopic({ name: 'solar', terms: [' solar energy ', '光伏'], extra: 1 }, 't.json'), {
+    name: 'solar',
+    terms: ['solar energy', '光伏'],
+    threshold: 0.2,
+  });
+  assert.equal(parseTopic({ name: 'x', terms: ['a'], threshold: 0 }, 't').threshold, 0);
+  assert.equal(parseTopic({ name: 'x', terms: ['a'], threshold: 1 }, 't').threshold, 1);
+});
+
+test('parseTopic: each malformed case is FC_BAD_TOPIC with a message naming the problem and the source', () => {
+  const cases: [unknown, RegExp][] = [
+    [null, /^t\.json: expected a JSON object.*got null/],
+    [[1, 2], /expected a JSON object.*an array/],
+    ['solar', /expected a JSON object.*the string "solar"/],
+    [{ terms: ['a'] }, /"name" must be a non-empty string, got nothing/],
+    [{ name: '  ', terms: ['a'] }, /"name" must be a non-empty string/],
+    [{ name: 'x' }, /"terms" must be a non-empty array of strings, got nothing/],
+    [{ name: 'x', terms: [] }, /"terms" must be a non-empty array.*an empty array/],
+    [{ name: 'x', terms: 'solar' }, /"terms" must be a non-empty array.*the string "solar"/],
+    [{ name: 'x', terms: ['a', 3] }, /"terms"\[1\] must be a non-empty string, got number 3/],
+    [{ name: 'x', terms: ['a', ''] }, /"terms"\[1\] must be a non-empty string/],
+    [{ name: 'x', terms: ['a'], threshold: 1.5 }, /"threshold" must be a number between 0 and 1, got number 1.5/],
+    [{ name: 'x', terms: ['a'], threshold: -0.1 }, /"threshold"/],
+    [{ name: 'x', terms: ['a'], threshold: '0.3' }, /"threshold".*the string "0.3"/],
+    [{ name: 'x', terms: ['a'], threshold: null }, /"threshold".*null/],
+  ];
+  for (const [json, re] of cases) assert.throws(() => parseTopic(json, 't.json'), isBadTopic(re), JSON.stringify(json));
+});
+
+test('loadTopic: reads a file (with BOM), reports unreadable files and bad JSON with line and column', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fc-topic-'));
+  try {
+    const good = path.join(dir, 'good.json');
+    await writeFile(good, '\uFEFF{"name": "finance", "terms": ["股票", "bond market"], "threshold": 0.3}');
+    assert.deepEqual(await loadTopic(good), { name: 'finance', terms: ['股票', 'bond market'], threshold: 0.3 });
+
+    await assert.rejects(loadTopic(path.join(dir, 'missing.json')), isBadTopic(/cannot read topic file .*missing\.json.*ENOENT/));
+
+    const broken = path.join(dir, 'broken.json');
+    await writeFile(broken, '{\n  "name": "x",\n  "terms": ["a"],\n}\n');
+    await assert.rejects(loadTopic(broken), isBadTopic(/broken\.json: invalid JSON at line 4 column 1: /));
+    // V8 reports no position for some errors: the message still says what is wrong
+    await writeFile(broken, '{"name": "x", "terms": ["a",]}');
+    await assert.rejects(loadTopic(broken), isBadTopic(/broken\.json: invalid JSON: .*\]/));
+
+    const wrong = path.join(dir, 'wrong.json');
+    await writeFile(wrong, '{"name": "x", "terms": "a"}');
+    await assert.rejects(loadTopic(wrong), isBadTopic(/wrong\.json: "terms" must be/));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('TopicModel: terms are tokenised like pages (multi-word terms split, Chinese segmented)', () => {
+  const model = new TopicModel(parseTopic({ name: 'solar', terms: ['Solar Energy', '太阳能', 'the PV'] }, 't'));
+  assert.deepEqual(model.termTokens, [['solar', 'energy'], ['太阳', '太阳能'], ['pv']]);
+});
+
+test('TopicModel: a topic of only stop words / single letters is FC_BAD_TOPIC', () => {
+  assert.throws(() => new TopicModel(parseTopic({ name: 'empty', terms: ['the', 'of it', 'x'] }, 't')), isBadTopic(/no indexable words/));
+});
