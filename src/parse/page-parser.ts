@@ -1,0 +1,784 @@
+/**
+ * One-pass SAX page parser (no DOM): title, visible text grouped by block
+ * type (seed 002's tag-block model), links with anchor text and seed 000's
+ * heuristic link-context window. A pure state machine over htmlparser2's
+ * `Parser`: feed decoded text with `write()` in pieces of any size, then
+ * call `end()`. The result does not depend on how the input was split.
+ *
+ * Memory is bounded whatever the page: every text block is capped
+ * (`maxTextChars`), anchors are capped (`maxAnchorChars`), links are capped
+ * (`maxLinks`), the text kept for context windows is a ring of a few × N
+ * characters, and text held back for the navigation decision (below) is
+ * capped at `maxTextChars` in total (more is dropped).
+ *
+ * Rules, precisely:
+ *
+ * - Skipped: the contents (text and links) of script, style, noscript,
+ *   template, noembed, noframes and iframe (the last three are raw text to
+ *   htmlparser2).
+ * - Whitespace: every run of whitespace (incl. &nbsp;) becomes one space;
+ *   block-level elements (p, div, td, li, br, h1, ...) and img, input,
+ *   button, label separate words.
+ * - Block of a piece of text, first match wins: inside <title> → title;
+ *   inside a link's <a> → anchor; inside a navigation region → navigation;
+ *   inside h1–h6 → heading; inside label, button, select, option, textarea,
+ *   legend (and img alt outside links) → other; else content.
+ * - Navigation region: <nav>, <header>, <footer>, or any element whose id or
+ *   class contains nav|menu|header|footer|sidebar|breadcrumb.
+ * - Link lists: ul, ol, menu, dir, dl, tr, td and th (outside navigation
+ *   regions) are judged when they close: a container holding ≥ 2 links whose
+ *   anchor text has ≥ 2 × as many non-space characters as its other text is
+ *   "mostly links", and all its non-anchor text and links become
+ *   navigation. Text inside such containers is held back until the
+ *   outermost one closes (innermost containers decide first; a container
+ *   judged not navigation leaves the decision to the one around it).
+ * - Links: a[href], area[href], frame[src], iframe[src]; resolved against the
+ *   first <base href> seen before the link, else the page URL; only http(s)
+ *   results are kept (javascript:, mailto:, data:, ... are dropped, as are
+ *   empty and fragment-only hrefs); not canonicalised. A new link starting
+ *   while an <a> is still open ends that <a> (as HTML does for nested <a>).
+ *   Anchor text: the text inside <a> plus alt of <img> inside it; <area>:
+ *   alt; frame/iframe: title, else name. Links past `maxLinks` are ignored.
+ * - nofollow: rel contains "nofollow", or <meta name=robots> says nofollow
+ *   or none (then every link of the page is nofollow). noindex likewise.
+ * - Title: the text of the first <title>. When it is missing or generic
+ *   ("", untitled, home, index, welcome, document, new page, "index of …",
+ *   see GENERIC_TITLES) seed 004's heuristic replaces it: paragraphs (text
+ *   between block boundaries) are looked at until the first one of
+ *   ≥ BODY_PARAGRAPH_CHARS characters (the body starts there); among the
+ *   earlier paragraphs of ≤ TITLE_MAX_CHARS characters the title is the
+ *   first h1, else the first h2, else the first h3, else the first paragraph
+ *   that is wholly emphasised (b, strong, big, center, font[size], h4–h6).
+ *   If none qualifies the generic title stays. `blocks.title` is the title.
+ *
+ * Link-context window (seed 000), computed in one pass. Let T be the page's
+ * visible text (all blocks but the title, collapsed, in document order; img
+ * alt counts as text) and N = contextChars. A link occupies [s, e) of T: its
+ * anchor text, or an empty span for area/frame/iframe. Links dropped above
+ * (javascript: ...) still occupy spans. For link L:
+ *   - the previous link P is "in the window" when s(L) − e(P) < N;
+ *   - the next link X is "in the window" when s(X) − e(L) < N.
+ *   If P or X is in the window, context = anchor(P) (when P is in) + " " +
+ *   anchor(X) (when X is in). Otherwise context = the N characters of T
+ *   before s(L) + " " + the N characters after e(L), each cut back to a
+ *   word boundary when the window cut a word and contains a space (text
+ *   without spaces, e.g. Chinese, is cut at N). Result trimmed.
+ * Lookahead: a link whose after-window is not complete waits in a short
+ * pending list and is finished when N + 1 characters have followed it, when
+ * the next link starts (outside) or ends (inside its window), or at end().
+ *
+ * Strings put into the result are copied with `(' ' + s).slice(1)` (see
+ * `ownCopy`), so they do not keep the page's decoded chunks alive.
+ */
+import { Parser } from 'htmlparser2';
+import type { BlockType, PageLink, ParsedPage } from '../types.ts';
+
+/** Options of PageParser; all optional. */
+export interface PageParserOptions {
+  /** context window N, characters on each side of a link (default 100) */
+  contextChars?: number;
+  /** links kept per page (default 5000) */
+  maxLinks?: number;
+  /** cap of each text block, characters (default 200,000) */
+  maxTextChars?: number;
+  /** cap of one anchor text, characters (default 500) */
+  maxAnchorChars?: number;
+  /** reported as ParsedPage.charset (default 'utf-8'); the parser sees decoded text */
+  charset?: string;
+}
+
+/** Titles that say nothing about the page (compared lower-cased, trimmed). */
+export const GENERIC_TITLES: ReadonlySet<string> = new Set([
+  '',
+  'untitled',
+  'untitled document',
+  'untitled page',
+  'no title',
+  'home',
+  'home page',
+  'homepage',
+  'index',
+  'welcome',
+  'document',
+  'new page',
+  'default',
+]);
+const GENERIC_TITLE_PATTERNS = [/^index of\b/, /^new page \d+$/, /^(index|default|home)\.s?html?$/];
+
+/** A paragraph this long (characters) marks the start of the body. */
+export const BODY_PARAGRAPH_CHARS = 200;
+/** Longest paragraph the title heuristic accepts as a title. */
+export const TITLE_MAX_CHARS = 150;
+
+/** True when `title` is missing or generic (see GENERIC_TITLES). */
+export function isGenericTitle(title: string | null | undefined): boolean {
+  const t = (title ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+  return GENERIC_TITLES.has(t) || GENERIC_TITLE_PATTERNS.some((re) => re.test(t));
+}
+
+/**
+ * A copy of `s` that shares no memory with the string it was cut from.
+ * V8 keeps `slice()` results and concatenations as views into their
+ * parents; `(' ' + s).slice(1)` flattens a fresh concatenation, so the
+ * result refers at most to that fresh copy, never to a page chunk.
+ */
+export function ownCopy(s: string): string {
+  return s.length === 0 ? '' : (' ' + s).slice(1);
+}
+
+const WS = /\s+/g;
+
+/** `s` with each whitespace run replaced by one space (input of Collapser.add). */
+function squeeze(s: string): string {
+  return s.replace(WS, ' ');
+}
+
+/** Non-space characters of a squeezed string. */
+function visibleLength(sq: string): number {
+  let n = sq.length;
+  for (let i = sq.indexOf(' '); i !== -1; i = sq.indexOf(' ', i + 1)) n--;
+  return n;
+}
+
+/**
+ * Collapses whitespace of text given in arbitrary pieces (already squeezed):
+ * no leading space, a trailing one only once more text follows.
+ * `brk()` asks for a space before the next text. Output goes to `out`.
+ */
+class Collapser {
+  private gap = false;
+  private started = false;
+
+  constructor(private readonly out: (piece: string) => void) {}
+
+  brk(): void {
+    this.gap = true;
+  }
+
+  reset(): void {
+    this.gap = false;
+    this.started = false;
+  }
+
+  add(s: string): void {
+    if (s.length === 0) return;
+    let i = 0;
+    let j = s.length;
+    if (s.charCodeAt(0) === 32) {
+      this.gap = true;
+      i = 1;
+    }
+    const trailing = j > i && s.charCodeAt(j - 1) === 32;
+    if (trailing) j--;
+    if (i < j) {
+      const body = i === 0 && j === s.length ? s : s.slice(i, j);
+      this.out(this.gap && this.started ? ' ' + body : body);
+      this.gap = false;
+      this.started = true;
+    }
+    if (trailing) this.gap = true;
+  }
+}
+
+/** Collapsed text (fed squeezed pieces) capped at `max` characters; more is dropped. */
+class CappedText {
+  text = '';
+  private readonly c: Collapser;
+
+  constructor(readonly max: number) {
+    this.c = new Collapser((piece) => {
+      const room = this.max - this.text.length;
+      if (room > 0) this.text += piece.length > room ? piece.slice(0, room) : piece;
+    });
+  }
+
+  brk(): void {
+    this.c.brk();
+  }
+
+  add(sq: string): void {
+    if (this.text.length < this.max) this.c.add(sq);
+  }
+}
+
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'noembed', 'noframes', 'iframe']);
+const BLOCK_LEVEL = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'dir', 'div',
+  'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frame', 'frameset', 'h1', 'h2',
+  'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'iframe', 'legend', 'li', 'main', 'menu',
+  'nav', 'ol', 'option', 'p', 'pre', 'section', 'select', 'table', 'tbody', 'td', 'textarea', 'tfoot',
+  'th', 'thead', 'title', 'tr', 'ul',
+  // inline, but never part of a word with the text around them
+  'button', 'img', 'input', 'label',
+]);
+const NAV_TAGS = new Set(['nav', 'header', 'footer']);
+const NAV_ATTR = /nav|menu|header|footer|sidebar|breadcrumb/i;
+const OTHER_TAGS = new Set(['label', 'button', 'select', 'option', 'textarea', 'legend']);
+const EMPH_TAGS = new Set(['b', 'strong', 'big', 'center', 'h4', 'h5', 'h6']);
+const LIST_CONTAINERS = new Set(['ul', 'ol', 'menu', 'dir', 'dl', 'tr', 'td', 'th']);
+const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+
+/** An element open in the parser, with the state it changed. */
+interface Frame {
+  tag: string;
+  skip?: boolean;
+  title?: boolean;
+  heading?: boolean;
+  nav?: boolean;
+  other?: boolean;
+  emph?: boolean;
+  segment?: boolean;
+  anchor?: OpenAnchor;
+}
+
+/** Text held back inside a link-list container: a text run or a break (t null). */
+interface Fragment {
+  t: BlockType | null;
+  fixed: boolean;
+  s: string;
+}
+
+/** A link-list container waiting for its navigation decision. */
+interface Segment {
+  frags: Fragment[];
+  links: PageLink[];
+  spans: number;
+  anchorChars: number;
+  plainChars: number;
+}
+
+/** A link's place in the visible text. */
+interface Span {
+  start: number;
+  end: number;
+  anchor: string;
+}
+
+/** A kept link whose context is not known yet. */
+interface Pending {
+  link: PageLink;
+  end: number;
+  prevIn: boolean;
+  prevAnchor: string;
+  /** up to N + 1 characters of text before the link */
+  before: string;
+  /** up to N + 1 characters of text after the link, while `next` is null */
+  after: string;
+  /** the next link, when it starts inside this link's after-window */
+  next: Span | null;
+}
+
+interface OpenAnchor {
+  span: Span;
+  pending: Pending | null;
+  text: CappedText;
+}
+
+/** Title-heuristic state for the paragraph being read. */
+interface Unit {
+  text: string;
+  /** heading level of all its text: undefined none yet, 0 none, -1 mixed */
+  level: number | undefined;
+  emph: boolean;
+}
+
+/**
+ * SAX page parser; see the module comment for the exact rules.
+ * `new PageParser(url, opts)`, then `write(text)` any number of times, then
+ * `end()` once, which returns the ParsedPage.
+ */
+export class PageParser {
+  private readonly n: number;
+  private readonly maxLinks: number;
+  private readonly maxText: number;
+  private readonly maxAnchor: number;
+  private readonly charset: string;
+  private readonly parser: Parser;
+  private ended = false;
+
+  private readonly frames: Frame[] = [];
+  private skipDepth = 0;
+  private titleDepth = 0;
+  private titleDone = false;
+  private navDepth = 0;
+  private otherDepth = 0;
+  private emphDepth = 0;
+  private readonly headings: number[] = [];
+
+  private readonly blocks: Record<BlockType, CappedText>;
+  private readonly blockList: CappedText[];
+  private readonly segments: Segment[] = [];
+  private deferredChars = 0;
+
+  private base: string;
+  private baseSet = false;
+  private lang: string | null = null;
+  private noindex = false;
+  private nofollow = false;
+  private readonly links: PageLink[] = [];
+
+  /** visible text stream for context windows */
+  private readonly stream: Collapser;
+  private pos = 0;
+  private recent = '';
+  private lastSpan: Span | null = null;
+  private anchor: OpenAnchor | null = null;
+  private awaiting: Pending[] = [];
+
+  /** title heuristic */
+  private readonly unitText: Collapser;
+  private unit: Unit = { text: '', level: undefined, emph: true };
+  private bodySeen = false;
+  private bestHeading: { level: number; text: string } | null = null;
+  private firstEmph: string | null = null;
+
+  constructor(
+    private readonly pageUrl: string,
+    opts: PageParserOptions = {},
+  ) {
+    this.n = Math.max(0, Math.floor(opts.contextChars ?? 100));
+    this.maxLinks = Math.max(0, Math.floor(opts.maxLinks ?? 5000));
+    this.maxText = Math.max(0, Math.floor(opts.maxTextChars ?? 200_000));
+    this.maxAnchor = Math.max(0, Math.floor(opts.maxAnchorChars ?? 500));
+    this.charset = opts.charset ?? 'utf-8';
+    this.base = pageUrl;
+    const mk = (): CappedText => new CappedText(this.maxText);
+    this.blocks = { title: mk(), heading: mk(), content: mk(), navigation: mk(), anchor: mk(), other: mk() };
+    this.blockList = Object.values(this.blocks);
+    this.stream = new Collapser((piece) => this.onStream(piece));
+    this.unitText = new Collapser((piece) => {
+      const room = BODY_PARAGRAPH_CHARS - this.unit.text.length;
+      if (room > 0) this.unit.text += piece.length > room ? piece.slice(0, room) : piece;
+    });
+    this.parser = new Parser(
+      {
+        onopentag: (name, attribs) => this.onOpen(name, attribs),
+        onclosetag: (name) => this.onClose(name),
+        ontext: (text) => this.onText(text),
+      },
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+    );
+  }
+
+  /** Feed the next piece of decoded HTML. */
+  write(chunk: string): void {
+    if (this.ended) throw new Error('PageParser.write() after end()');
+    this.parser.write(chunk);
+  }
+
+  /** Finish parsing (closes every open element) and return the page. */
+  end(): ParsedPage {
+    if (this.ended) throw new Error('PageParser.end() called twice');
+    this.parser.end();
+    this.ended = true;
+    this.finishUnit();
+    for (const p of this.awaiting) this.finish(p, null);
+    this.awaiting = [];
+    const rawTitle = this.blocks.title.text;
+    let title = rawTitle;
+    if (isGenericTitle(rawTitle)) title = this.bestHeading?.text ?? this.firstEmph ?? rawTitle;
+    title = ownCopy(title.slice(0, this.maxText));
+    if (this.nofollow) for (const l of this.links) l.nofollow = true;
+    const b = this.blocks;
+    return {
+      title,
+      charset: this.charset,
+      blocks: {
+        title,
+        heading: ownCopy(b.heading.text),
+        content: ownCopy(b.content.text),
+        navigation: ownCopy(b.navigation.text),
+        anchor: ownCopy(b.anchor.text),
+        other: ownCopy(b.other.text),
+      },
+      links: this.links,
+      base: this.base,
+      noindex: this.noindex,
+      nofollow: this.nofollow,
+      lang: this.lang,
+    };
+  }
+
+  // ---- elements -----------------------------------------------------------
+
+  private onOpen(tag: string, attr: Record<string, string>): void {
+    const f: Frame = { tag };
+    this.frames.push(f);
+    if (this.skipDepth > 0 || SKIP.has(tag)) {
+      if (SKIP.has(tag)) {
+        f.skip = true;
+        this.skipDepth++;
+      }
+      // iframe is a link even though its content is skipped
+      if (tag === 'iframe' && this.skipDepth === 1 && attr.src !== undefined) {
+        this.visualBreak();
+        this.zeroLengthLink('iframe', attr.src, attr.title || attr.name || '', attr.rel);
+      }
+      return;
+    }
+    if (BLOCK_LEVEL.has(tag)) this.visualBreak();
+    switch (tag) {
+      case 'title':
+        if (!this.titleDone) {
+          f.title = true;
+          this.titleDepth++;
+        }
+        break;
+      case 'html':
+        if (this.lang === null && attr.lang !== undefined && attr.lang.trim() !== '') {
+          this.lang = ownCopy(attr.lang.trim());
+        }
+        break;
+      case 'base':
+        if (!this.baseSet && attr.href !== undefined && attr.href.trim() !== '') {
+          try {
+            this.base = new URL(attr.href.trim(), this.pageUrl).href;
+            this.baseSet = true;
+          } catch {
+            // an unusable <base> is ignored
+          }
+        }
+        break;
+      case 'meta':
+        if ((attr.name ?? '').trim().toLowerCase() === 'robots') {
+          for (const d of (attr.content ?? '').toLowerCase().split(/[\s,;]+/)) {
+            if (d === 'noindex' || d === 'none') this.noindex = true;
+            if (d === 'nofollow' || d === 'none') this.nofollow = true;
+          }
+        }
+        break;
+      case 'a':
+        if (attr.href !== undefined) this.startAnchor(f, attr.href, attr.rel);
+        break;
+      case 'area':
+        if (attr.href !== undefined) this.zeroLengthLink('area', attr.href, attr.alt ?? '', attr.rel);
+        break;
+      case 'frame':
+        if (attr.src !== undefined) this.zeroLengthLink('frame', attr.src, attr.title || attr.name || '', attr.rel);
+        break;
+      case 'img':
+        if (attr.alt !== undefined && attr.alt.trim() !== '') {
+          this.visibleText(squeeze(` ${attr.alt} `), this.anchor ? undefined : 'other');
+        }
+        break;
+    }
+    const level = HEADING_LEVEL[tag];
+    if (level !== undefined) {
+      f.heading = true;
+      this.headings.push(level);
+    }
+    if (tag !== 'html' && tag !== 'body' && (NAV_TAGS.has(tag) || NAV_ATTR.test(attr.id ?? '') || NAV_ATTR.test(attr.class ?? ''))) {
+      f.nav = true;
+      this.navDepth++;
+    }
+    if (OTHER_TAGS.has(tag)) {
+      f.other = true;
+      this.otherDepth++;
+    }
+    if (EMPH_TAGS.has(tag) || (tag === 'font' && attr.size !== undefined)) {
+      f.emph = true;
+      this.emphDepth++;
+    }
+    if (LIST_CONTAINERS.has(tag) && this.navDepth === 0) {
+      f.segment = true;
+      this.segments.push({ frags: [], links: [], spans: 0, anchorChars: 0, plainChars: 0 });
+    }
+  }
+
+  private onClose(tag: string): void {
+    let i = this.frames.length - 1;
+    while (i >= 0 && this.frames[i].tag !== tag) i--;
+    if (i < 0) return;
+    while (this.frames.length > i) this.pop(this.frames.pop()!);
+  }
+
+  private pop(f: Frame): void {
+    if (f.skip) {
+      this.skipDepth--;
+      return;
+    }
+    if (this.skipDepth > 0) return;
+    if (f.anchor !== undefined && this.anchor === f.anchor) this.endAnchor();
+    if (f.segment) this.closeSegment();
+    if (f.title) {
+      this.titleDepth--;
+      this.titleDone = true;
+    }
+    if (f.heading) this.headings.pop();
+    if (f.nav) this.navDepth--;
+    if (f.other) this.otherDepth--;
+    if (f.emph) this.emphDepth--;
+    if (BLOCK_LEVEL.has(f.tag)) this.visualBreak();
+  }
+
+  // ---- text ---------------------------------------------------------------
+
+  private onText(raw: string): void {
+    if (this.skipDepth > 0) return;
+    const text = squeeze(raw);
+    if (this.titleDepth > 0) {
+      this.blocks.title.add(text);
+      return;
+    }
+    this.visibleText(text, undefined);
+    this.unitAdd(text);
+  }
+
+  /** Visible (squeezed) text: into the context stream, and into its block (or `forced`). */
+  private visibleText(text: string, forced: BlockType | undefined): void {
+    this.stream.add(text);
+    const seg = this.segments[this.segments.length - 1];
+    if (this.anchor !== null) {
+      this.anchor.text.add(text);
+      this.blocks.anchor.add(text);
+      if (seg) seg.anchorChars += visibleLength(text);
+      return;
+    }
+    const type = forced ?? this.baseType();
+    if (seg === undefined) {
+      this.blocks[type].add(text);
+      return;
+    }
+    seg.plainChars += visibleLength(text);
+    const room = this.maxText - this.deferredChars;
+    if (room <= 0) return;
+    const s = text.length > room ? text.slice(0, room) : text;
+    this.deferredChars += s.length;
+    const fixed = type === 'navigation';
+    const last = seg.frags[seg.frags.length - 1];
+    if (last !== undefined && last.t === type && last.fixed === fixed) last.s += s;
+    else seg.frags.push({ t: type, fixed, s });
+  }
+
+  private baseType(): BlockType {
+    if (this.navDepth > 0) return 'navigation';
+    if (this.headings.length > 0) return 'heading';
+    if (this.otherDepth > 0) return 'other';
+    return 'content';
+  }
+
+  /** A block boundary between text runs of the blocks (not of the visible text). */
+  private blockBreak(): void {
+    for (const b of this.blockList) b.brk();
+    const seg = this.segments[this.segments.length - 1];
+    if (seg !== undefined) {
+      const last = seg.frags[seg.frags.length - 1];
+      if (last !== undefined && last.t !== null) seg.frags.push({ t: null, fixed: false, s: '' });
+    }
+  }
+
+  /** A block-level element boundary: separates words everywhere. */
+  private visualBreak(): void {
+    this.stream.brk();
+    this.anchor?.text.brk();
+    this.blockBreak();
+    this.finishUnit();
+  }
+
+  private closeSegment(): void {
+    const seg = this.segments.pop()!;
+    if (seg.spans >= 2 && seg.anchorChars >= 2 * seg.plainChars) {
+      for (const fr of seg.frags) {
+        if (fr.t !== null) {
+          fr.t = 'navigation';
+          fr.fixed = true;
+        }
+      }
+      for (const l of seg.links) l.block = 'navigation';
+      seg.links = [];
+    }
+    const parent = this.segments[this.segments.length - 1];
+    if (parent !== undefined) {
+      for (const fr of seg.frags) parent.frags.push(fr);
+      for (const l of seg.links) parent.links.push(l);
+      parent.spans += seg.spans;
+      parent.anchorChars += seg.anchorChars;
+      parent.plainChars += seg.plainChars;
+      return;
+    }
+    for (const fr of seg.frags) {
+      if (fr.t === null) for (const b of this.blockList) b.brk();
+      else this.blocks[fr.t].add(squeeze(fr.s));
+    }
+    this.deferredChars = 0;
+  }
+
+  // ---- title heuristic ----------------------------------------------------
+
+  private unitAdd(text: string): void {
+    if (this.bodySeen) return;
+    this.unitText.add(text);
+    if (visibleLength(text) === 0) return;
+    const level = this.headings.length > 0 ? this.headings[this.headings.length - 1] : 0;
+    const u = this.unit;
+    if (u.level === undefined) u.level = level;
+    else if (u.level !== level) u.level = -1;
+    u.emph = u.emph && this.emphDepth > 0;
+  }
+
+  private finishUnit(): void {
+    const u = this.unit;
+    if (u.level === undefined) return;
+    const text = u.text;
+    this.unit = { text: '', level: undefined, emph: true };
+    this.unitText.reset();
+    if (this.bodySeen) return;
+    if (text.length >= BODY_PARAGRAPH_CHARS) {
+      this.bodySeen = true;
+      return;
+    }
+    if (text.length > TITLE_MAX_CHARS) return;
+    if (u.level >= 1 && u.level <= 3) {
+      const better = this.bestHeading === null || u.level < this.bestHeading.level;
+      if (better && !isGenericTitle(text)) this.bestHeading = { level: u.level, text };
+    } else if (u.emph && this.firstEmph === null && !isGenericTitle(text)) {
+      this.firstEmph = text;
+    }
+  }
+
+  // ---- links and context windows -----------------------------------------
+
+  private resolve(raw: string): string | null {
+    const v = raw.trim();
+    if (v === '' || v.startsWith('#')) return null;
+    try {
+      const u = new URL(v, this.base);
+      return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Start a link span at the current text position; returns its Pending (null when not kept). */
+  private startSpan(tag: string, href: string, rel: string | undefined): { span: Span; pending: Pending | null } {
+    if (this.anchor !== null) this.endAnchor();
+    const span: Span = { start: this.pos, end: this.pos, anchor: '' };
+    this.awaiting = this.awaiting.filter((p) => {
+      if (p.next !== null) return true;
+      if (span.start - p.end < this.n) {
+        p.next = span;
+        return true;
+      }
+      this.finish(p, null);
+      return false;
+    });
+    const seg = this.segments[this.segments.length - 1];
+    if (seg !== undefined) seg.spans++;
+    const url = this.links.length < this.maxLinks ? this.resolve(href) : null;
+    if (url === null) return { span, pending: null };
+    const block = this.baseType();
+    const link: PageLink = {
+      url,
+      anchor: '',
+      context: '',
+      tag,
+      nofollow: (rel ?? '').toLowerCase().split(/\s+/).includes('nofollow'),
+      block,
+    };
+    this.links.push(link);
+    if (seg !== undefined && block !== 'navigation') seg.links.push(link);
+    const prev = this.lastSpan;
+    const pending: Pending = {
+      link,
+      end: -1,
+      prevIn: prev !== null && span.start - prev.end < this.n,
+      prevAnchor: prev?.anchor ?? '',
+      before: this.recent.slice(-(this.n + 1)),
+      after: '',
+      next: null,
+    };
+    return { span, pending };
+  }
+
+  /** End a span at the current text position with its final anchor text. */
+  private endSpan(span: Span, pending: Pending | null, anchor: string): void {
+    span.end = this.pos;
+    span.anchor = anchor;
+    this.awaiting = this.awaiting.filter((p) => {
+      if (p.next !== span) return true;
+      this.finish(p, anchor);
+      return false;
+    });
+    this.lastSpan = span;
+    if (pending !== null) {
+      pending.end = span.end;
+      pending.link.anchor = ownCopy(anchor);
+      this.awaiting.push(pending);
+    }
+  }
+
+  private startAnchor(f: Frame, href: string, rel: string | undefined): void {
+    const { span, pending } = this.startSpan('a', href, rel);
+    this.blockBreak();
+    const a: OpenAnchor = { span, pending, text: new CappedText(this.maxAnchor) };
+    this.anchor = a;
+    f.anchor = a;
+  }
+
+  private endAnchor(): void {
+    const a = this.anchor!;
+    this.anchor = null;
+    this.blockBreak();
+    this.endSpan(a.span, a.pending, a.text.text);
+  }
+
+  /** area / frame / iframe: a link with an empty span and a given anchor text. */
+  private zeroLengthLink(tag: string, href: string, anchorRaw: string, rel: string | undefined): void {
+    const { span, pending } = this.startSpan(tag, href, rel);
+    const t = new CappedText(this.maxAnchor);
+    t.add(squeeze(anchorRaw));
+    if (t.text !== '') {
+      this.blockBreak();
+      this.blocks.anchor.add(t.text);
+      this.blockBreak();
+      const seg = this.segments[this.segments.length - 1];
+      if (seg !== undefined) seg.anchorChars += visibleLength(t.text);
+    }
+    this.endSpan(span, pending, t.text);
+  }
+
+  /** A piece of the collapsed visible text: ring buffer and after-windows. */
+  private onStream(piece: string): void {
+    this.pos += piece.length;
+    this.recent += piece;
+    const keep = this.n + 1;
+    if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
+    if (this.awaiting.length === 0) return;
+    this.awaiting = this.awaiting.filter((p) => {
+      if (p.next !== null) return true;
+      if (p.after.length < keep) p.after += piece.length > keep - p.after.length ? piece.slice(0, keep - p.after.length) : piece;
+      if (p.after.length < keep) return true;
+      this.finish(p, null);
+      return false;
+    });
+  }
+
+  /** Set the link's context: from neighbour anchors, or from plain text. */
+  private finish(p: Pending, nextAnchor: string | null): void {
+    let ctx: string;
+    if (p.prevIn || nextAnchor !== null) {
+      ctx = [p.prevIn ? p.prevAnchor : '', nextAnchor ?? ''].join(' ');
+    } else {
+      ctx = cutBefore(p.before, this.n) + ' ' + cutAfter(p.after, this.n);
+    }
+    p.link.context = ownCopy(ctx.replace(WS, ' ').trim());
+  }
+}
+
+/** The last n characters of `b` (which holds up to n + 1), without a cut word. */
+function cutBefore(b: string, n: number): string {
+  if (b.length <= n) return b;
+  let w = b.slice(b.length - n);
+  const cutWord = b.charCodeAt(b.length - n - 1) !== 32 && w.charCodeAt(0) !== 32;
+  if (cutWord && w.includes(' ')) w = w.slice(w.indexOf(' ') + 1);
+  return w;
+}
+
+/** The first n characters of `a` (which holds up to n + 1), without a cut word. */
+function cutAfter(a: string, n: number): string {
+  if (a.length <= n) return a;
+  let w = a.slice(0, n);
+  const cutWord = a.charCodeAt(n) !== 32 && w.charCodeAt(w.length - 1) !== 32;
+  if (cutWord && w.includes(' ')) w = w.slice(0, w.lastIndexOf(' '));
+  return w;
+}
