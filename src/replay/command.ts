@@ -1,0 +1,122 @@
+/**
+ * `focuscrawl replay --warc FILE... [--port N]`: serve WARC files as an HTTP
+ * forward proxy on 127.0.0.1 until SIGINT/SIGTERM.
+ */
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { Writable } from 'node:stream';
+import { FocuscrawlError } from '../errors.ts';
+import { createReplayServer } from './server.ts';
+
+const USAGE = `Usage: focuscrawl replay --warc FILE [--warc FILE...] [--port N]
+
+Serve the response records of WARC files (.warc, or .warc.gz with one gzip
+member per record) as an HTTP forward proxy on 127.0.0.1. URLs are matched
+in canonical form; the first record for a URL wins; unknown URLs answer 404.
+
+  --warc FILE   a WARC file to serve (repeatable, at least one)
+  --port N      port to listen on (default 0: any free port)
+  -h, --help    show this help
+
+The first stdout line is {"listening":"http://127.0.0.1:PORT"}.
+Stops on SIGINT or SIGTERM.
+`;
+
+/** Where runReplay writes, and what stops it (tests); defaults: process streams, signals only. */
+export interface ReplayIo {
+  stdout?: Writable;
+  stderr?: Writable;
+  /** aborting it stops the server like SIGINT/SIGTERM */
+  signal?: AbortSignal;
+}
+
+function parsePort(value: string | undefined): number | null {
+  if (value === undefined) return 0;
+  if (!/^\d{1,5}$/.test(value)) return null;
+  const port = Number(value);
+  return port <= 65535 ? port : null;
+}
+
+async function unreadable(file: string): Promise<string | null> {
+  try {
+    await access(file, constants.R_OK);
+    if (!(await stat(file)).isFile()) return `${file} is not a file`;
+    return null;
+  } catch (err) {
+    return `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+}
+
+/** Resolves when SIGINT/SIGTERM arrives or `signal` aborts. */
+function untilStopped(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop);
+  });
+}
+
+/**
+ * Run `focuscrawl replay` with its own arguments (after the subcommand).
+ * Returns the exit code: 0 after a clean stop or --help, 2 for bad
+ * arguments/unreadable or malformed WARC (one line on stderr), 1 when the
+ * server cannot start (e.g. port in use).
+ */
+export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const fail = (code: number, message: string): number => {
+    stderr.write(`focuscrawl replay: ${message}\n`);
+    return code;
+  };
+
+  let values: { warc?: string[]; port?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        warc: { type: 'string', multiple: true },
+        port: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (err) {
+    return fail(2, `${(err as Error).message} (see --help)`);
+  }
+  if (values.help) {
+    stdout.write(USAGE);
+    return 0;
+  }
+  const warcs = values.warc ?? [];
+  if (warcs.length === 0) return fail(2, 'at least one --warc FILE is required (see --help)');
+  const port = parsePort(values.port);
+  if (port === null) return fail(2, `bad --port ${JSON.stringify(values.port)}: expected an integer 0-65535`);
+  for (const file of warcs) {
+    const problem = await unreadable(file);
+    if (problem !== null) return fail(2, problem);
+  }
+
+  let server;
+  try {
+    server = await createReplayServer({ warcs, port, host: '127.0.0.1' });
+  } catch (err) {
+    const usage = err instanceof FocuscrawlError && err.code === 'FC_USAGE';
+    return fail(usage ? 2 : 1, (err as Error).message);
+  }
+  const stopped = untilStopped(io.signal);
+  stdout.write(JSON.stringify({ listening: server.url }) + '\n');
+  stderr.write(`replay: ${server.records} records from ${warcs.length} files\n`);
+  await stopped;
+  await server.close();
+  return 0;
+}

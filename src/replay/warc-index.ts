@@ -1,0 +1,196 @@
+/**
+ * Index of the `response` records of WARC files by canonical URL, and a
+ * reader that fetches one archived HTTP response on demand.
+ *
+ * Only locations are kept in memory: for a per-record-gzip file the byte
+ * offset and length of the record's gzip member (a lookup inflates just that
+ * member), for an uncompressed file the offset and length of the record.
+ * Offsets come from warcio's parser exactly as its own indexer reports them
+ * (`parser.offset`, `parser.recordLength` after skipping the record).
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { AsyncIterReader, HeadersMultiMap, WARCParser } from 'warcio';
+import { canonicalize } from '../url.ts';
+import { CapExceededError, FocuscrawlError, UsageError } from '../errors.ts';
+
+/** Largest HTTP payload served for one record (bytes). */
+export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+/** Room for the WARC and HTTP header blocks on top of the body cap. */
+const HEADER_ROOM = 1024 * 1024;
+
+/** Where one record lives. */
+export interface WarcLocation {
+  /** path of the WARC file, as given to buildIndex */
+  file: string;
+  /** byte offset of the gzip member (gzip) or of the record (uncompressed) */
+  offset: number;
+  /** byte length of the gzip member or of the record (header block + content) */
+  length: number;
+  /** true when the file is gzip-compressed, one member per record */
+  gzip: boolean;
+}
+
+/** Canonical URL -> record location, first response record per URL wins. */
+export interface WarcIndex {
+  /** the WARC files, in the order given */
+  readonly files: readonly string[];
+  /** canonical URL -> location */
+  readonly entries: ReadonlyMap<string, WarcLocation>;
+  /** response records with an http(s) target URI seen (duplicates included) */
+  readonly responseRecords: number;
+}
+
+/** One archived HTTP response. */
+export interface ArchivedResponse {
+  status: number;
+  statusText: string;
+  /** archived headers in order, minus Transfer-Encoding and invalid ones */
+  headers: [string, string][];
+  /** payload as archived (de-chunked, Content-Encoding untouched) */
+  body: Buffer;
+}
+
+async function isGzipFile(file: string): Promise<boolean> {
+  const fh = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function indexFile(
+  file: string,
+  entries: Map<string, WarcLocation>,
+): Promise<number> {
+  const gzip = await isGzipFile(file);
+  const parser = new WARCParser(createReadStream(file), { parseHttp: false });
+  let responses = 0;
+  let lastOffset = -1;
+  try {
+    for await (const record of parser) {
+      await record.skipFully();
+      const offset = parser.offset;
+      if (gzip) {
+        // A whole-file (or multi-record) gzip member gives every record the same offset.
+        if (offset <= lastOffset) {
+          throw new UsageError(`${file}: not one gzip member per record (offset ${offset} repeats); recompress it per record or gunzip it`);
+        }
+        lastOffset = offset;
+      }
+      if (record.warcType !== 'response') continue;
+      const target = record.warcTargetURI;
+      const canon = target ? canonicalize(target) : null;
+      if (canon === null) continue;
+      responses++;
+      if (!entries.has(canon)) {
+        entries.set(canon, { file, offset, length: parser.recordLength, gzip });
+      }
+    }
+  } catch (err) {
+    if (err instanceof FocuscrawlError) throw err;
+    throw new UsageError(`${file}: not a readable WARC file (${(err as Error).message})`, { cause: err });
+  }
+  return responses;
+}
+
+/**
+ * Index the `response` records (http(s) target URI) of `files`, in order.
+ * Throws UsageError (FC_USAGE) for an unreadable or malformed file, or a
+ * gzip file that is not compressed one member per record.
+ */
+export async function buildIndex(files: string[]): Promise<WarcIndex> {
+  const entries = new Map<string, WarcLocation>();
+  let responseRecords = 0;
+  for (const file of files) responseRecords += await indexFile(file, entries);
+  return { files: [...files], entries, responseRecords };
+}
+
+/** Source of the record bytes at `loc`, decompressed, aborting past `limit` bytes. */
+async function* recordBytes(loc: WarcLocation, limit: number): AsyncGenerator<Uint8Array> {
+  const raw = createReadStream(loc.file, { start: loc.offset, end: loc.offset + loc.length - 1 });
+  // pipeline forwards a read error of `raw` to the gunzip stream being iterated
+  const stream = loc.gzip ? pipeline(raw, createGunzip(), () => {}) : raw;
+  let total = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > limit) throw new CapExceededError(`archived record for ${loc.file}@${loc.offset}`, limit);
+      yield chunk;
+    }
+  } finally {
+    raw.destroy();
+    if (stream !== raw) stream.destroy();
+  }
+}
+
+/** Archived header pairs, multi-values split, unsendable ones dropped. */
+function headerPairs(headers: HeadersMultiMap | Headers): [string, string][] {
+  const out: [string, string][] = [];
+  const push = (name: string, value: string): void => {
+    if (name.toLowerCase() === 'transfer-encoding') return;
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch {
+      return;
+    }
+    out.push([name, value]);
+  };
+  if (headers instanceof HeadersMultiMap) {
+    for (const name of headers.keys()) {
+      for (const value of headers.getMultiple(name) ?? []) push(name, value);
+    }
+  } else {
+    for (const [name, value] of headers) push(name, value);
+  }
+  return out;
+}
+
+/**
+ * The archived response for `canonicalUrl` (a key of `index.entries`), or
+ * null when the archive has none. Reads and inflates just that record.
+ * Throws CapExceededError (FC_CAP_EXCEEDED) when the payload exceeds
+ * `maxBodyBytes`, FocuscrawlError FC_BAD_WARC when the record has no usable
+ * HTTP status line.
+ */
+export async function readResponse(
+  index: WarcIndex,
+  canonicalUrl: string,
+  maxBodyBytes: number = MAX_BODY_BYTES,
+): Promise<ArchivedResponse | null> {
+  const loc = index.entries.get(canonicalUrl);
+  if (loc === undefined) return null;
+  const source = recordBytes(loc, maxBodyBytes + HEADER_ROOM);
+  try {
+    const parser = new WARCParser(new AsyncIterReader(source, null), { keepHeadersCase: true });
+    const record = await parser.parse();
+    const http = record?.httpHeaders;
+    if (!record || !http) throw new FocuscrawlError('FC_BAD_WARC', `no HTTP response in record for ${canonicalUrl}`);
+    const status = Number(http.statusCode);
+    if (!Number.isInteger(status) || status < 200 || status > 599) {
+      throw new FocuscrawlError('FC_BAD_WARC', `bad archived status line "${http.statusline}" for ${canonicalUrl}`);
+    }
+    const headers = headerPairs(http.headers);
+    let chunked = false;
+    for (const [name, value] of http.headers) {
+      if (name.toLowerCase() === 'transfer-encoding' && /chunked/i.test(value)) chunked = true;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of new AsyncIterReader(record.reader, null, chunked)) {
+      size += chunk.length;
+      if (size > maxBodyBytes) throw new CapExceededError(`archived body of ${canonicalUrl}`, maxBodyBytes);
+      chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    }
+    return { status, statusText: http.statusText ?? '', headers, body: Buffer.concat(chunks, size) };
+  } finally {
+    await source.return(undefined);
+  }
+}
