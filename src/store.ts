@@ -1,0 +1,491 @@
+/**
+ * The crawl state store: frontier, seen set, output log and counters in one
+ * LevelDB (classic-level via `level`), so a killed crawl resumes where its
+ * last commit left it.
+ *
+ * Layout (four sublevels of one database, all values JSON):
+ *   frontier  frontierKey(score, seq) -> FrontierEntry   (forward order = best first)
+ *   seen      urlKey(url) -> { s: 'q', k: frontier key, score } | { s: 'd' }
+ *   log       logKey(n)   -> the n-th committed output record (n from 1)
+ *   meta      '_counters' -> Counters; any other key -> caller's JSON (putMeta)
+ *
+ * Every mutation (addSeeds, commit) is ONE atomic `db.batch` across the
+ * sublevels that also rewrites the counters; in-memory counters change only
+ * after the batch succeeded. The frontier source only reads; only commit
+ * removes a URL from the frontier, so a URL taken but not committed before a
+ * crash is still queued after reopen.
+ */
+import type { AbstractLevel, AbstractSublevel, AbstractBatchOperation } from 'abstract-level';
+import { Level } from 'level';
+import { StoreError, StoreLockedError } from './errors.ts';
+import type { FrontierEntry } from './types.ts';
+import { urlKey } from './url.ts';
+
+/** A seen mark: queued under frontier key `k` with `score`, or done. */
+type SeenValue = { s: 'q'; k: string; score: number } | { s: 'd' };
+
+interface Counters {
+  /** last discovery seq handed out */
+  seq: number;
+  pages: number;
+  errors: number;
+  committed: number;
+  frontierSize: number;
+}
+
+/** A link to enqueue from a committed page (already canonical and deduplicated). */
+export interface CommitLink {
+  url: string;
+  score: number;
+  depth: number;
+  parent: string;
+  anchor?: string;
+  offTopicHops?: number;
+}
+
+/** Everything one fetched page changes in the store, written atomically by `commit`. */
+export interface Commit {
+  /** the entry that was fetched (its URL is marked done and leaves the frontier) */
+  entry: FrontierEntry;
+  /** the output record, appended to the log */
+  record: object;
+  /** whether the record counts towards `pages` */
+  countsAsPage: boolean;
+  /** redirect hops: canonical URLs also marked done and removed from the frontier */
+  alsoDone?: string[];
+  links: CommitLink[];
+}
+
+/** A frontier entry with its key. */
+export interface KeyedFrontierEntry {
+  key: string;
+  entry: FrontierEntry;
+}
+
+/** What one successful batch did to the frontier: keys put and keys deleted. */
+export interface FrontierDelta {
+  added: KeyedFrontierEntry[];
+  removed: string[];
+}
+
+export interface StoreOptions {
+  /** keep at most this many frontier entries, evicting the lowest priority (default Infinity) */
+  maxFrontier?: number;
+  /**
+   * Called synchronously after each successful addSeeds/commit batch with
+   * the frontier keys it put and deleted (for an in-memory frontier head).
+   * Must not throw: the batch is already written when it runs.
+   */
+  onFrontierChange?: (delta: FrontierDelta) => void;
+}
+
+type Root = AbstractLevel<any, any, any>;
+type Sub = AbstractSublevel<Root, any, string, any>;
+type Op = AbstractBatchOperation<Root, string, any>;
+
+const COUNTERS_KEY = '_counters';
+const SEQ_HEX = 14; // 0x1fffffffffffff = Number.MAX_SAFE_INTEGER fits in 14 hex digits
+
+/**
+ * Frontier key of an entry: a forward iterator yields the HIGHEST score first
+ * and equal scores in ascending `seq` (FIFO). The first 16 hex digits are the
+ * float64 bits of -score made lexicographically sortable (negative numbers:
+ * all bits flipped; others: sign bit flipped; -0 is folded into +0), then
+ * '!', then `seq` as 14 hex digits. Throws TypeError for NaN or a bad seq.
+ */
+export function frontierKey(score: number, seq: number): string {
+  if (typeof score !== 'number' || Number.isNaN(score)) throw new TypeError(`bad frontier score: ${score}`);
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new TypeError(`bad frontier seq: ${seq}`);
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, score === 0 ? 0 : -score);
+  let hi = view.getUint32(0);
+  let lo = view.getUint32(4);
+  if (hi & 0x80000000) {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+  } else {
+    hi = (hi | 0x80000000) >>> 0;
+  }
+  const hex = (n: number) => n.toString(16).padStart(8, '0');
+  return `${hex(hi)}${hex(lo)}!${seq.toString(16).padStart(SEQ_HEX, '0')}`;
+}
+
+/** The seq part of a frontier key. */
+function seqOf(key: string): number {
+  return parseInt(key.slice(17), 16);
+}
+
+/** Log key of the n-th committed record (n from 1); `log({ gt: logKey(n) })` resumes after it. */
+export function logKey(n: number): string {
+  return String(n).padStart(16, '0');
+}
+
+function isLocked(err: unknown): boolean {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  return e?.code === 'LEVEL_LOCKED' || (e?.code === 'LEVEL_DATABASE_NOT_OPEN' && e.cause?.code === 'LEVEL_LOCKED');
+}
+
+function readCounters(v: unknown): Counters {
+  const c = { seq: 0, pages: 0, errors: 0, committed: 0, frontierSize: 0 };
+  if (v === undefined) return c;
+  if (typeof v !== 'object' || v === null) throw new StoreError(`store meta ${COUNTERS_KEY} is corrupt`);
+  for (const name of Object.keys(c) as (keyof Counters)[]) {
+    const n = (v as Record<string, unknown>)[name];
+    if (!Number.isSafeInteger(n) || (n as number) < 0) throw new StoreError(`store meta ${COUNTERS_KEY}.${name} is corrupt`);
+    c[name] = n as number;
+  }
+  return c;
+}
+
+/**
+ * The pending effects of one mutation: batch operations (last write per key
+ * wins, so a later step can undo an earlier one) plus the seen state as the
+ * batch will leave it.
+ */
+class Plan {
+  readonly ops = new Map<string, Op>();
+  /** urlKey -> seen value after the batch (null: absent) */
+  readonly seen = new Map<string, SeenValue | null>();
+  /** frontier keys put by this plan -> urlKey and entry */
+  readonly added = new Map<string, { uk: string; entry: FrontierEntry }>();
+  /** frontier keys of the database deleted by this plan */
+  readonly deleted = new Set<string>();
+  /** urlKey -> what enqueue did to that URL */
+  readonly outcome = new Map<string, 'added' | 'raised'>();
+
+  /** the worst key left by evict (undefined: frontier empty); null: no eviction */
+  private survivor: string | undefined | null = null;
+
+  /**
+   * @param c counters to update (a copy)
+   * @param storedTail when defined, no stored frontier key is greater
+   */
+  constructor(
+    readonly store: { frontier: Sub; seen: Sub },
+    readonly c: Counters,
+    readonly storedTail: string | undefined,
+  ) {}
+
+  /**
+   * When defined, no frontier key is greater once this plan is written; it
+   * is a live key unless a later batch deletes it.
+   */
+  get tail(): string | undefined {
+    if (this.survivor !== null) return this.survivor;
+    let t = this.storedTail;
+    if (t !== undefined) for (const k of this.added.keys()) if (k > t) t = k;
+    return t;
+  }
+
+  put(sub: Sub, key: string, value: unknown): void {
+    this.ops.set(`${sub.prefix}${key}`, { type: 'put', sublevel: sub, key, value });
+  }
+
+  del(sub: Sub, key: string): void {
+    this.ops.set(`${sub.prefix}${key}`, { type: 'del', sublevel: sub, key });
+  }
+
+  setSeen(uk: string, v: SeenValue | null): void {
+    this.seen.set(uk, v);
+    if (v === null) this.del(this.store.seen, uk);
+    else this.put(this.store.seen, uk, v);
+  }
+
+  /** Remove the URL's frontier entry, if queued. */
+  unqueue(uk: string): void {
+    const s = this.seen.get(uk);
+    if (s?.s !== 'q') return;
+    if (this.added.has(s.k)) {
+      this.added.delete(s.k);
+      this.ops.delete(`${this.store.frontier.prefix}${s.k}`);
+    } else {
+      this.deleted.add(s.k);
+      this.del(this.store.frontier, s.k);
+    }
+    this.c.frontierSize--;
+  }
+
+  markDone(uk: string): void {
+    this.unqueue(uk);
+    this.setSeen(uk, { s: 'd' });
+  }
+
+  /** Queue a URL never seen; raise a queued one with a lower score (keeping its seq); skip done ones. */
+  enqueue(e: FrontierEntry): void {
+    const uk = urlKey(e.url);
+    const s = this.seen.get(uk) ?? null;
+    if (s?.s === 'd' || (s?.s === 'q' && s.score >= e.score)) return;
+    let seq: number;
+    if (s === null) {
+      seq = ++this.c.seq;
+      this.outcome.set(uk, 'added');
+    } else {
+      seq = seqOf(s.k);
+      this.unqueue(uk);
+      if (!this.outcome.has(uk)) this.outcome.set(uk, 'raised');
+    }
+    const k = frontierKey(e.score, seq);
+    const entry: FrontierEntry = { url: e.url, score: e.score, depth: e.depth, parent: e.parent, seq };
+    if (e.anchor !== undefined) entry.anchor = e.anchor;
+    if (e.offTopicHops !== undefined) entry.offTopicHops = e.offTopicHops;
+    this.put(this.store.frontier, k, entry);
+    this.added.set(k, { uk, entry });
+    this.c.frontierSize++;
+    this.setSeen(uk, { s: 'q', k, score: e.score });
+  }
+
+  /**
+   * Evict the lowest-priority entries until the frontier holds at most `max`:
+   * merges the database's reverse order (minus keys this plan deletes) with
+   * the keys this plan adds. Evicted URLs lose their seen mark.
+   */
+  async evict(max: number): Promise<void> {
+    if (this.c.frontierSize <= max) return;
+    const pending = [...this.added.keys()].sort().reverse();
+    // enough stored rows for every eviction plus the worst survivor, even if
+    // every key this plan deletes comes first
+    const limit = this.c.frontierSize - max + this.deleted.size + 1;
+    // Seeking to a live key matters: LevelDB keeps the tombstones of earlier
+    // evictions beyond it until compaction, and a seek that lands among them
+    // steps over every one.
+    const range = this.storedTail === undefined ? { reverse: true, limit } : { reverse: true, limit, lte: this.storedTail };
+    const rows = ((await this.store.frontier.iterator(range).all()) as [string, FrontierEntry][]).filter(
+      ([k]) => !this.deleted.has(k),
+    );
+    let pi = 0;
+    let ri = 0;
+    const worstIsPending = () => pending[pi] !== undefined && (rows[ri] === undefined || pending[pi] > rows[ri][0]);
+    while (this.c.frontierSize > max) {
+      if (worstIsPending()) {
+        const uk = this.added.get(pending[pi++])!.uk;
+        this.unqueue(uk);
+        this.setSeen(uk, null);
+        this.outcome.delete(uk);
+      } else if (ri < rows.length) {
+        const [key, entry] = rows[ri++];
+        this.deleted.add(key);
+        this.del(this.store.frontier, key);
+        this.c.frontierSize--;
+        this.setSeen(urlKey(entry.url), null);
+      } else {
+        throw new StoreError('store is corrupt: the frontier counter exceeds the stored frontier');
+      }
+    }
+    this.survivor = worstIsPending() ? pending[pi] : rows[ri]?.[0];
+  }
+
+  count(kind: 'added' | 'raised'): number {
+    let n = 0;
+    for (const o of this.outcome.values()) if (o === kind) n++;
+    return n;
+  }
+}
+
+/**
+ * Crawl state in LevelDB. Mutations (`addSeeds`, `commit`) are serialised
+ * internally; the frontier sink is expected to call `commit` one page at a
+ * time anyway. Reads (`frontier`, `log`, `status`) may run concurrently and
+ * see a snapshot.
+ */
+export class CrawlStore {
+  private readonly frontierDb: Sub;
+  private readonly seenDb: Sub;
+  private readonly logDb: Sub;
+  private readonly metaDb: Sub;
+  private c: Counters;
+  /** settles when every earlier mutation has */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** when defined, no stored frontier key is greater (see Plan) */
+  private tail: string | undefined = undefined;
+
+  private constructor(
+    private readonly db: Root,
+    counters: Counters,
+    private readonly maxFrontier: number,
+    private readonly onFrontierChange: ((delta: FrontierDelta) => void) | undefined,
+  ) {
+    this.frontierDb = db.sublevel('frontier', { valueEncoding: 'json' }) as Sub;
+    this.seenDb = db.sublevel('seen', { valueEncoding: 'json' }) as Sub;
+    this.logDb = db.sublevel('log', { valueEncoding: 'json' }) as Sub;
+    this.metaDb = db.sublevel('meta', { valueEncoding: 'json' }) as Sub;
+    this.c = counters;
+  }
+
+  /**
+   * Open (creating it if missing) the store at directory `location`, or on
+   * an abstract-level database (e.g. a MemoryLevel in tests; the store takes
+   * it over and closes it on `close`). Throws StoreLockedError
+   * (FC_STORE_LOCKED) when another process or instance holds the LevelDB
+   * lock, StoreError (FC_STORE) with the cause for any other failure.
+   */
+  static async open(location: string | AbstractLevel<any, string, any>, opts: StoreOptions = {}): Promise<CrawlStore> {
+    const maxFrontier = opts.maxFrontier ?? Infinity;
+    if (!(maxFrontier === Infinity || (Number.isSafeInteger(maxFrontier) && maxFrontier >= 1))) {
+      throw new TypeError(`maxFrontier must be a positive integer, got ${maxFrontier}`);
+    }
+    const name = typeof location === 'string' ? location : 'in-memory store';
+    let db: Root;
+    try {
+      db = typeof location === 'string' ? new Level<string, any>(location) : location;
+      await db.open();
+    } catch (err) {
+      if (isLocked(err)) throw new StoreLockedError(name, { cause: err });
+      throw new StoreError(`cannot open store ${name}: ${(err as Error)?.message ?? err}`, { cause: err });
+    }
+    try {
+      const meta = db.sublevel('meta', { valueEncoding: 'json' });
+      const counters = readCounters(await meta.get(COUNTERS_KEY));
+      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange);
+    } catch (err) {
+      await db.close().catch(() => {});
+      if (err instanceof StoreError) throw err;
+      throw new StoreError(`cannot read store ${name}: ${(err as Error)?.message ?? err}`, { cause: err });
+    }
+  }
+
+  /** Number of entries in the frontier. */
+  get frontierSize(): number {
+    return this.c.frontierSize;
+  }
+
+  /** Committed records that counted as pages. */
+  get pages(): number {
+    return this.c.pages;
+  }
+
+  /** Committed records whose `type` is 'error'. */
+  get errors(): number {
+    return this.c.errors;
+  }
+
+  /** Number of committed records (the log length). */
+  get committed(): number {
+    return this.c.committed;
+  }
+
+  /** Run `fn` after every earlier mutation settled. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private newPlan(): Plan {
+    return new Plan({ frontier: this.frontierDb, seen: this.seenDb }, { ...this.c }, this.tail);
+  }
+
+  /** Load the current seen marks of `urls` into the plan (one getMany). */
+  private async loadSeen(plan: Plan, urls: string[]): Promise<void> {
+    const keys = [...new Set(urls.map(urlKey))];
+    const values = (await this.seenDb.getMany(keys)) as (SeenValue | undefined)[];
+    keys.forEach((k, i) => {
+      plan.seen.set(k, values[i] ?? null);
+    });
+  }
+
+  /** Write the plan plus the counters in one batch; adopt the counters and tail and report the delta only on success. */
+  private async apply(plan: Plan, extra: Op[] = []): Promise<void> {
+    const ops: Op[] = [...plan.ops.values(), ...extra, { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c }];
+    try {
+      await this.db.batch(ops);
+    } catch (err) {
+      throw new StoreError(`store write failed: ${(err as Error)?.message ?? err}`, { cause: err });
+    }
+    this.c = plan.c;
+    this.tail = plan.tail;
+    if (this.onFrontierChange !== undefined) {
+      const added = [...plan.added].map(([key, { entry }]) => ({ key, entry }));
+      this.onFrontierChange({ added, removed: [...plan.deleted] });
+    }
+  }
+
+  /**
+   * Enqueue seed entries in one batch: URLs never seen are added, queued
+   * ones with a lower score are raised, done ones are skipped. Returns the
+   * number of URLs added (after any maxFrontier eviction).
+   */
+  addSeeds(entries: FrontierEntry[]): Promise<number> {
+    return this.serial(async () => {
+      const plan = this.newPlan();
+      await this.loadSeen(plan, entries.map((e) => e.url));
+      for (const e of entries) plan.enqueue(e);
+      await plan.evict(this.maxFrontier);
+      await this.apply(plan);
+      return plan.count('added');
+    });
+  }
+
+  /**
+   * Best-first frontier entries (highest score, then discovery order), from a
+   * snapshot taken when iteration starts; `gt` resumes after a frontier key.
+   * Never removes anything: only `commit` does.
+   */
+  async *frontier(opts: { gt?: string } = {}): AsyncGenerator<{ key: string; entry: FrontierEntry }> {
+    const range = opts.gt === undefined ? {} : { gt: opts.gt };
+    for await (const [key, entry] of this.frontierDb.iterator(range)) {
+      yield { key: key as string, entry: entry as FrontierEntry };
+    }
+  }
+
+  /** Whether a canonical URL is queued, done, or unknown (null). */
+  async status(url: string): Promise<'queued' | 'done' | null> {
+    const v = (await this.seenDb.get(urlKey(url))) as SeenValue | undefined;
+    if (v === undefined) return null;
+    return v.s === 'q' ? 'queued' : 'done';
+  }
+
+  /**
+   * Record one fetched page in ONE atomic batch: remove the entry's URL (at
+   * its current frontier key) and every `alsoDone` URL from the frontier and
+   * mark them done; append `record` to the log; enqueue each link never seen
+   * (new seq), raise a queued link whose score is lower (new score and link
+   * fields, original seq), skip done ones; evict the lowest-priority entries
+   * beyond maxFrontier (their seen marks are dropped so they can be
+   * rediscovered); update counters (`errors` counts records with
+   * type 'error'). Returns how many links were added and raised (evicted ones
+   * not counted). Overlapping calls are serialised. On failure nothing of the
+   * commit is written and a StoreError is thrown (TypeError for a NaN score).
+   */
+  commit(c: Commit): Promise<{ added: number; raised: number }> {
+    return this.serial(async () => {
+      const plan = this.newPlan();
+      const done = [c.entry.url, ...(c.alsoDone ?? [])];
+      await this.loadSeen(plan, [...done, ...c.links.map((l) => l.url)]);
+      for (const url of done) plan.markDone(urlKey(url));
+      for (const l of c.links) plan.enqueue(l);
+      await plan.evict(this.maxFrontier);
+      const n = ++plan.c.committed;
+      if (c.countsAsPage) plan.c.pages++;
+      if ((c.record as { type?: unknown }).type === 'error') plan.c.errors++;
+      await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }]);
+      return { added: plan.count('added'), raised: plan.count('raised') };
+    });
+  }
+
+  /** Committed records in commit order; `gt` is a log key (see logKey) to resume after. */
+  async *log(opts: { gt?: string } = {}): AsyncGenerator<object> {
+    const range = opts.gt === undefined ? {} : { gt: opts.gt };
+    for await (const value of this.logDb.values(range)) yield value as object;
+  }
+
+  /** A JSON value stored with putMeta, or undefined. */
+  async getMeta(key: string): Promise<unknown> {
+    return this.metaDb.get(this.metaKey(key));
+  }
+
+  /** Store a JSON value under `key` (the key '_counters' is reserved). */
+  async putMeta(key: string, value: unknown): Promise<void> {
+    await this.metaDb.put(this.metaKey(key), value);
+  }
+
+  private metaKey(key: string): string {
+    if (key === COUNTERS_KEY) throw new TypeError(`meta key ${COUNTERS_KEY} is reserved`);
+    return key;
+  }
+
+  /** Wait for pending mutations, then close the database. */
+  async close(): Promise<void> {
+    await this.queue;
+    await this.db.close();
+  }
+}

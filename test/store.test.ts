@@ -1,0 +1,558 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile, access } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AbstractLevel } from 'abstract-level';
+import { Level } from 'level';
+import { MemoryLevel } from 'memory-level';
+import { CrawlStore, frontierKey, logKey, type FrontierDelta, type StoreOptions } from '../src/store.ts';
+import type { FrontierEntry } from '../src/types.ts';
+import { urlKey } from '../src/url.ts';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const storeModule = pathToFileURL(path.join(repoRoot, 'src/store.ts')).href;
+
+const tmpDirs: string[] = [];
+after(async () => {
+  await Promise.all(tmpDirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(path.join(tmpdir(), 'focuscrawl-store-'));
+  tmpDirs.push(d);
+  return d;
+}
+
+const U = (p: string) => `http://example.test/${p}`;
+
+function seed(p: string, score: number): FrontierEntry {
+  return { url: U(p), score, depth: 0, parent: null };
+}
+
+function link(p: string, score: number, parent = U('parent')) {
+  return { url: U(p), score, depth: 1, parent };
+}
+
+async function frontierUrls(store: CrawlStore): Promise<string[]> {
+  const out: string[] = [];
+  for await (const { entry } of store.frontier()) out.push(entry.url);
+  return out;
+}
+
+async function frontierRows(store: CrawlStore) {
+  const out: { key: string; entry: FrontierEntry }[] = [];
+  for await (const row of store.frontier()) out.push(row);
+  return out;
+}
+
+async function logRecords(store: CrawlStore, gt?: string): Promise<object[]> {
+  const out: object[] = [];
+  for await (const r of store.log(gt === undefined ? {} : { gt })) out.push(r);
+  return out;
+}
+
+/** The current frontier entry of a URL (as the frontier source would hand it out). */
+async function entryOf(store: CrawlStore, url: string): Promise<FrontierEntry> {
+  for await (const { entry } of store.frontier()) if (entry.url === url) return entry;
+  throw new Error(`${url} not in frontier`);
+}
+
+async function snapshot(store: CrawlStore) {
+  return {
+    frontier: await frontierRows(store),
+    log: await logRecords(store),
+    counters: [store.frontierSize, store.pages, store.errors, store.committed],
+  };
+}
+
+function page(url: string) {
+  return { type: 'page', url };
+}
+
+describe('frontierKey', () => {
+  it('orders scores descending, -0 as 0', () => {
+    const scores = [1e308, 1e10, 3, 1, 0.5, 1e-300, 5e-324, 0, -5e-324, -1e-300, -0.5, -1, -3, -1e10, -1e308];
+    const keys = scores.map((s) => frontierKey(s, 1));
+    for (let i = 1; i < keys.length; i++) {
+      assert.ok(keys[i - 1] < keys[i], `${scores[i - 1]} should sort before ${scores[i]}`);
+    }
+    assert.equal(frontierKey(-0, 7), frontierKey(0, 7));
+    assert.match(keys[0], /^[0-9a-f]{16}![0-9a-f]{14}$/);
+  });
+
+  it('agrees with numeric order on random doubles', () => {
+    const view = new DataView(new ArrayBuffer(8));
+    const scores: number[] = [];
+    while (scores.length < 2000) {
+      view.setUint32(0, (Math.random() * 2 ** 32) >>> 0);
+      view.setUint32(4, (Math.random() * 2 ** 32) >>> 0);
+      const x = view.getFloat64(0);
+      if (Number.isFinite(x)) scores.push(x);
+    }
+    const byKey = [...scores].sort((a, b) => (frontierKey(a, 0) < frontierKey(b, 0) ? -1 : 1));
+    const byScore = [...scores].sort((a, b) => b - a);
+    assert.deepEqual(byKey, byScore);
+  });
+
+  it('breaks ties FIFO by seq, whatever the digit count', () => {
+    assert.ok(frontierKey(0.5, 2) < frontierKey(0.5, 16));
+    assert.ok(frontierKey(0.5, 16) < frontierKey(0.5, 255));
+    assert.ok(frontierKey(0.5, 255) < frontierKey(0.5, Number.MAX_SAFE_INTEGER));
+    assert.ok(frontierKey(0.5, 1_000_000) < frontierKey(0.4, 1), 'score beats seq');
+  });
+
+  it('rejects NaN and bad seqs', () => {
+    assert.throws(() => frontierKey(NaN, 1), TypeError);
+    assert.throws(() => frontierKey(1, -1), TypeError);
+    assert.throws(() => frontierKey(1, 1.5), TypeError);
+  });
+});
+
+interface Made {
+  store: CrawlStore;
+  db: AbstractLevel<any, string, any>;
+}
+
+/** The store contract, run against every backend. */
+function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made>) {
+  describe(`CrawlStore contract (${name})`, () => {
+    async function withStore(opts: StoreOptions | undefined, fn: (m: Made) => Promise<void>) {
+      const m = await makeStore(opts);
+      try {
+        await fn(m);
+      } finally {
+        await m.store.close();
+      }
+    }
+
+    it('yields highest score first, FIFO among equal scores, and resumes after a key', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 0.5), seed('b', 0.9), seed('c', 0.5), seed('d', -1), seed('e', 0.9), seed('f', 0)]);
+        assert.deepEqual(await frontierUrls(store), ['b', 'e', 'a', 'c', 'f', 'd'].map(U));
+        const rows = await frontierRows(store);
+        assert.deepEqual(rows.map((r) => r.entry.seq), [2, 5, 1, 3, 6, 4]);
+        const rest: string[] = [];
+        for await (const { entry } of store.frontier({ gt: rows[2].key })) rest.push(entry.url);
+        assert.deepEqual(rest, ['c', 'f', 'd'].map(U));
+        assert.equal(store.frontierSize, 6);
+      }));
+
+    it('addSeeds is idempotent, raises a lower queued score, skips done URLs', () =>
+      withStore(undefined, async ({ store }) => {
+        assert.equal(await store.addSeeds([seed('a', 0.5), seed('b', 0.4), seed('a', 0.5)]), 2);
+        assert.equal(await store.addSeeds([seed('a', 0.5), seed('b', 0.4)]), 0);
+        assert.equal(store.frontierSize, 2);
+        assert.equal(await store.addSeeds([seed('b', 0.9), seed('a', 0.1)]), 0);
+        assert.deepEqual(await frontierUrls(store), [U('b'), U('a')]);
+        assert.equal((await entryOf(store, U('a'))).score, 0.5, 'a lower seed score does not lower');
+        await store.commit({ entry: await entryOf(store, U('b')), record: page(U('b')), countsAsPage: true, links: [] });
+        assert.equal(await store.addSeeds([seed('b', 5)]), 0);
+        assert.equal(await store.status(U('b')), 'done');
+        assert.deepEqual(await frontierUrls(store), [U('a')]);
+        assert.equal(store.frontierSize, 1);
+      }));
+
+    it('commit marks done, logs, enqueues links and counts', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 1)]);
+        const entry = await entryOf(store, U('a'));
+        const r = await store.commit({
+          entry,
+          record: page(U('a')),
+          countsAsPage: true,
+          links: [link('x', 0.3, U('a')), { ...link('y', 0.7, U('a')), anchor: 'why', offTopicHops: 2 }],
+        });
+        assert.deepEqual(r, { added: 2, raised: 0 });
+        assert.equal(await store.status(U('a')), 'done');
+        assert.equal(await store.status(U('x')), 'queued');
+        assert.equal(await store.status(U('nope')), null);
+        const rows = await frontierRows(store);
+        assert.deepEqual(
+          rows.map((x) => x.entry),
+          [
+            { url: U('y'), score: 0.7, depth: 1, parent: U('a'), anchor: 'why', offTopicHops: 2, seq: 3 },
+            { url: U('x'), score: 0.3, depth: 1, parent: U('a'), seq: 2 },
+          ],
+        );
+        assert.deepEqual([store.frontierSize, store.pages, store.errors, store.committed], [2, 1, 0, 1]);
+        await store.commit({
+          entry: rows[0].entry,
+          record: { type: 'error', url: U('y'), code: 'FC_NETWORK' },
+          countsAsPage: false,
+          links: [],
+        });
+        assert.deepEqual([store.frontierSize, store.pages, store.errors, store.committed], [1, 1, 1, 2]);
+      }));
+
+    it('a commit whose batch rejects leaves no trace and does not block later commits', () =>
+      withStore(undefined, async ({ store, db }) => {
+        await store.addSeeds([seed('a', 1), seed('b', 0.5)]);
+        const entry = await entryOf(store, U('a'));
+        const before = await snapshot(store);
+        const realBatch = db.batch;
+        (db as any).batch = async () => {
+          throw new Error('disk on fire');
+        };
+        await assert.rejects(
+          store.commit({ entry, record: page(U('a')), countsAsPage: true, links: [link('x', 2), link('b', 3)] }),
+          (err: any) => err.code === 'FC_STORE' && err.cause?.message === 'disk on fire',
+        );
+        (db as any).batch = realBatch;
+        assert.deepEqual(await snapshot(store), before);
+        assert.equal(await store.status(U('a')), 'queued');
+        assert.equal(await store.status(U('x')), null);
+
+        // A value that cannot be encoded makes the real batch throw part-way through its ops.
+        await assert.rejects(
+          store.commit({
+            entry,
+            record: page(U('a')),
+            countsAsPage: true,
+            links: [link('x', 2), { ...link('z', 0.1), anchor: 10n as unknown as string }],
+          }),
+          (err: any) => err.code === 'FC_STORE',
+        );
+        assert.deepEqual(await snapshot(store), before);
+        assert.equal(await store.status(U('x')), null);
+        assert.equal(await store.status(U('a')), 'queued');
+
+        const r = await store.commit({ entry, record: page(U('a')), countsAsPage: true, links: [link('x', 2)] });
+        assert.deepEqual(r, { added: 1, raised: 0 });
+        assert.equal(store.committed, 1);
+        assert.deepEqual(await frontierUrls(store), [U('x'), U('b')]);
+      }));
+
+    it('re-prioritises queued links up (keeping their seq), never down, never re-queues done', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('p', 0.5), seed('q', 0.2), seed('r', 0.8), seed('s', 1)]);
+        let entry = await entryOf(store, U('s'));
+        let r = await store.commit({
+          entry,
+          record: page(U('s')),
+          countsAsPage: true,
+          links: [link('q', 0.8, U('s')), link('p', 0.1, U('s')), link('s', 9, U('s'))],
+        });
+        assert.deepEqual(r, { added: 0, raised: 1 });
+        // q (seq 2) was discovered before r (seq 3): FIFO among equal scores keeps discovery order.
+        assert.deepEqual(await frontierUrls(store), ['q', 'r', 'p'].map(U));
+        const q = await entryOf(store, U('q'));
+        assert.deepEqual(q, { url: U('q'), score: 0.8, depth: 1, parent: U('s'), seq: 2 });
+        assert.equal((await entryOf(store, U('p'))).score, 0.5);
+        assert.equal(store.frontierSize, 3);
+
+        // q is committed at its new key (it was raised after being "dequeued" at the old one)
+        const stale: FrontierEntry = { url: U('q'), score: 0.2, depth: 0, parent: null, seq: 2 };
+        await store.commit({ entry: stale, record: page(U('q')), countsAsPage: true, links: [] });
+        assert.deepEqual(await frontierUrls(store), ['r', 'p'].map(U));
+        assert.equal(store.frontierSize, 2);
+
+        entry = await entryOf(store, U('r'));
+        r = await store.commit({ entry, record: page(U('r')), countsAsPage: true, links: [link('q', 100), link('s', 100)] });
+        assert.deepEqual(r, { added: 0, raised: 0 });
+        assert.deepEqual(await frontierUrls(store), [U('p')]);
+        assert.equal(await store.status(U('q')), 'done');
+      }));
+
+    it('alsoDone removes redirect hops from the frontier and marks them done', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 1), seed('b', 0.5), seed('c', 0.2)]);
+        const entry = await entryOf(store, U('a'));
+        await store.commit({
+          entry,
+          record: page(U('a')),
+          countsAsPage: true,
+          alsoDone: [U('b'), U('final'), U('a')],
+          links: [link('final', 3), link('new', 0.1)],
+        });
+        assert.deepEqual(await frontierUrls(store), [U('c'), U('new')]);
+        assert.equal(store.frontierSize, 2);
+        for (const p of ['a', 'b', 'final']) assert.equal(await store.status(U(p)), 'done', p);
+      }));
+
+    it('maxFrontier keeps the best entries; evicted URLs can come back', () =>
+      withStore({ maxFrontier: 3 }, async ({ store }) => {
+        assert.equal(await store.addSeeds([seed('s1', 0.1), seed('s2', 2), seed('s3', 0.3), seed('s4', 1), seed('s5', 0.2)]), 3);
+        assert.deepEqual(await frontierUrls(store), ['s2', 's4', 's3'].map(U));
+        assert.equal(await store.status(U('s1')), null);
+
+        // new links compete with stored entries: 0.5 and 0.4 beat s3 (0.3); s2 leaves
+        const r = await store.commit({
+          entry: await entryOf(store, U('s2')),
+          record: page(U('s2')),
+          countsAsPage: true,
+          links: [link('l1', 0.05), link('l2', 0.5), link('l3', 0.4), link('l4', 0.35)],
+        });
+        assert.deepEqual(r, { added: 2, raised: 0 });
+        assert.deepEqual(await frontierUrls(store), ['s4', 'l2', 'l3'].map(U));
+        assert.equal(store.frontierSize, 3);
+        for (const p of ['s3', 'l1', 'l4']) assert.equal(await store.status(U(p)), null, p);
+
+        // an evicted URL is rediscovered with a better score; a raised link can be evicted too
+        const r2 = await store.commit({
+          entry: await entryOf(store, U('s4')),
+          record: page(U('s4')),
+          countsAsPage: true,
+          links: [link('s3', 0.9), link('l1', 0.8), link('l3', 0.45), link('x', 0.01)],
+        });
+        assert.deepEqual(r2, { added: 2, raised: 0 });
+        assert.deepEqual(await frontierUrls(store), ['s3', 'l1', 'l2'].map(U));
+        assert.equal(await store.status(U('l3')), null);
+        assert.equal(await store.status(U('x')), null);
+        assert.equal(store.frontierSize, 3);
+
+        // the worst stored keys are the ones this commit removes: eviction must look past them
+        const r3 = await store.commit({
+          entry: await entryOf(store, U('l2')),
+          record: page(U('l2')),
+          countsAsPage: true,
+          alsoDone: [U('l1')],
+          links: [link('y1', 0.95), link('y2', 0.96), link('y3', 0.97)],
+        });
+        assert.deepEqual(r3, { added: 3, raised: 0 });
+        assert.deepEqual(await frontierUrls(store), ['y3', 'y2', 'y1'].map(U));
+        assert.equal(await store.status(U('s3')), null);
+      }));
+
+    it('matches a simple model over random commits with eviction', () =>
+      withStore({ maxFrontier: 20 }, async ({ store }) => {
+        type Q = { score: number; seq: number };
+        const model = new Map<string, Q | 'done'>();
+        let seq = 0;
+        const max = 20;
+        const ordered = () =>
+          [...model]
+            .filter((kv): kv is [string, Q] => kv[1] !== 'done')
+            .sort((a, b) => b[1].score - a[1].score || a[1].seq - b[1].seq);
+        const enqueue = (url: string, score: number) => {
+          const m = model.get(url);
+          if (m === undefined) model.set(url, { score, seq: ++seq });
+          else if (m !== 'done' && m.score < score) m.score = score;
+        };
+        const evict = () => {
+          for (const [url] of ordered().slice(max)) model.delete(url);
+        };
+        let rand = 42;
+        const rnd = (n: number) => {
+          rand = (Math.imul(rand, 1103515245) + 12345) >>> 0;
+          return (rand >>> 8) % n;
+        };
+        const score = () => (rnd(2) === 0 ? rnd(5) / 4 : rnd(1000) / 1000);
+
+        const seeds = Array.from({ length: 30 }, (_, i) => seed(`u${i}`, score()));
+        for (const s of seeds) enqueue(s.url, s.score);
+        evict();
+        await store.addSeeds(seeds);
+        for (let round = 0; round < 200; round++) {
+          const rows = await frontierRows(store);
+          assert.deepEqual(
+            rows.map((r) => [r.entry.url, r.entry.score, r.entry.seq]),
+            ordered().map(([url, q]) => [url, q.score, q.seq]),
+            `round ${round}`,
+          );
+          assert.equal(store.frontierSize, rows.length);
+          if (rows.length === 0) break;
+          // mostly the best entry, sometimes the worst or one in the middle
+          const pick = rnd(4) === 0 ? rows[rnd(rows.length)] : rows[0];
+          const hop = U(`u${rnd(400)}`);
+          // alternate growing and shrinking phases, so keys are added without eviction too
+          const n = round % 20 < 10 ? rnd(8) : rnd(2);
+          const links = [...new Set(Array.from({ length: n }, () => U(`u${rnd(400)}`)))].map((url) => ({ ...link('', 0), url, score: score() }));
+          for (const u of [pick.entry.url, hop]) {
+            model.set(u, 'done');
+          }
+          for (const l of links) enqueue(l.url, l.score);
+          evict();
+          await store.commit({ entry: pick.entry, record: page(pick.entry.url), countsAsPage: true, alsoDone: [hop], links });
+        }
+      }));
+
+    it('keeps the log in commit order and resumes it after a logKey', () =>
+      withStore(undefined, async ({ store }) => {
+        const urls = Array.from({ length: 12 }, (_, i) => U(`p${i}`));
+        await store.addSeeds(urls.map((u, i) => ({ url: u, score: -i, depth: 0, parent: null })));
+        for (const u of urls) {
+          await store.commit({ entry: await entryOf(store, u), record: page(u), countsAsPage: true, links: [] });
+        }
+        assert.deepEqual(await logRecords(store), urls.map(page));
+        assert.deepEqual(await logRecords(store, logKey(10)), urls.slice(10).map(page));
+        assert.equal(store.committed, 12);
+        assert.equal(store.frontierSize, 0);
+      }));
+
+    it('serialises overlapping commits in call order', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 1), seed('b', 1)]);
+        const [ea, eb] = [await entryOf(store, U('a')), await entryOf(store, U('b'))];
+        const results = await Promise.all([
+          store.commit({ entry: ea, record: page(U('a')), countsAsPage: true, links: [link('x', 0.5)] }),
+          store.commit({ entry: eb, record: page(U('b')), countsAsPage: true, links: [link('x', 0.7), link('y', 0.1)] }),
+        ]);
+        assert.deepEqual(results, [{ added: 1, raised: 0 }, { added: 1, raised: 1 }]);
+        assert.deepEqual(await logRecords(store), [page(U('a')), page(U('b'))]);
+        assert.deepEqual([store.frontierSize, store.committed], [2, 2]);
+      }));
+
+    it('reports each batch frontier delta', async () => {
+      const deltas: FrontierDelta[] = [];
+      await withStore({ maxFrontier: 2, onFrontierChange: (d) => deltas.push(d) }, async ({ store }) => {
+        await store.addSeeds([seed('a', 1), seed('b', 0.5)]);
+        const [ka, kb] = (await frontierRows(store)).map((r) => r.key);
+        await store.commit({ entry: await entryOf(store, U('a')), record: page(U('a')), countsAsPage: true, links: [link('b', 0.6), link('c', 0.55), link('d', 0.1)] });
+        const rows = await frontierRows(store);
+        assert.deepEqual(rows.map((r) => r.entry.url), [U('b'), U('c')]);
+        assert.equal(deltas.length, 2);
+        assert.deepEqual(deltas[0].added.map((a) => a.key), [ka, kb]);
+        assert.deepEqual(deltas[0].removed, []);
+        assert.deepEqual(deltas[1].added, rows);
+        assert.deepEqual(deltas[1].removed.sort(), [ka, kb].sort());
+      });
+    });
+
+    it('stores meta values and reserves the counters key', () =>
+      withStore(undefined, async ({ store }) => {
+        assert.equal(await store.getMeta('topic'), undefined);
+        await store.putMeta('topic', { name: 'x', terms: ['a'] });
+        assert.deepEqual(await store.getMeta('topic'), { name: 'x', terms: ['a'] });
+        await assert.rejects(store.putMeta('_counters', {}), TypeError);
+      }));
+  });
+}
+
+contract('MemoryLevel', async (opts) => {
+  const db = new MemoryLevel<string, any>();
+  return { store: await CrawlStore.open(db, opts), db };
+});
+
+contract('Level', async (opts) => {
+  const db = new Level<string, any>(await tempDir());
+  return { store: await CrawlStore.open(db, opts), db };
+});
+
+/** Run a TypeScript snippet in a child `node --import tsx`; `STORE` is the store module URL. */
+async function childScript(body: string): Promise<string> {
+  const file = path.join(await tempDir(), 'child.mts');
+  await writeFile(file, `import { CrawlStore } from ${JSON.stringify(storeModule)};\n${body}\n`);
+  return file;
+}
+
+function runChild(file: string, args: string[]) {
+  return spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function childOutput(file: string, args: string[]): Promise<string> {
+  const child = runChild(file, args);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  await new Promise((resolve) => child.on('close', resolve));
+  return out.trim();
+}
+
+describe('CrawlStore on disk (Level only)', () => {
+  it('creates missing directories and keeps counters and entries across reopen', async () => {
+    const dir = path.join(await tempDir(), 'nested', 'store');
+    let store = await CrawlStore.open(dir);
+    await access(path.join(dir, 'CURRENT'));
+    await store.addSeeds([seed('a', 1), seed('b', 0.5), seed('c', 0.2)]);
+    await store.commit({ entry: await entryOf(store, U('a')), record: page(U('a')), countsAsPage: true, links: [link('x', 0.3)] });
+    await store.commit({ entry: await entryOf(store, U('b')), record: { type: 'error', url: U('b') }, countsAsPage: false, links: [] });
+    // c is taken by the frontier source but the process stops before its commit
+    const taken = await entryOf(store, U('c'));
+    await store.putMeta('topic', 'cats');
+    const before = await snapshot(store);
+    await store.close();
+
+    store = await CrawlStore.open(dir);
+    assert.deepEqual(await snapshot(store), before);
+    assert.deepEqual([store.frontierSize, store.pages, store.errors, store.committed], [2, 1, 1, 2]);
+    assert.equal(await store.status(U('c')), 'queued');
+    assert.deepEqual(await entryOf(store, U('c')), taken);
+    assert.equal(await store.getMeta('topic'), 'cats');
+    // discovery seq continues after the reopen
+    await store.commit({ entry: taken, record: page(U('c')), countsAsPage: true, links: [link('y', 0.3)] });
+    const rows = await frontierRows(store);
+    assert.deepEqual(rows.map((r) => [r.entry.url, r.entry.seq]), [[U('x'), 4], [U('y'), 5]]);
+    await store.close();
+  });
+
+  it('maps open failures to StoreError', async () => {
+    const file = path.join(await tempDir(), 'a-file');
+    await writeFile(file, 'not a directory');
+    await assert.rejects(CrawlStore.open(path.join(file, 'store')), (err: any) => err.code === 'FC_STORE' && err.cause !== undefined);
+  });
+
+  it('fails with FC_STORE_LOCKED while another process holds the store', async () => {
+    const dir = await tempDir();
+    const file = await childScript(`
+try {
+  const s = await CrawlStore.open(process.argv[2]);
+  console.log('opened', s.committed);
+  await s.close();
+} catch (err) {
+  console.log('failed', (err as { code?: string }).code);
+}`);
+    const store = await CrawlStore.open(dir);
+    assert.equal(await childOutput(file, [dir]), 'failed FC_STORE_LOCKED');
+    await store.close();
+    assert.equal(await childOutput(file, [dir]), 'opened 0');
+  });
+
+  it('survives SIGKILL in the middle of commits', async () => {
+    const dir = await tempDir();
+    const file = await childScript(`
+const store = await CrawlStore.open(process.argv[2], { maxFrontier: 50 });
+await store.addSeeds([{ url: 'http://h.test/0', score: 1, depth: 0, parent: null }]);
+console.log('ready');
+let n = 0;
+for (;;) {
+  let entry;
+  for await (const row of store.frontier()) { entry = row.entry; break; }
+  if (entry === undefined) break;
+  const links = Array.from({ length: 10 }, () => ({ url: 'http://h.test/' + (++n), score: Math.random(), depth: entry.depth + 1, parent: entry.url }));
+  await store.commit({ entry, record: { type: 'page', url: entry.url }, countsAsPage: true, alsoDone: ['http://h.test/r' + n], links });
+}`);
+    const child = runChild(file, [dir]);
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => String(d).includes('ready') && resolve());
+      child.on('close', () => reject(new Error(`child exited early: ${err}`)));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+
+    const store = await CrawlStore.open(dir);
+    const counters = { committed: store.committed, pages: store.pages, frontierSize: store.frontierSize };
+    const logCount = (await logRecords(store)).length;
+    const frontier = await frontierRows(store);
+    await store.close();
+    assert.ok(counters.committed > 0, 'the child committed something');
+
+    const db = new Level<string, any>(dir);
+    const seen = db.sublevel<string, any>('seen', { valueEncoding: 'json' });
+    const done = new Set<string>();
+    const queued = new Map<string, string>();
+    for await (const [k, v] of seen.iterator()) {
+      if (v.s === 'd') done.add(k);
+      else queued.set(k, v.k);
+    }
+    await db.close();
+
+    assert.equal(logCount, counters.committed);
+    assert.equal(counters.pages, counters.committed);
+    // each commit marks its entry and one redirect hop done
+    assert.equal(done.size, 2 * counters.committed);
+    assert.equal(frontier.length, counters.frontierSize);
+    assert.ok(frontier.length <= 50);
+    assert.equal(queued.size, frontier.length);
+    for (const { key, entry } of frontier) {
+      const uk = urlKey(entry.url);
+      assert.ok(!done.has(uk), `${entry.url} is both queued and done`);
+      assert.equal(queued.get(uk), key);
+    }
+  });
+});
