@@ -1,0 +1,129 @@
+/**
+ * The head of the frontier, kept in memory: the best `capacity` entries of
+ * the LevelDB frontier, so the frontier source can pick the best URL whose
+ * host is free without scanning LevelDB for every fetch.
+ *
+ * Invariant: every frontier entry in the store whose key is <= `mark` is in
+ * the buffer, or has been taken by the crawler (in flight). Entries beyond
+ * `mark` live only in the store and are loaded when the buffer runs low.
+ * The store reports every change it commits (`apply`), so new links that beat
+ * the buffer's worst entry enter it at once; others wait in LevelDB. Changes
+ * that arrive while a load is running are replayed after it, because the
+ * load's iterator reads a snapshot taken before them.
+ */
+import type { FrontierEntry } from './types.ts';
+
+export interface KeyedEntry {
+  key: string;
+  entry: FrontierEntry;
+}
+
+/** What one store batch did to the frontier. */
+export interface FrontierChange {
+  added: KeyedEntry[];
+  removed: string[];
+}
+
+export type Verdict = 'take' | 'fallback' | 'skip';
+
+export class FrontierHead {
+  readonly #load: (gt: string | undefined, limit: number) => Promise<KeyedEntry[]>;
+  readonly #capacity: number;
+  #buf: KeyedEntry[] = [];
+  #mark: string | undefined = undefined;
+  #exhausted = false;
+  #loading: FrontierChange[] | null = null;
+
+  /**
+   * @param load reads up to `limit` store entries with key > `gt` (all when
+   *   undefined), best first
+   */
+  constructor(opts: { load: (gt: string | undefined, limit: number) => Promise<KeyedEntry[]>; capacity?: number }) {
+    this.#load = opts.load;
+    this.#capacity = Math.max(2, opts.capacity ?? 4096);
+  }
+
+  get size(): number {
+    return this.#buf.length;
+  }
+
+  /** True when the store holds no entry that is not in the buffer. */
+  get complete(): boolean {
+    return this.#exhausted;
+  }
+
+  /** Record a committed change to the store's frontier. */
+  apply(change: FrontierChange): void {
+    if (this.#loading !== null) {
+      this.#loading.push(change);
+      return;
+    }
+    for (const key of change.removed) this.#remove(key);
+    for (const ke of change.added) {
+      if (this.#exhausted || (this.#mark !== undefined && ke.key <= this.#mark)) this.#insert(ke);
+    }
+    while (this.#buf.length > this.#capacity) {
+      this.#buf.pop();
+      this.#mark = this.#buf[this.#buf.length - 1].key;
+      this.#exhausted = false;
+    }
+  }
+
+  /** Load more entries from the store when the buffer is below half full. */
+  async refill(): Promise<void> {
+    if (this.#exhausted || this.#loading !== null || this.#buf.length >= this.#capacity / 2) return;
+    this.#loading = [];
+    const want = this.#capacity - this.#buf.length;
+    let rows: KeyedEntry[] = [];
+    let failure: unknown = null;
+    try {
+      rows = await this.#load(this.#mark, want);
+    } catch (err) {
+      failure = err;
+    }
+    const pending = this.#loading;
+    this.#loading = null;
+    if (failure === null) {
+      for (const ke of rows) if (this.#mark === undefined || ke.key > this.#mark) this.#insert(ke);
+      if (rows.length > 0) this.#mark = rows[rows.length - 1].key;
+      if (rows.length < want) this.#exhausted = true;
+    }
+    for (const change of pending) this.apply(change);
+    if (failure !== null) throw failure;
+  }
+
+  /**
+   * Remove and return the best entry the verdict function takes; if none is
+   * taken, the best 'fallback' entry; else null. 'skip' entries stay.
+   */
+  take(verdict: (e: KeyedEntry) => Verdict): KeyedEntry | null {
+    let fallback = -1;
+    for (let i = 0; i < this.#buf.length; i++) {
+      const v = verdict(this.#buf[i]);
+      if (v === 'take') return this.#buf.splice(i, 1)[0];
+      if (v === 'fallback' && fallback < 0) fallback = i;
+    }
+    return fallback >= 0 ? this.#buf.splice(fallback, 1)[0] : null;
+  }
+
+  #search(key: string): number {
+    let lo = 0;
+    let hi = this.#buf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#buf[mid].key < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #insert(ke: KeyedEntry): void {
+    const i = this.#search(ke.key);
+    if (this.#buf[i]?.key !== ke.key) this.#buf.splice(i, 0, ke);
+  }
+
+  #remove(key: string): void {
+    const i = this.#search(key);
+    if (this.#buf[i]?.key === key) this.#buf.splice(i, 1);
+  }
+}

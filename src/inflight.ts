@@ -1,0 +1,49 @@
+/**
+ * URLs taken from the frontier and not yet committed, plus a wake-up signal
+ * the frontier source waits on: it wakes when a page is committed (new links,
+ * a free page budget) or a host is released (politeness), or after a timeout.
+ */
+export class Inflight {
+  readonly #urls = new Set<string>();
+  #waiters: Array<() => void> = [];
+
+  get size(): number {
+    return this.#urls.size;
+  }
+
+  has(url: string): boolean {
+    return this.#urls.has(url);
+  }
+
+  add(url: string): void {
+    this.#urls.add(url);
+  }
+
+  /** The URL was committed (or given up): forget it and wake the source. */
+  delete(url: string): void {
+    this.#urls.delete(url);
+    this.wake();
+  }
+
+  /** Wake everything waiting in wait(). */
+  wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolve on the next wake(), or after `ms` (Infinity: only on wake). */
+  wait(ms = Infinity, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      if (Number.isFinite(ms)) timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+      this.#waiters.push(done);
+    });
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * The only place stages are wired. One crawl is one `stream.pipeline`:
+ *
+ *   frontier source -> robots -> fetch -> parse -> classify -> frontier sink
+ *     -> NDJSON -> output (stdout)
+ *
+ * Backpressure runs end to end: when stdout is slow the sink stops pulling,
+ * so classify, parse and fetch stop pulling, and the frontier source yields
+ * no new URL. A failure in any stage destroys all of them. The robots check
+ * sits before fetch because robots.txt must be consulted before a request;
+ * link canonicalisation happens in the sink, next to the seen set.
+ */
+import { rm, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import ndjson from 'ndjson';
+import { UsageError } from './errors.ts';
+import { FrontierHead, type KeyedEntry } from './frontier-head.ts';
+import { HttpClient } from './http.ts';
+import { Inflight } from './inflight.ts';
+import { HostScheduler } from './politeness.ts';
+import { RobotsCache } from './robots.ts';
+import { createScorer } from './scorers/index.ts';
+import { classifyStage } from './stages/classify.ts';
+import { fetchStage } from './stages/fetch.ts';
+import { frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
+import { parseStage } from './stages/parse.ts';
+import { robotsAllows, robotsStage } from './stages/robots.ts';
+import { sinkStage } from './stages/sink.ts';
+import { CrawlStore } from './store.ts';
+import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
+import { canonicalize, type CanonOptions } from './url.ts';
+
+export interface CrawlConfig {
+  seeds: string[];
+  topic: Topic | null;
+  strategy: string;
+  storeDir: string;
+  fresh: boolean;
+  maxPages: number;
+  maxDepth: number;
+  maxFrontier: number;
+  dropIndex: boolean;
+  proxy?: string;
+  concurrency: number;
+  perHost: number;
+  delayMs: number;
+  delayExplicit: boolean;
+  hostDiversity: number;
+  maxBytes: number;
+  userAgent?: string;
+  auth: Record<string, { user: string; pass: string }>;
+  quiet: boolean;
+  /** where NDJSON records go (process.stdout in the CLI) */
+  output: Writable;
+  /** one line of human-readable log (stderr in the CLI) */
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  /** link-context window, characters each side (seed 000) */
+  contextChars?: number;
+}
+
+export interface CrawlSummary {
+  /** pages committed in this run */
+  pages: number;
+  relevant: number;
+  errors: number;
+  /** pages committed in the store over all runs */
+  totalPages: number;
+  frontier: number;
+  ms: number;
+  /** why the crawl ended */
+  stopped: 'done' | 'output-closed' | 'aborted';
+}
+
+/** Priority of seeds: ahead of every scored link, FIFO among themselves. */
+const SEED_SCORE = 1e6;
+const ROBOTS_MAX_BYTES = 512 * 1024;
+const HEAD_CAPACITY = 4096;
+
+/** Without a topic nothing is relevant and every link scores 0 (breadth-first). */
+const UNFOCUSED: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
+
+/** `--fresh`: delete the store, but only if it is one (or empty): never a random folder. */
+async function removeStore(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new UsageError(`--store ${dir} is not a directory`);
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (names.length > 0 && !names.includes('CURRENT')) {
+    throw new UsageError(`--fresh: ${dir} does not look like a focuscrawl store; not deleting it`);
+  }
+  await rm(dir, { recursive: true, force: true });
+}
+
+async function take(it: AsyncIterable<KeyedEntry>, limit: number): Promise<KeyedEntry[]> {
+  const rows: KeyedEntry[] = [];
+  if (limit <= 0) return rows;
+  for await (const row of it) {
+    rows.push(row);
+    if (rows.length >= limit) break;
+  }
+  return rows;
+}
+
+/**
+ * stream.pipeline, typed loosely: @types/node has overloads for at most four
+ * transforms. Each stage below is typed on its own input.
+ */
+const runPipeline = pipeline as (...stages: unknown[]) => Promise<void>;
+
+function isOutputClosed(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ERR_STREAM_DESTROYED';
+}
+
+/** Run one crawl (or resume it) until the frontier is empty, max pages, abort, or stdout closes. */
+export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
+  const started = Date.now();
+  const canon: CanonOptions = { dropIndex: cfg.dropIndex };
+  const seeds: FrontierEntry[] = [];
+  for (const s of cfg.seeds) {
+    const url = canonicalize(s, undefined, canon);
+    if (url === null) throw new UsageError(`seed is not an http(s) URL: ${JSON.stringify(s)}`);
+    seeds.push({ url, score: SEED_SCORE, depth: 0, parent: null });
+  }
+  const scorer = cfg.topic === null ? UNFOCUSED : createScorer(cfg.strategy, cfg.topic);
+  const threshold = cfg.topic?.threshold ?? Infinity;
+  if (cfg.fresh) await removeStore(path.resolve(cfg.storeDir));
+
+  const head = new FrontierHead({
+    capacity: HEAD_CAPACITY,
+    load: (gt, limit) => take(store.frontier({ gt }), limit),
+  });
+  const store: CrawlStore = await CrawlStore.open(cfg.storeDir, {
+    maxFrontier: cfg.maxFrontier,
+    onFrontierChange: (change) => head.apply(change),
+  });
+  const client = new HttpClient({ proxy: cfg.proxy, userAgent: cfg.userAgent, auth: cfg.auth });
+  const summary: CrawlSummary = { pages: 0, relevant: 0, errors: 0, totalPages: 0, frontier: 0, ms: 0, stopped: 'done' };
+  try {
+    await store.addSeeds(seeds);
+    if (store.frontierSize === 0 && store.committed === 0) {
+      throw new UsageError('no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)');
+    }
+    const robots = new RobotsCache({
+      userAgent: 'focuscrawl',
+      fetchRobots: (url) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES }),
+    });
+    const scheduler = new HostScheduler({
+      perHost: cfg.perHost,
+      delayMs: cfg.delayMs,
+      delayExplicit: cfg.delayExplicit,
+      hostDiversity: cfg.hostDiversity,
+      crawlDelayMs: (url) => robots.crawlDelayMs(url),
+    });
+    const inflight = new Inflight();
+    // A host slot is freed once per item: when its fetch settles, or at the
+    // sink for items that never reached a fetch (robots refusal).
+    const released = new WeakSet<CrawlItem>();
+    const release = (item: CrawlItem): void => {
+      if (released.has(item)) return;
+      released.add(item);
+      scheduler.finish(hostOfCanonical(item.entry.url), item.entry.url, item.fetch?.replay ?? false);
+      inflight.wake();
+    };
+    const checkHop = async (url: string): Promise<ItemError | null> => {
+      const refused = await robotsAllows(robots, url);
+      if (refused !== null) return refused;
+      if ((await store.status(url)) === 'done') return { code: 'FC_REDIRECT_SEEN', message: `redirect to a URL already fetched: ${url}` };
+      return null;
+    };
+    const count = (record: OutputRecord): void => {
+      if (record.type === 'error') summary.errors++;
+      else {
+        summary.pages++;
+        if (record.relevant) summary.relevant++;
+      }
+    };
+    const ac = new AbortController();
+    const onAbort = (): void => ac.abort();
+    cfg.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await runPipeline(
+        frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, signal: ac.signal }),
+        (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots }),
+        (src: AsyncIterable<CrawlItem>) =>
+          fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: canon, checkHop, onFetched: release, signal: ac.signal }),
+        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars }),
+        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold }),
+        (src: AsyncIterable<CrawlItem>) =>
+          sinkStage(src, {
+            store,
+            strategy: scorer.name,
+            maxDepth: cfg.maxDepth,
+            canonOptions: canon,
+            onCommitted: (item) => {
+              release(item);
+              inflight.delete(item.entry.url);
+            },
+          }),
+        async function* (src: AsyncIterable<OutputRecord>) {
+          for await (const record of src) {
+            count(record);
+            yield record;
+          }
+        },
+        ndjson.stringify(),
+        cfg.output,
+        { signal: ac.signal, end: cfg.output !== process.stdout },
+      );
+    } catch (err) {
+      if (isOutputClosed(err)) summary.stopped = 'output-closed';
+      else if (ac.signal.aborted) summary.stopped = 'aborted';
+      else throw err;
+    } finally {
+      cfg.signal?.removeEventListener('abort', onAbort);
+    }
+  } finally {
+    summary.totalPages = store.pages;
+    summary.frontier = store.frontierSize;
+    summary.ms = Date.now() - started;
+    await client.close().catch(() => {});
+    await store.close();
+  }
+  if (!cfg.quiet) {
+    const harvest = summary.pages === 0 ? 0 : summary.relevant / summary.pages;
+    const rate = summary.pages / Math.max(summary.ms / 1000, 0.001);
+    cfg.log(
+      `focuscrawl: ${summary.pages} pages (${summary.relevant} relevant, harvest ${(harvest * 100).toFixed(1)}%), ` +
+        `${summary.errors} errors, ${(summary.ms / 1000).toFixed(1)} s, ${rate.toFixed(1)} pages/s; ` +
+        `store: ${summary.totalPages} pages, ${summary.frontier} queued (${summary.stopped})`,
+    );
+  }
+  return summary;
+}

@@ -1,0 +1,108 @@
+/**
+ * Per-host politeness: at most `perHost` requests in flight to one host, and
+ * `delayMs` between the end of one request and the start of the next to that
+ * host (robots.txt `Crawl-delay` wins when it is larger). Host diversity
+ * (seed 001): every K consecutive fetches come from K different hosts when the
+ * frontier allows it.
+ *
+ * Answers served by a focuscrawl replay proxy (`x-focuscrawl-replay`) come
+ * from an archive, not a live server, so the delay does not apply to them
+ * unless the user set `--delay-ms` explicitly.
+ */
+
+export interface SchedulerOptions {
+  perHost: number;
+  delayMs: number;
+  /** true when the user gave --delay-ms (then it applies to replayed hosts too) */
+  delayExplicit?: boolean;
+  /** K of seed 001; 0 or 1 disables it */
+  hostDiversity?: number;
+  /** robots.txt Crawl-delay of a URL's host, from the robots cache */
+  crawlDelayMs?: (url: string) => number | null;
+  now?: () => number;
+}
+
+interface HostState {
+  active: number;
+  /** earliest time the next request may start */
+  nextAt: number;
+  /** the host answered through a replay proxy */
+  replay: boolean;
+}
+
+export class HostScheduler {
+  readonly #opts: Required<Omit<SchedulerOptions, 'crawlDelayMs'>> & Pick<SchedulerOptions, 'crawlDelayMs'>;
+  readonly #hosts = new Map<string, HostState>();
+  /** hosts of the last K-1 fetches started, oldest first */
+  readonly #recent: string[] = [];
+
+  constructor(opts: SchedulerOptions) {
+    if (!(opts.perHost >= 1)) throw new TypeError('perHost must be >= 1');
+    if (!(opts.delayMs >= 0)) throw new TypeError('delayMs must be >= 0');
+    this.#opts = {
+      delayExplicit: false,
+      hostDiversity: 0,
+      now: Date.now,
+      ...opts,
+    };
+  }
+
+  /** May a request to `host` start now (ignoring host diversity)? */
+  ready(host: string): boolean {
+    const s = this.#hosts.get(host);
+    return s === undefined || (s.active < this.#opts.perHost && s.nextAt <= this.#opts.now());
+  }
+
+  /** Would starting `host` now keep the last K fetches on K different hosts? */
+  diverse(host: string): boolean {
+    return this.#opts.hostDiversity < 2 || !this.#recent.includes(host);
+  }
+
+  /** A request to `host` starts. */
+  start(host: string): void {
+    let s = this.#hosts.get(host);
+    if (s === undefined) {
+      s = { active: 0, nextAt: 0, replay: false };
+      this.#hosts.set(host, s);
+    }
+    s.active++;
+    const k = this.#opts.hostDiversity;
+    if (k >= 2) {
+      this.#recent.push(host);
+      if (this.#recent.length > k - 1) this.#recent.shift();
+    }
+  }
+
+  /**
+   * A request to `host` (for `url`) ended. `replay` says whether the answer
+   * came from a replay proxy.
+   */
+  finish(host: string, url: string, replay: boolean): void {
+    const s = this.#hosts.get(host);
+    if (s === undefined || s.active === 0) throw new Error(`finish() without start() for ${host}`);
+    s.active--;
+    s.replay ||= replay;
+    const robotsDelay = this.#opts.crawlDelayMs?.(url) ?? 0;
+    const delay = s.replay && !this.#opts.delayExplicit ? 0 : Math.max(this.#opts.delayMs, robotsDelay);
+    s.nextAt = Math.max(s.nextAt, this.#opts.now() + delay);
+    if (s.active === 0 && s.nextAt <= this.#opts.now()) this.#hosts.delete(host);
+  }
+
+  /** Milliseconds until some delayed host becomes ready; Infinity when none is waiting on a delay. */
+  msUntilNextReady(): number {
+    const now = this.#opts.now();
+    let best = Infinity;
+    for (const [host, s] of this.#hosts) {
+      if (s.active === 0 && s.nextAt <= now) this.#hosts.delete(host); // idle and ready: forget it
+      else if (s.active < this.#opts.perHost && s.nextAt > now) best = Math.min(best, s.nextAt - now);
+    }
+    return best;
+  }
+
+  /** Hosts with a request in flight. */
+  get activeHosts(): number {
+    let n = 0;
+    for (const s of this.#hosts.values()) if (s.active > 0) n++;
+    return n;
+  }
+}

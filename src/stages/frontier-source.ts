@@ -1,0 +1,59 @@
+/**
+ * Stage 1, the frontier source: yields the best URL whose host may be
+ * fetched now. Breadth-first is the special case of equal scores (the
+ * frontier is FIFO among equal scores). It pulls only when the next stage
+ * asks, so backpressure from stdout reaches the frontier.
+ *
+ * The source never deletes from the store: a URL it yields stays in the
+ * LevelDB frontier until the sink commits its page, so a crash puts every
+ * in-flight URL back in the frontier.
+ */
+import type { FrontierHead, Verdict, KeyedEntry } from '../frontier-head.ts';
+import type { Inflight } from '../inflight.ts';
+import type { HostScheduler } from '../politeness.ts';
+import type { CrawlItem } from '../types.ts';
+
+export interface FrontierSourceOptions {
+  head: FrontierHead;
+  scheduler: HostScheduler;
+  inflight: Inflight;
+  /** pages committed so far (resumed crawls count earlier runs) */
+  pagesDone: () => number;
+  /** stop once this many pages are committed */
+  maxPages: number;
+  signal?: AbortSignal;
+}
+
+/** Host part of a canonical URL (canonical URLs always have a path). */
+export function hostOfCanonical(url: string): string {
+  const start = url.indexOf('//') + 2;
+  const end = url.indexOf('/', start);
+  return url.slice(start, end < 0 ? undefined : end);
+}
+
+export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerator<CrawlItem> {
+  const { head, scheduler, inflight, signal } = opts;
+  const verdict = ({ entry }: KeyedEntry): Verdict => {
+    if (inflight.has(entry.url)) return 'skip';
+    const host = hostOfCanonical(entry.url);
+    if (!scheduler.ready(host)) return 'skip';
+    return scheduler.diverse(host) ? 'take' : 'fallback';
+  };
+  while (signal?.aborted !== true) {
+    if (opts.pagesDone() + inflight.size >= opts.maxPages) {
+      if (inflight.size === 0) return;
+      await inflight.wait(Infinity, signal);
+      continue;
+    }
+    await head.refill();
+    const picked = head.take(verdict);
+    if (picked !== null) {
+      inflight.add(picked.entry.url);
+      scheduler.start(hostOfCanonical(picked.entry.url));
+      yield { entry: { ...picked.entry } };
+      continue;
+    }
+    if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl
+    await inflight.wait(scheduler.msUntilNextReady(), signal);
+  }
+}

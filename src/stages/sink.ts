@@ -1,0 +1,96 @@
+/**
+ * Stage 6, the frontier sink: canonicalises and filters a page's scored
+ * outlinks, commits everything the page changes in ONE atomic store batch
+ * (log entry, new and re-prioritised links, seen marks, removal from the
+ * frontier), and only then yields the page's output record. A record on
+ * stdout therefore always describes a committed page: a crash never loses a
+ * committed page and never fetches it again.
+ */
+import type { CrawlStore } from '../store.ts';
+import { canonicalize, type CanonOptions } from '../url.ts';
+import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord } from '../types.ts';
+import { hostOfCanonical } from './frontier-source.ts';
+
+export interface SinkOptions {
+  store: CrawlStore;
+  strategy: string;
+  /** links deeper than this are not queued (seeds are depth 0) */
+  maxDepth: number;
+  canonOptions?: CanonOptions;
+  /** called after the item's batch is committed (frees its in-flight slot) */
+  onCommitted?: (item: CrawlItem) => void;
+}
+
+export interface QueuedLink {
+  url: string;
+  score: number;
+  depth: number;
+  parent: string;
+  anchor: string;
+  offTopicHops: number;
+}
+
+/** Canonical, deduplicated (best score wins) links of a page, within max depth. */
+export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions): QueuedLink[] {
+  const { entry, outlinks } = item;
+  if (outlinks === undefined || outlinks.length === 0 || entry.depth + 1 > maxDepth) return [];
+  const self = new Set([entry.url, item.fetch?.finalUrl]);
+  const hops = item.relevant === true ? 0 : (entry.offTopicHops ?? 0) + 1;
+  const parent = item.fetch?.finalUrl ?? entry.url;
+  const best = new Map<string, QueuedLink>();
+  for (const link of outlinks) {
+    const url = canonicalize(link.url, undefined, canon);
+    if (url === null || self.has(url)) continue;
+    const score = Number.isFinite(link.score) ? link.score : 0;
+    const known = best.get(url);
+    if (known !== undefined && known.score >= score) continue;
+    best.set(url, { url, score, depth: entry.depth + 1, parent, anchor: link.anchor, offTopicHops: hops });
+  }
+  return [...best.values()];
+}
+
+function errorRecord(entry: FrontierEntry, code: string, message: string, fetchedAt: string, strategy: string): ErrorRecord {
+  return { type: 'error', url: entry.url, code, message, fetchedAt, depth: entry.depth, parent: entry.parent, strategy };
+}
+
+/** The stdout record for an item. */
+export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
+  const { entry, fetch } = item;
+  if (item.error !== undefined || fetch === undefined) {
+    const err = item.error ?? { code: 'FC_INTERNAL', message: 'item reached the sink without a fetch result' };
+    return errorRecord(entry, err.code, err.message, fetch?.fetchedAt ?? new Date().toISOString(), strategy);
+  }
+  const record: PageRecord = {
+    type: 'page',
+    url: entry.url,
+    finalUrl: fetch.finalUrl,
+    status: fetch.status,
+    fetchedAt: fetch.fetchedAt,
+    depth: entry.depth,
+    parent: entry.parent,
+    host: hostOfCanonical(fetch.finalUrl),
+    contentType: fetch.contentType,
+    charset: item.page?.charset ?? fetch.headerCharset,
+    bytes: fetch.bytes,
+    truncated: fetch.truncated,
+    title: item.page?.title ?? null,
+    score: entry.score,
+    relevance: item.relevance ?? 0,
+    relevant: item.relevant ?? false,
+    links: item.outlinks?.length ?? 0,
+    strategy,
+    ms: fetch.ms,
+  };
+  return record;
+}
+
+export async function* sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOptions): AsyncGenerator<OutputRecord> {
+  for await (const item of source) {
+    const record = toRecord(item, opts.strategy);
+    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions) : [];
+    const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
+    await opts.store.commit({ entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links });
+    opts.onCommitted?.(item);
+    yield record;
+  }
+}

@@ -1,0 +1,60 @@
+/** Test helpers: run the real CLI as a child process, and temp dirs. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = path.join(ROOT, 'bin', 'focuscrawl');
+export const SHARED = path.resolve(ROOT, '..', 'shared', 'corpora');
+export const WEBKB_WARC = path.join(SHARED, 'webkb', 'webkb.warc.gz');
+export const HAVE_WEBKB = existsSync(WEBKB_WARC);
+export const SKIP_WEBKB = HAVE_WEBKB ? false : `needs ${WEBKB_WARC} (../shared is not beside this clone)`;
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawn `bin/focuscrawl ...args`. */
+export function spawnCli(args: string[], opts: { cwd?: string } = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Run the CLI to completion and collect its output. */
+export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, opts);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI timed out: ${args.join(' ')}\n${stderr}`));
+    }, opts.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Parse NDJSON text into objects (every line must parse). */
+export function parseLines(text: string): any[] {
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+}
+
+/** A fresh temp dir, removed by the returned cleanup. */
+export async function tempDir(prefix = 'focuscrawl-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
