@@ -194,6 +194,9 @@ async function crawlCommand(argv: string[]): Promise<number> {
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  // A reader that goes away (`| head`) must not crash us: the crawl notices
+  // through its own listener and stops; late write errors are dropped here.
+  process.stdout.on('error', () => {});
   try {
     if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
       process.stdout.write(MAIN_HELP);

@@ -2,7 +2,9 @@
  * The only place stages are wired. One crawl is one `stream.pipeline`:
  *
  *   frontier source -> robots -> fetch -> parse -> classify -> frontier sink
- *     -> NDJSON -> output (stdout)
+ *
+ * The sink commits each page and writes its NDJSON record to the output
+ * (stdout) in the same step (see src/stages/sink.ts for why).
  *
  * Backpressure runs end to end: when stdout is slow the sink stops pulling,
  * so classify, parse and fetch stop pulling, and the frontier source yields
@@ -14,11 +16,11 @@ import { rm, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import ndjson from 'ndjson';
 import { UsageError } from './errors.ts';
 import { FrontierHead, type KeyedEntry } from './frontier-head.ts';
 import { HttpClient } from './http.ts';
 import { Inflight } from './inflight.ts';
+import { LineOutput } from './output.ts';
 import { HostScheduler } from './politeness.ts';
 import { RobotsCache } from './robots.ts';
 import { createScorer } from './scorers/index.ts';
@@ -114,10 +116,8 @@ async function take(it: AsyncIterable<KeyedEntry>, limit: number): Promise<Keyed
  */
 const runPipeline = pipeline as (...stages: unknown[]) => Promise<void>;
 
-function isOutputClosed(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ERR_STREAM_DESTROYED';
-}
+/** Abort reason when the reader of the output went away. */
+const OUTPUT_CLOSED = new Error('output closed');
 
 /** Run one crawl (or resume it) until the frontier is empty, max pages, abort, or stdout closes. */
 export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
@@ -183,6 +183,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       }
     };
     const ac = new AbortController();
+    const output = new LineOutput(cfg.output, () => ac.abort(OUTPUT_CLOSED));
     const onAbort = (): void => ac.abort();
     cfg.signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -199,26 +200,21 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
             strategy: scorer.name,
             maxDepth: cfg.maxDepth,
             canonOptions: canon,
-            onCommitted: (item) => {
+            emit: (line) => output.write(line),
+            onCommitted: (item, record) => {
               release(item);
               inflight.delete(item.entry.url);
+              count(record);
             },
           }),
-        async function* (src: AsyncIterable<OutputRecord>) {
-          for await (const record of src) {
-            count(record);
-            yield record;
-          }
-        },
-        ndjson.stringify(),
-        cfg.output,
-        { signal: ac.signal, end: cfg.output !== process.stdout },
+        { signal: ac.signal },
       );
     } catch (err) {
-      if (isOutputClosed(err)) summary.stopped = 'output-closed';
+      if (output.closed) summary.stopped = 'output-closed';
       else if (ac.signal.aborted) summary.stopped = 'aborted';
       else throw err;
     } finally {
+      output.detach();
       cfg.signal?.removeEventListener('abort', onAbort);
     }
   } finally {

@@ -11,13 +11,17 @@
  *
  * Every mutation (addSeeds, commit) is ONE atomic `db.batch` across the
  * sublevels that also rewrites the counters; in-memory counters change only
- * after the batch succeeded. The frontier source only reads; only commit
+ * after the batch succeeded. A store in a directory also appends each batch
+ * to a synchronous journal first (src/journal.ts), which is the instant a
+ * commit happens; open() replays journaled batches LevelDB had not applied. The frontier source only reads; only commit
  * removes a URL from the frontier, so a URL taken but not committed before a
  * crash is still queued after reopen.
  */
 import type { AbstractLevel, AbstractSublevel, AbstractBatchOperation } from 'abstract-level';
 import { Level } from 'level';
+import path from 'node:path';
 import { StoreError, StoreLockedError } from './errors.ts';
+import { Journal, type JournalOp } from './journal.ts';
 import type { FrontierEntry } from './types.ts';
 import { urlKey } from './url.ts';
 
@@ -31,6 +35,8 @@ interface Counters {
   errors: number;
   committed: number;
   frontierSize: number;
+  /** number of the last batch written (the journal replays later ones) */
+  b: number;
 }
 
 /** A link to enqueue from a committed page (already canonical and deduplicated). */
@@ -66,6 +72,16 @@ export interface KeyedFrontierEntry {
 export interface FrontierDelta {
   added: KeyedFrontierEntry[];
   removed: string[];
+}
+
+export interface CommitHooks {
+  /**
+   * Called synchronously immediately before the batch is handed to LevelDB,
+   * after every read the commit needed. The sink writes the page's stdout
+   * record here, so the record and the durable commit are microseconds apart
+   * whatever else the process is doing (see src/stages/sink.ts).
+   */
+  beforeBatch?: () => void;
 }
 
 export interface StoreOptions {
@@ -125,12 +141,28 @@ function isLocked(err: unknown): boolean {
   return e?.code === 'LEVEL_LOCKED' || (e?.code === 'LEVEL_DATABASE_NOT_OPEN' && e.cause?.code === 'LEVEL_LOCKED');
 }
 
+const JOURNAL_FILE = 'focuscrawl.journal';
+const SUBLEVELS = ['frontier', 'seen', 'log', 'meta'] as const;
+
+function toJournal(op: Op): JournalOp {
+  const name = SUBLEVELS.find((n) => (op as { sublevel?: Sub }).sublevel?.prefix === `!${n}!`);
+  if (name === undefined) throw new TypeError('batch operation outside the store sublevels');
+  return op.type === 'put' ? { t: 'p', s: name, k: op.key, v: op.value } : { t: 'd', s: name, k: op.key };
+}
+
+function fromJournal(db: Root, op: JournalOp): Op {
+  if (!(SUBLEVELS as readonly string[]).includes(op.s)) throw new StoreError(`journal names an unknown sublevel ${op.s}`);
+  const sublevel = db.sublevel(op.s, { valueEncoding: 'json' }) as Sub;
+  return op.t === 'p' ? { type: 'put', sublevel, key: op.k, value: op.v } : { type: 'del', sublevel, key: op.k };
+}
+
 function readCounters(v: unknown): Counters {
-  const c = { seq: 0, pages: 0, errors: 0, committed: 0, frontierSize: 0 };
+  const c = { seq: 0, pages: 0, errors: 0, committed: 0, frontierSize: 0, b: 0 };
   if (v === undefined) return c;
   if (typeof v !== 'object' || v === null) throw new StoreError(`store meta ${COUNTERS_KEY} is corrupt`);
   for (const name of Object.keys(c) as (keyof Counters)[]) {
     const n = (v as Record<string, unknown>)[name];
+    if (name === 'b' && n === undefined) continue; // stores written before the journal
     if (!Number.isSafeInteger(n) || (n as number) < 0) throw new StoreError(`store meta ${COUNTERS_KEY}.${name} is corrupt`);
     c[name] = n as number;
   }
@@ -303,6 +335,7 @@ export class CrawlStore {
     counters: Counters,
     private readonly maxFrontier: number,
     private readonly onFrontierChange: ((delta: FrontierDelta) => void) | undefined,
+    private readonly journal: Journal | undefined,
   ) {
     this.frontierDb = db.sublevel('frontier', { valueEncoding: 'json' }) as Sub;
     this.seenDb = db.sublevel('seen', { valueEncoding: 'json' }) as Sub;
@@ -332,11 +365,21 @@ export class CrawlStore {
       if (isLocked(err)) throw new StoreLockedError(name, { cause: err });
       throw new StoreError(`cannot open store ${name}: ${(err as Error)?.message ?? err}`, { cause: err });
     }
+    let journal: Journal | undefined;
     try {
       const meta = db.sublevel('meta', { valueEncoding: 'json' });
-      const counters = readCounters(await meta.get(COUNTERS_KEY));
-      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange);
+      let counters = readCounters(await meta.get(COUNTERS_KEY));
+      if (typeof location === 'string') {
+        const opened = Journal.open(path.join(location, JOURNAL_FILE));
+        journal = opened.journal;
+        const missing = opened.entries.filter((e) => e.b > counters.b);
+        for (const e of missing) await db.batch(e.ops.map((op) => fromJournal(db, op)));
+        if (missing.length > 0) counters = readCounters(await meta.get(COUNTERS_KEY));
+        journal.clear();
+      }
+      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange, journal);
     } catch (err) {
+      journal?.close();
       await db.close().catch(() => {});
       if (err instanceof StoreError) throw err;
       throw new StoreError(`cannot read store ${name}: ${(err as Error)?.message ?? err}`, { cause: err });
@@ -384,10 +427,20 @@ export class CrawlStore {
   }
 
   /** Write the plan plus the counters in one batch; adopt the counters and tail and report the delta only on success. */
-  private async apply(plan: Plan, extra: Op[] = []): Promise<void> {
+  private async apply(plan: Plan, extra: Op[] = [], beforeBatch?: () => void): Promise<void> {
+    plan.c.b = this.c.b + 1;
     const ops: Op[] = [...plan.ops.values(), ...extra, { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c }];
     try {
+      // The journal append is the commit point; the caller's record goes out
+      // right after it, and LevelDB catches up asynchronously.
+      this.journal?.append({ b: plan.c.b, ops: ops.map(toJournal) });
+    } catch (err) {
+      throw new StoreError(`store write failed: ${(err as Error)?.message ?? err}`, { cause: err });
+    }
+    beforeBatch?.();
+    try {
       await this.db.batch(ops);
+      this.journal?.truncateIfLarge();
     } catch (err) {
       throw new StoreError(`store write failed: ${(err as Error)?.message ?? err}`, { cause: err });
     }
@@ -446,7 +499,7 @@ export class CrawlStore {
    * not counted). Overlapping calls are serialised. On failure nothing of the
    * commit is written and a StoreError is thrown (TypeError for a NaN score).
    */
-  commit(c: Commit): Promise<{ added: number; raised: number }> {
+  commit(c: Commit, hooks: CommitHooks = {}): Promise<{ added: number; raised: number }> {
     return this.serial(async () => {
       const plan = this.newPlan();
       const done = [c.entry.url, ...(c.alsoDone ?? [])];
@@ -457,7 +510,7 @@ export class CrawlStore {
       const n = ++plan.c.committed;
       if (c.countsAsPage) plan.c.pages++;
       if ((c.record as { type?: unknown }).type === 'error') plan.c.errors++;
-      await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }]);
+      await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }], hooks.beforeBatch);
       return { added: plan.count('added'), raised: plan.count('raised') };
     });
   }
@@ -486,6 +539,7 @@ export class CrawlStore {
   /** Wait for pending mutations, then close the database. */
   async close(): Promise<void> {
     await this.queue;
+    this.journal?.close();
     await this.db.close();
   }
 }

@@ -1,10 +1,16 @@
 /**
- * Stage 6, the frontier sink: canonicalises and filters a page's scored
- * outlinks, commits everything the page changes in ONE atomic store batch
- * (log entry, new and re-prioritised links, seen marks, removal from the
- * frontier), and only then yields the page's output record. A record on
- * stdout therefore always describes a committed page: a crash never loses a
- * committed page and never fetches it again.
+ * Stage 6, the frontier sink, the end of the pipeline: canonicalises and
+ * filters a page's scored outlinks, commits everything the page changes in
+ * ONE atomic store batch (log entry, new and re-prioritised links, seen
+ * marks, removal from the frontier), and writes the page's NDJSON record.
+ *
+ * The commit happens at one instant: the store appends the batch to its
+ * synchronous journal (src/journal.ts). The record is written to stdout
+ * right after that append, by the store's `beforeBatch` hook, in the same
+ * synchronous step (writes to pipes and files are synchronous on Linux). A
+ * SIGKILL can fall between the two writes only within microseconds; there
+ * the page is committed and its record is missing (at most once). Anywhere
+ * else, a killed crawl's stdout holds exactly the committed pages.
  */
 import type { CrawlStore } from '../store.ts';
 import { canonicalize, type CanonOptions } from '../url.ts';
@@ -17,8 +23,10 @@ export interface SinkOptions {
   /** links deeper than this are not queued (seeds are depth 0) */
   maxDepth: number;
   canonOptions?: CanonOptions;
+  /** writes one NDJSON line; a promise when the output wants the crawl to wait */
+  emit: (line: string) => Promise<void> | undefined;
   /** called after the item's batch is committed (frees its in-flight slot) */
-  onCommitted?: (item: CrawlItem) => void;
+  onCommitted?: (item: CrawlItem, record: OutputRecord) => void;
 }
 
 export interface QueuedLink {
@@ -84,13 +92,18 @@ export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
   return record;
 }
 
-export async function* sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOptions): AsyncGenerator<OutputRecord> {
+export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOptions): Promise<void> {
   for await (const item of source) {
     const record = toRecord(item, opts.strategy);
+    const line = `${JSON.stringify(record)}\n`;
     const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions) : [];
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
-    await opts.store.commit({ entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links });
-    opts.onCommitted?.(item);
-    yield record;
+    let backpressure: Promise<void> | undefined;
+    await opts.store.commit(
+      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links },
+      { beforeBatch: () => (backpressure = opts.emit(line)) },
+    );
+    opts.onCommitted?.(item, record);
+    if (backpressure !== undefined) await backpressure;
   }
 }

@@ -1,0 +1,92 @@
+/**
+ * A synchronous write-ahead journal for store batches.
+ *
+ * LevelDB applies a batch on a worker thread, some time after `batch()` is
+ * called. The crawler needs one instant at which a page counts as committed,
+ * adjacent to the instant its record reaches stdout, so a SIGKILL can fall
+ * between the two only within a couple of microseconds: this journal is that
+ * instant. Each batch is appended here with one synchronous `write(2)`
+ * (NDJSON: `{"b": batchNumber, "ops": [...]}`) before it goes to LevelDB;
+ * a process killed after the append but before LevelDB finished gets the
+ * batch replayed on the next open. A torn last line (killed mid-append) is
+ * a batch that never happened and is ignored.
+ *
+ * Like LevelDB's own log, the journal is not fsynced: it protects against a
+ * crashed or killed process, not against a crashed machine.
+ */
+import { closeSync, ftruncateSync, openSync, readFileSync, writeSync, fstatSync } from 'node:fs';
+import { CapExceededError, StoreError } from './errors.ts';
+
+export interface JournalOp {
+  /** 'p' put, 'd' del */
+  t: 'p' | 'd';
+  /** sublevel name */
+  s: string;
+  k: string;
+  v?: unknown;
+}
+
+export interface JournalEntry {
+  /** batch number, increasing */
+  b: number;
+  ops: JournalOp[];
+}
+
+/** Truncate once the journal grows past this and LevelDB has every batch. */
+const TRUNCATE_AT = 8 * 1024 * 1024;
+/** One batch larger than this cannot be journaled (a page with ~100k links). */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+export class Journal {
+  readonly #fd: number;
+  readonly path: string;
+
+  private constructor(path: string, fd: number) {
+    this.path = path;
+    this.#fd = fd;
+  }
+
+  /** Open (creating) the journal at `path` and read its complete entries. */
+  static open(path: string): { journal: Journal; entries: JournalEntry[] } {
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new StoreError(`cannot read journal ${path}: ${(err as Error).message}`, { cause: err });
+      }
+    }
+    const entries: JournalEntry[] = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        entries.push(JSON.parse(line) as JournalEntry);
+      } catch {
+        break; // torn last append: that batch never committed
+      }
+    }
+    const fd = openSync(path, 'a');
+    return { journal: new Journal(path, fd), entries };
+  }
+
+  /** Append one entry with a single synchronous write. */
+  append(entry: JournalEntry): void {
+    const line = `${JSON.stringify(entry)}\n`;
+    if (line.length > MAX_ENTRY_BYTES) throw new CapExceededError('store batch', MAX_ENTRY_BYTES);
+    writeSync(this.#fd, line);
+  }
+
+  /** Drop every entry; call only when LevelDB holds all journaled batches. */
+  truncateIfLarge(): void {
+    if (fstatSync(this.#fd).size >= TRUNCATE_AT) ftruncateSync(this.#fd, 0);
+  }
+
+  /** Empty the journal (after a replay). */
+  clear(): void {
+    ftruncateSync(this.#fd, 0);
+  }
+
+  close(): void {
+    closeSync(this.#fd);
+  }
+}
