@@ -212,7 +212,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`focuscrawl: ${(err as Error).message} (try focuscrawl ${cmd} --help)\n`);
+      const oneLine = (err as Error).message.replace(/\s*\n\s*/g, ' ');
+      process.stderr.write(`focuscrawl: ${oneLine} (try focuscrawl ${cmd} --help)\n`);
       return 2;
     }
     if (err instanceof FocuscrawlError) {

@@ -5,7 +5,9 @@
  *
  * Invariant: every frontier entry in the store whose key is <= `mark` is in
  * the buffer, or has been taken by the crawler (in flight). Entries beyond
- * `mark` live only in the store and are loaded when the buffer runs low.
+ * `mark` live only in the store and are loaded a chunk at a time when the
+ * buffer runs low, or when everything buffered belongs to busy hosts
+ * (`grow`), up to `capacity` entries in memory.
  * The store reports every change it commits (`apply`), so new links that beat
  * the buffer's worst entry enter it at once; others wait in LevelDB. Changes
  * that arrive while a load is running are replayed after it, because the
@@ -29,6 +31,8 @@ export type Verdict = 'take' | 'fallback' | 'skip';
 export class FrontierHead {
   readonly #load: (gt: string | undefined, limit: number) => Promise<KeyedEntry[]>;
   readonly #capacity: number;
+  readonly #low: number;
+  readonly #chunk: number;
   #buf: KeyedEntry[] = [];
   #mark: string | undefined = undefined;
   #exhausted = false;
@@ -40,7 +44,9 @@ export class FrontierHead {
    */
   constructor(opts: { load: (gt: string | undefined, limit: number) => Promise<KeyedEntry[]>; capacity?: number }) {
     this.#load = opts.load;
-    this.#capacity = Math.max(2, opts.capacity ?? 4096);
+    this.#capacity = Math.max(4, opts.capacity ?? 16384);
+    this.#low = Math.max(1, Math.floor(this.#capacity / 8));
+    this.#chunk = Math.max(2, Math.floor(this.#capacity / 4));
   }
 
   get size(): number {
@@ -69,11 +75,26 @@ export class FrontierHead {
     }
   }
 
-  /** Load more entries from the store when the buffer is below half full. */
+  /** Load more entries from the store when the buffer runs low. */
   async refill(): Promise<void> {
-    if (this.#exhausted || this.#loading !== null || this.#buf.length >= this.#capacity / 2) return;
+    if (this.#buf.length < this.#low) await this.#loadMore();
+  }
+
+  /**
+   * Load one more chunk even though the buffer is not low, up to its
+   * capacity: for when every buffered entry is skipped (busy hosts) and the
+   * store may hold takeable ones beyond. True when entries were loaded.
+   */
+  async grow(): Promise<boolean> {
+    const before = this.#buf.length;
+    await this.#loadMore();
+    return this.#buf.length > before;
+  }
+
+  async #loadMore(): Promise<void> {
+    if (this.#exhausted || this.#loading !== null || this.#buf.length >= this.#capacity) return;
     this.#loading = [];
-    const want = this.#capacity - this.#buf.length;
+    const want = Math.min(this.#chunk, this.#capacity - this.#buf.length);
     let rows: KeyedEntry[] = [];
     let failure: unknown = null;
     try {

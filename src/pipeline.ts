@@ -12,6 +12,7 @@
  * sits before fetch because robots.txt must be consulted before a request;
  * link canonicalisation happens in the sink, next to the seen set.
  */
+import { setMaxListeners } from 'node:events';
 import { rm, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
@@ -79,7 +80,7 @@ export interface CrawlSummary {
 /** Priority of seeds: ahead of every scored link, FIFO among themselves. */
 const SEED_SCORE = 1e6;
 const ROBOTS_MAX_BYTES = 512 * 1024;
-const HEAD_CAPACITY = 4096;
+const HEAD_CAPACITY = 16384;
 
 /** Without a topic nothing is relevant and every link scores 0 (breadth-first). */
 const UNFOCUSED: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
@@ -183,6 +184,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       }
     };
     const ac = new AbortController();
+    // every in-flight request listens to this one signal
+    setMaxListeners(cfg.concurrency + 16, ac.signal);
     const output = new LineOutput(cfg.output, () => ac.abort(OUTPUT_CLOSED));
     const onAbort = (): void => ac.abort();
     cfg.signal?.addEventListener('abort', onAbort, { once: true });

@@ -40,10 +40,10 @@ export class HostScheduler {
     if (!(opts.perHost >= 1)) throw new TypeError('perHost must be >= 1');
     if (!(opts.delayMs >= 0)) throw new TypeError('delayMs must be >= 0');
     this.#opts = {
-      delayExplicit: false,
-      hostDiversity: 0,
-      now: Date.now,
       ...opts,
+      delayExplicit: opts.delayExplicit ?? false,
+      hostDiversity: opts.hostDiversity ?? 0,
+      now: opts.now ?? Date.now,
     };
   }
 

@@ -6,7 +6,8 @@
  * (b) drop the fragment, (c) one spelling per percent-escape (unreserved
  * characters decoded, other escapes upper-case hex), and (d) drop a default
  * file name (`index.html`, ...) at the end of the path, which is a heuristic
- * and therefore an option (on by default).
+ * and therefore an option (on by default). User info (`user:pass@`) is
+ * dropped: credentials go in `--auth`, never in records or host keys.
  */
 import { createHash } from 'node:crypto';
 
@@ -39,6 +40,9 @@ export function canonicalize(input: string, base?: string, opts: CanonOptions = 
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   if (u.hostname === '') return null;
   u.hash = '';
+  // Credentials never belong in a URL we queue, log or print (use --auth).
+  u.username = '';
+  u.password = '';
   if (u.hostname.endsWith('.')) u.hostname = u.hostname.replace(/\.+$/, '');
   let path = normaliseEscapes(u.pathname);
   if (opts.dropIndex !== false) {

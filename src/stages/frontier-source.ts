@@ -54,6 +54,7 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
       continue;
     }
     if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl
+    if (await head.grow()) continue; // everything buffered is busy: look further down the frontier
     await inflight.wait(scheduler.msUntilNextReady(), signal);
   }
 }

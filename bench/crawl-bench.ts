@@ -1,0 +1,365 @@
+/**
+ * Crawl throughput benchmark: focuscrawl best-first against a plain undici
+ * loop (bench/ceiling.ts) over the WebKB archive, both through ONE replay
+ * proxy running in its own process. See bench/README.md.
+ *
+ *   node --import tsx bench/crawl-bench.ts [--pages 3000] [--runs 3] [--concurrency 16]
+ *     [--warmup 1] [--write] [--cpu-prof]
+ *
+ * Every contender runs as a child process under GNU time (`/usr/bin/time`),
+ * which reports its user+sys CPU seconds and peak RSS; wall time is measured
+ * here from spawn to exit. Run i of the ceiling fetches exactly the URLs that
+ * run i of focuscrawl output records for, in the same order.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WARC = path.resolve(REPO, '../shared/corpora/webkb/webkb.warc.gz');
+const SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
+const TOPIC = {
+  name: 'course',
+  terms: ['course', 'syllabus', 'homework', 'lecture', 'assignments', 'exam', 'instructor', 'office hours', 'prerequisites'],
+  threshold: 0.2,
+};
+const GNU_TIME = '/usr/bin/time';
+const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
+const START_MARK = '<!-- crawl-bench:start -->';
+const END_MARK = '<!-- crawl-bench:end -->';
+/** A child running longer than this is treated as stalled and killed. */
+const CHILD_TIMEOUT_MS = 120_000;
+
+/** Child stderr lines already echoed (pid left out), so a warning shows once per bench. */
+const echoed = new Set<string>();
+
+/** One timed child process. */
+interface Measured {
+  /** spawn to exit, seconds */
+  wall: number;
+  /** user + sys CPU seconds (GNU time %U + %S) */
+  cpu: number;
+  /** peak resident set size, MB (GNU time %M) */
+  rssMb: number;
+  stdout: string;
+}
+
+/** One run of one contender. */
+interface RunResult {
+  /** pages counted for pages/s (focuscrawl: page records; ceiling: URLs fetched) */
+  pages: number;
+  wall: number;
+  cpu: number;
+  rssMb: number;
+}
+
+/** Median, min and max of a list of numbers. */
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** What a focuscrawl run printed, beyond its timing. */
+interface CrawlOutput {
+  urls: string[];
+  pages: number;
+  relevant: number;
+  errors: number;
+  statuses: Map<number, number>;
+}
+
+function spread(values: number[]): Spread {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  return { median, min: s[0], max: s[s.length - 1] };
+}
+
+/**
+ * Run `argv` under GNU time; resolve with its timing and stdout. Rejects
+ * (naming the tail of its stderr) when it exits non-zero or runs longer
+ * than CHILD_TIMEOUT_MS. Stderr lines not seen before are echoed to ours.
+ */
+async function measure(argv: string[], timeFile: string, label: string): Promise<Measured> {
+  const started = performance.now();
+  const child = spawn(GNU_TIME, ['-f', '%e %U %S %M', '-o', timeFile, ...argv], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (b: Buffer) => out.push(b));
+  child.stderr.on('data', (b: Buffer) => err.push(b));
+  const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  const wall = (performance.now() - started) / 1000;
+  clearTimeout(timer);
+  const stderr = Buffer.concat(err).toString('utf8');
+  for (const line of stderr.split('\n')) {
+    const key = line.replace(/^\(node:\d+\)/, '(node)');
+    if (line.trim() === '' || /^Command (exited|terminated)/.test(line) || echoed.has(key)) continue;
+    echoed.add(key);
+    process.stderr.write(`  [${label}] ${line}\n`);
+  }
+  if (code !== 0) {
+    const why = signal === 'SIGKILL' ? `killed after ${CHILD_TIMEOUT_MS / 1000} s (stalled?)` : `exit code ${code ?? signal}`;
+    throw new Error(`${label}: ${why}\n${stderr.slice(-2000)}`);
+  }
+  const [, user, sys, maxKb] = (await readFile(timeFile, 'utf8')).trim().split('\n').pop()!.split(' ').map(Number);
+  return { wall, cpu: user + sys, rssMb: maxKb / 1024, stdout: Buffer.concat(out).toString('utf8') };
+}
+
+/** The code measured: `commit abc1234`, plus a note when src/ or bin/ differ from it; 'unknown' outside git. */
+function codeVersion(): string {
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const dirty = git('status', '--porcelain', '--', 'src', 'bin') !== '';
+    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/ or bin/' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+function readCrawlOutput(ndjson: string): CrawlOutput {
+  const result: CrawlOutput = { urls: [], pages: 0, relevant: 0, errors: 0, statuses: new Map() };
+  for (const line of ndjson.split('\n')) {
+    if (line === '') continue;
+    const r = JSON.parse(line) as { type: string; url: string; status?: number; relevant?: boolean };
+    result.urls.push(r.url);
+    if (r.type === 'page') {
+      result.pages++;
+      if (r.relevant === true) result.relevant++;
+      result.statuses.set(r.status!, (result.statuses.get(r.status!) ?? 0) + 1);
+    } else {
+      result.errors++;
+    }
+  }
+  return result;
+}
+
+/** Start `bin/focuscrawl replay` on the WARC; resolves once it prints its address. */
+async function startReplay(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/focuscrawl'), 'replay', '--warc', WARC], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`replay proxy exited early (code ${code})`);
+  });
+  const first = (async () => {
+    for await (const line of lines) return (JSON.parse(line) as { listening: string }).listening;
+    throw new Error('replay proxy closed its stdout without an address');
+  })();
+  const url = await Promise.race([first, exited]);
+  exited.catch(() => {});
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const done = once(child, 'exit');
+      child.kill('SIGTERM');
+      await done;
+    },
+  };
+}
+
+/** Self time per function of a V8 .cpuprofile, largest first: [label, ms, share of all samples]. */
+function topSelfTime(profile: CpuProfile, limit: number): [string, number, number][] {
+  const ids = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map<number, number>();
+  for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const total = profile.samples.length;
+  const msPerSample = (profile.endTime - profile.startTime) / 1000 / Math.max(total, 1);
+  const byFunction = new Map<string, number>();
+  for (const [id, n] of counts) {
+    // Line numbers are left out: in tsx-compiled files they point into generated code.
+    const { functionName, url } = ids.get(id)!.callFrame;
+    const where = url === '' ? '' : ` ${url.replace(/^file:\/\//, '').replace(REPO + '/', '')}`;
+    const label = `${functionName || '(anonymous)'}${where}`;
+    byFunction.set(label, (byFunction.get(label) ?? 0) + n);
+  }
+  return [...byFunction]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([label, n]) => [label, n * msPerSample, n / total]);
+}
+
+/** The parts of a V8 .cpuprofile used here. */
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string } }[];
+  samples: number[];
+  startTime: number;
+  endTime: number;
+}
+
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const cell = (s: Spread, digits = 0): string =>
+  `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
+
+function summarise(runs: RunResult[]): { pps: Spread; cpuPerK: Spread; rss: Spread; pages: Spread } {
+  return {
+    pps: spread(runs.map((r) => r.pages / r.wall)),
+    cpuPerK: spread(runs.map((r) => (r.cpu / Math.max(r.pages, 1)) * 1000)),
+    rss: spread(runs.map((r) => r.rssMb)),
+    pages: spread(runs.map((r) => r.pages)),
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '3000' },
+      runs: { type: 'string', default: '3' },
+      concurrency: { type: 'string', default: '16' },
+      warmup: { type: 'string', default: '1' },
+      write: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const num = (name: 'pages' | 'runs' | 'concurrency' | 'warmup', min: number): number => {
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${values[name]}`);
+    return n;
+  };
+  const pages = num('pages', 1);
+  const runs = num('runs', 1);
+  const concurrency = num('concurrency', 1);
+  const warmup = num('warmup', 0);
+  if (!existsSync(WARC)) {
+    process.stderr.write(`crawl-bench: ${WARC} is absent; nothing to benchmark\n`);
+    return 2;
+  }
+  if (!existsSync(GNU_TIME)) {
+    process.stderr.write(`crawl-bench: ${GNU_TIME} (GNU time) is needed to measure CPU and peak RSS of child processes\n`);
+    return 2;
+  }
+
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-bench-'));
+  const topicFile = path.join(tmp, 'topic.json');
+  await writeFile(topicFile, JSON.stringify(TOPIC));
+  const loadBefore = os.loadavg()[0];
+  const code = codeVersion();
+  const replay = await startReplay();
+  const crawlArgs = (store: string): string[] => [
+    path.join(REPO, 'bin/focuscrawl'), 'crawl',
+    ...SEEDS.flatMap((s) => ['--seed', s]),
+    '--topic', topicFile, '--strategy', 'best-first', '--proxy', replay.url,
+    '--store', store, '--fresh', '--max-pages', String(pages),
+    '--concurrency', String(concurrency), '--per-host', String(concurrency), '--quiet',
+  ];
+  const crawlRuns: RunResult[] = [];
+  const ceilingRuns: RunResult[] = [];
+  const outputs: CrawlOutput[] = [];
+  /** `focuscrawl --version`: what Node + tsx start-up alone costs */
+  const startup: RunResult[] = [];
+  try {
+    process.stderr.write(`crawl-bench: replay proxy ${replay.url}; ${warmup} warm-up + ${runs} runs of ${pages} pages\n`);
+    for (let i = 0; i < warmup + runs; i++) {
+      const counted = i >= warmup;
+      const tag = counted ? `run ${i - warmup + 1}/${runs}` : `warm-up ${i + 1}/${warmup}`;
+      const crawl = await measure([process.execPath, ...crawlArgs(path.join(tmp, `store-${i}`))], path.join(tmp, 'time.txt'), `focuscrawl ${tag}`);
+      const output = readCrawlOutput(crawl.stdout);
+      const urlFile = path.join(tmp, `urls-${i}.txt`);
+      await writeFile(urlFile, output.urls.join('\n') + '\n');
+      const ceiling = await measure(
+        [process.execPath, '--import', 'tsx', path.join(REPO, 'bench/ceiling.ts'), '--proxy', replay.url, '--urls', urlFile, '--concurrency', String(concurrency)],
+        path.join(tmp, 'time.txt'),
+        `ceiling ${tag}`,
+      );
+      const ceilingOut = JSON.parse(ceiling.stdout) as { fetched: number; errors: number };
+      if (ceilingOut.errors > 0) throw new Error(`ceiling ${tag}: ${ceilingOut.errors} of ${output.urls.length} requests failed`);
+      const c = { pages: output.pages, wall: crawl.wall, cpu: crawl.cpu, rssMb: crawl.rssMb };
+      const u = { pages: ceilingOut.fetched, wall: ceiling.wall, cpu: ceiling.cpu, rssMb: ceiling.rssMb };
+      process.stderr.write(
+        `  ${tag}: focuscrawl ${c.pages} pages in ${c.wall.toFixed(2)} s, cpu ${c.cpu.toFixed(2)} s, ${c.rssMb.toFixed(0)} MB; ` +
+          `ceiling ${u.pages} URLs in ${u.wall.toFixed(2)} s, cpu ${u.cpu.toFixed(2)} s, ${u.rssMb.toFixed(0)} MB\n`,
+      );
+      if (!counted) continue;
+      crawlRuns.push(c);
+      ceilingRuns.push(u);
+      outputs.push(output);
+    }
+    for (let i = 0; i < runs; i++) {
+      const m = await measure([process.execPath, path.join(REPO, 'bin/focuscrawl'), '--version'], path.join(tmp, 'time.txt'), 'start-up');
+      startup.push({ pages: 0, wall: m.wall, cpu: m.cpu, rssMb: m.rssMb });
+    }
+    if (values['cpu-prof']) {
+      const profDir = path.join(tmp, 'prof');
+      await measure([process.execPath, '--cpu-prof', `--cpu-prof-dir=${profDir}`, ...crawlArgs(path.join(tmp, 'store-prof'))], path.join(tmp, 'time.txt'), 'focuscrawl --cpu-prof');
+      // One profile per thread (CPU.date.time.pid.THREAD.seq.cpuprofile); thread 0 runs the crawl,
+      // the other is tsx's module-loader worker.
+      const files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile')).sort();
+      const file = files.find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)) ?? files[0];
+      const profile = JSON.parse(await readFile(path.join(profDir, file), 'utf8')) as CpuProfile;
+      process.stderr.write('crawl-bench: top self time of the crawler (one profiled run, not in the table):\n');
+      for (const [label, ms, share] of topSelfTime(profile, 25)) {
+        process.stderr.write(`  ${(share * 100).toFixed(1).padStart(5)}%  ${fmt(ms).padStart(6)} ms  ${label}\n`);
+      }
+    }
+  } finally {
+    await replay.stop();
+    await rm(tmp, { recursive: true, force: true });
+  }
+
+  const fc = summarise(crawlRuns);
+  const ce = summarise(ceilingRuns);
+  const last = outputs[outputs.length - 1];
+  const statuses = [...last.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${fmt(n)} × ${s}`).join(', ');
+  const cpu = os.cpus();
+  const command = `node --import tsx bench/crawl-bench.ts ${process.argv.slice(2).join(' ')}`.trim();
+  const section = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ` +
+      `${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; ` +
+      `1-minute load average ${fmt(loadBefore, 2)} before the bench, ${fmt(os.loadavg()[0], 2)} after it ` +
+      '(the bench itself keeps about 2 processes busy; more than that means other work shared the machine: ' +
+      'trust CPU s per 1,000 pages over pages/s then).',
+    '',
+    `Code: ${code}. Command: \`${command}\` (pages ${fmt(pages)}, runs ${runs}, warm-up runs ${warmup}, concurrency ${concurrency}).`,
+    '',
+    `| contender | pages/s | CPU s per 1,000 pages | peak RSS MB |`,
+    `|---|---|---|---|`,
+    `| focuscrawl best-first | ${cell(fc.pps)} | ${cell(fc.cpuPerK, 2)} | ${cell(fc.rss)} |`,
+    `| ceiling (undici loop, same URLs) | ${cell(ce.pps)} | ${cell(ce.cpuPerK, 2)} | ${cell(ce.rss)} |`,
+    `| focuscrawl / ceiling (medians) | ${(fc.pps.median / ce.pps.median).toFixed(2)}× | ` +
+      `${(fc.cpuPerK.median / ce.cpuPerK.median).toFixed(2)}× | ${(fc.rss.median / ce.rss.median).toFixed(2)}× |`,
+    '',
+    'Median (min–max) over the runs. Wall time runs from spawn to exit of the child process, so it includes ' +
+      'Node and tsx start-up; CPU and peak RSS are the child\'s (GNU time), the replay proxy\'s are not counted. ' +
+      `Start-up alone (\`node bin/focuscrawl --version\`, median of ${runs}): ${fmt(spread(startup.map((r) => r.wall)).median, 2)} s wall, ` +
+      `${fmt(spread(startup.map((r) => r.cpu)).median, 2)} CPU s, ${fmt(spread(startup.map((r) => r.rssMb)).median)} MB peak RSS.`,
+    '',
+    `What was fetched (last run): ${fmt(last.urls.length)} URLs, ${fmt(last.pages)} page records (${statuses}), ` +
+      `${fmt(last.errors)} error records, ${fmt(last.relevant)} relevant to the topic. The ceiling fetches the same URLs ` +
+      'but no robots.txt, and parses, scores and stores nothing.',
+  ].join('\n');
+  process.stdout.write(section + '\n');
+  if (values.write) {
+    const doc = existsSync(BENCHMARKS_MD) ? await readFile(BENCHMARKS_MD, 'utf8') : '# Benchmarks\n';
+    const start = doc.indexOf(START_MARK);
+    const end = doc.indexOf(END_MARK);
+    const block = `${START_MARK}\n${section}\n${END_MARK}`;
+    const next = start >= 0 && end > start
+      ? doc.slice(0, start) + block + doc.slice(end + END_MARK.length)
+      : `${doc.trimEnd()}\n\n${block}\n`;
+    await writeFile(BENCHMARKS_MD, next);
+    process.stderr.write(`crawl-bench: wrote ${path.relative(REPO, BENCHMARKS_MD)}\n`);
+  }
+  return 0;
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  process.stderr.write(`crawl-bench: ${(err as Error)?.message ?? String(err)}\n`);
+  return 1;
+});

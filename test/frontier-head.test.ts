@@ -1,0 +1,456 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryLevel } from 'memory-level';
+import { FrontierHead, type KeyedEntry, type Verdict } from '../src/frontier-head.ts';
+import { CrawlStore } from '../src/store.ts';
+import type { FrontierEntry } from '../src/types.ts';
+
+const U = (p: string) => `http://h${p.length % 3}.test/${p}`;
+
+function seed(p: string, score: number): FrontierEntry {
+  return { url: U(p), score, depth: 0, parent: null };
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function firstN(it: AsyncIterable<KeyedEntry>, limit: number): Promise<KeyedEntry[]> {
+  const rows: KeyedEntry[] = [];
+  if (limit <= 0) return rows;
+  for await (const row of it) {
+    rows.push(row);
+    if (rows.length >= limit) break;
+  }
+  return rows;
+}
+
+interface Gate {
+  /** resolves once the load has read its rows (its snapshot) */
+  loaded: Deferred;
+  /** the load returns once this resolves */
+  release: Deferred;
+  fail?: Error;
+}
+
+/**
+ * A CrawlStore on MemoryLevel wired to a FrontierHead as src/pipeline.ts does
+ * (`onFrontierChange` -> head.apply, load = first `limit` rows of
+ * store.frontier({ gt })). With `h.gate` set, the next load reads its rows at
+ * once and then waits for `gate.release` before returning them, so the test
+ * can commit while a refill is running.
+ */
+async function setup(opts: { capacity: number; maxFrontier?: number }) {
+  const loads: { gt: string | undefined; limit: number }[] = [];
+  const h = { gate: null as Gate | null, loads };
+  const head: FrontierHead = new FrontierHead({
+    capacity: opts.capacity,
+    load: async (gt, limit) => {
+      loads.push({ gt, limit });
+      const rows = await firstN(store.frontier({ gt }), limit);
+      const gate = h.gate;
+      if (gate !== null) {
+        h.gate = null;
+        gate.loaded.resolve();
+        await gate.release.promise;
+        if (gate.fail !== undefined) throw gate.fail;
+      }
+      return rows;
+    },
+  });
+  const store = await CrawlStore.open(new MemoryLevel<string, any>(), {
+    maxFrontier: opts.maxFrontier,
+    onFrontierChange: (change) => head.apply(change),
+  });
+  return { store, head, h };
+}
+
+async function storeRows(store: CrawlStore): Promise<KeyedEntry[]> {
+  const out: KeyedEntry[] = [];
+  for await (const row of store.frontier()) out.push(row);
+  return out;
+}
+
+/** Verdict of the frontier source for URLs in flight: they stay in the head. */
+const skipping =
+  (inflight: Set<string>) =>
+  ({ entry }: KeyedEntry): Verdict =>
+    inflight.has(entry.url) ? 'skip' : 'take';
+
+/** Take as the frontier source does: refill, take, and grow the head while nothing is takeable. */
+async function takeNext(head: FrontierHead, inflight: Set<string>): Promise<KeyedEntry | null> {
+  for (;;) {
+    await head.refill();
+    const got = head.take(skipping(inflight));
+    if (got !== null || !(await head.grow())) return got;
+  }
+}
+
+/** Take until the head has nothing to take; the store is not changed. */
+async function drain(head: FrontierHead, inflight = new Set<string>()): Promise<KeyedEntry[]> {
+  const out: KeyedEntry[] = [];
+  for (;;) {
+    const got = await takeNext(head, inflight);
+    if (got === null) return out;
+    out.push(got);
+    inflight.add(got.entry.url);
+  }
+}
+
+/** Load the whole store into the head (when it fits). */
+async function loadAll(head: FrontierHead): Promise<void> {
+  await head.refill();
+  while (await head.grow());
+}
+
+/** The store's frontier minus the URLs in flight: what the head must hand out, in order. */
+async function expected(store: CrawlStore, inflight: Set<string>): Promise<KeyedEntry[]> {
+  return (await storeRows(store)).filter((r) => !inflight.has(r.entry.url));
+}
+
+function urls(rows: KeyedEntry[]): string[] {
+  return rows.map((r) => r.entry.url);
+}
+
+function page(entry: FrontierEntry) {
+  return { type: 'page', url: entry.url };
+}
+
+function link(p: string, score: number, parent: string) {
+  return { url: U(p), score, depth: 1, parent };
+}
+
+/** mulberry32: a small deterministic PRNG */
+function prng(seedValue: number): () => number {
+  let a = seedValue >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('FrontierHead on a CrawlStore', () => {
+  it('hands out the store frontier best first, FIFO among equal scores, loading in chunks', async () => {
+    const { store, head, h } = await setup({ capacity: 4 });
+    const scores = [3, 1, 3, 2, 5, 1, 3, 0, 2, 5, -1];
+    await store.addSeeds(scores.map((s, i) => seed(`s${i}`, s)));
+    const want = await storeRows(store);
+    const got = await drain(head);
+    assert.deepEqual(got, want);
+    assert.deepEqual(urls(got).slice(0, 4), [U('s4'), U('s9'), U('s0'), U('s2')]);
+    assert.ok(h.loads.length >= 5, 'capacity 4 loads 2 at a time');
+    for (const l of h.loads) assert.ok(l.limit <= 2);
+    assert.equal(h.loads[0].gt, undefined);
+    assert.equal(head.complete, true);
+    assert.equal(head.size, 0);
+    await store.close();
+  });
+
+  it('refills only when low (capacity/8), a chunk (capacity/4) at a time, resuming after the last loaded key', async () => {
+    const { store, head, h } = await setup({ capacity: 16 }); // low 2, chunk 4
+    await store.addSeeds([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1].map((s) => seed(`n${s}`, s)));
+    const rows = await storeRows(store);
+    await head.refill();
+    assert.deepEqual(h.loads, [{ gt: undefined, limit: 4 }]);
+    assert.equal(head.size, 4);
+    assert.equal(head.complete, false);
+    head.take(() => 'take');
+    head.take(() => 'take');
+    await head.refill(); // 2 left: not low yet
+    assert.equal(h.loads.length, 1);
+    head.take(() => 'take');
+    await head.refill(); // 1 left: load the next chunk after the 4th key
+    assert.deepEqual(h.loads[1], { gt: rows[3].key, limit: 4 });
+    assert.equal(head.size, 5);
+    assert.equal(await head.grow(), true, 'grow loads a chunk although the head is not low');
+    assert.deepEqual(h.loads[2], { gt: rows[7].key, limit: 4 });
+    assert.equal(head.size, 8, 'three rows were left');
+    assert.equal(head.complete, true, 'fewer rows than asked (3 of 4): the store is exhausted');
+    assert.equal(await head.grow(), false);
+    await head.refill();
+    assert.equal(h.loads.length, 3, 'no load once complete');
+    assert.deepEqual(urls(await drain(head)), urls(rows.slice(3)));
+    await store.close();
+  });
+
+  it('grow() stops at capacity', async () => {
+    const { store, head, h } = await setup({ capacity: 4 }); // minimum capacity: low 1, chunk 2
+    await store.addSeeds([10, 9, 8, 7, 6, 5].map((s) => seed(`n${s}`, s)));
+    await head.refill();
+    assert.equal(head.size, 2);
+    assert.equal(await head.grow(), true);
+    assert.equal(head.size, 4);
+    assert.equal(await head.grow(), false, 'full');
+    assert.equal(h.loads.length, 2);
+    assert.equal(head.complete, false);
+    const limits: number[] = [];
+    const tiny = new FrontierHead({ capacity: 1, load: async (_gt, limit) => (limits.push(limit), []) });
+    await tiny.refill();
+    assert.deepEqual(limits, [2], 'capacity is at least 4, so chunks are at least 2');
+    await store.close();
+  });
+
+  it('property: after random addSeeds/commit/refill/take sequences the head hands out exactly the best remaining entries', async () => {
+    const pool = Array.from({ length: 24 }, (_, i) => `p${i}`);
+    for (let run = 0; run < 40; run++) {
+      const rnd = prng(1000 + run);
+      const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)];
+      const score = () => (rnd() < 0.5 ? pick([0, 1, 2, 3]) : Math.round(rnd() * 1000) / 100);
+      const capacity = pick([4, 6, 8, 16]);
+      // Fewer URLs in flight than the capacity: 'skip' entries alone can then
+      // never fill the head (see the limitation in frontier-source.test.ts).
+      const maxInflight = 3;
+      const maxFrontier = rnd() < 0.4 ? pick([3, 5, 10]) : undefined;
+      const { store, head, h } = await setup({ capacity, maxFrontier });
+      const inflight = new Map<string, FrontierEntry>();
+      const ctx = `run ${run} (capacity ${capacity}, maxFrontier ${maxFrontier})`;
+
+      const mutate = async (): Promise<void> => {
+        if (inflight.size > 0 && rnd() < 0.6) {
+          const entry = pick([...inflight.values()]);
+          const links = Array.from({ length: Math.floor(rnd() * 4) }, () => link(pick(pool), score(), entry.url));
+          await store.commit({ entry, record: page(entry), countsAsPage: true, links });
+          inflight.delete(entry.url);
+        } else {
+          await store.addSeeds(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => seed(pick(pool), score())));
+        }
+      };
+
+      for (let op = 0; op < 60; op++) {
+        const r = rnd();
+        if (r < 0.35 && inflight.size < maxInflight) {
+          const got = await takeNext(head, new Set(inflight.keys()));
+          const want = (await expected(store, new Set(inflight.keys())))[0] ?? null;
+          assert.deepEqual(got, want, `${ctx} op ${op}: take`);
+          if (got !== null) inflight.set(got.entry.url, got.entry);
+        } else if (r < 0.5) {
+          // refill racing a commit, through the real snapshot of memory-level
+          await Promise.all([head.refill(), mutate()]);
+        } else if (r < 0.65) {
+          // a commit that lands after the load read its rows, before it returns
+          const gate: Gate = { loaded: deferred(), release: deferred() };
+          h.gate = gate;
+          const refill = head.refill();
+          await Promise.race([gate.loaded.promise, refill]);
+          h.gate = null;
+          await mutate();
+          gate.release.resolve();
+          await refill;
+        } else {
+          await mutate();
+        }
+        assert.ok(head.size <= capacity, `${ctx} op ${op}: size ${head.size} > capacity`);
+      }
+      const inflightUrls = new Set(inflight.keys());
+      const want = await expected(store, inflightUrls);
+      assert.deepEqual(await drain(head, inflightUrls), want, `${ctx}: final drain`);
+      await store.close();
+    }
+  });
+
+  it('new links committed after a refill that beat the loaded entries enter the head at once', async () => {
+    const { store, head, h } = await setup({ capacity: 16 }); // loads 4
+    await store.addSeeds([10, 9, 8, 7, 6, 5].map((s) => seed(`n${s}`, s)));
+    await head.refill();
+    const first = head.take(() => 'take')!;
+    assert.equal(first.entry.url, U('n10'));
+    await store.commit({
+      entry: first.entry,
+      record: page(first.entry),
+      countsAsPage: true,
+      links: [link('better', 9.5, first.entry.url), link('worse', 1, first.entry.url)],
+    });
+    assert.equal(head.size, 4, 'the better link entered, the worse one waits in the store');
+    const next = head.take(() => 'take')!; // no refill in between
+    assert.equal(next.entry.url, U('better'));
+    assert.equal(h.loads.length, 1);
+    const inflight = new Set([U('better')]);
+    assert.deepEqual(urls(await drain(head, inflight)), [U('n9'), U('n8'), U('n7'), U('n6'), U('n5'), U('worse')]);
+    await store.close();
+  });
+
+  it('a link that beats everything enters even when the head is full, pushing the worst one back to the store', async () => {
+    const { store, head } = await setup({ capacity: 4 });
+    await store.addSeeds([10, 9, 8, 7, 6].map((s) => seed(`n${s}`, s)));
+    await head.refill();
+    await head.grow(); // 10 9 8 7: full
+    assert.equal(head.size, 4);
+    const e = head.take(() => 'take')!;
+    await store.addSeeds([seed('top', 100), seed('top2', 50)]); // 3 + 2 > capacity
+    assert.equal(head.size, 4);
+    assert.deepEqual(urls(await drain(head, new Set([e.entry.url]))), [U('top'), U('top2'), U('n9'), U('n8'), U('n7'), U('n6')]);
+    await store.close();
+  });
+
+  it('links committed DURING a refill are not lost (added between the old and the new mark) and removals during it apply', async () => {
+    const { store, head, h } = await setup({ capacity: 16 }); // low 2, chunk 4
+    await store.addSeeds([10, 9, 8, 7, 6, 5, 4, 3, 2, 1].map((s) => seed(`n${s}`, s)));
+    await head.refill(); // 10 9 8 7, mark = 7
+    const inflight = new Set<string>();
+    const taken: FrontierEntry[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = head.take(skipping(inflight))!;
+      taken.push(t.entry);
+      inflight.add(t.entry.url);
+    }
+    assert.deepEqual(taken.map((e) => e.url), [U('n10'), U('n9'), U('n8')]);
+    const gate: Gate = { loaded: deferred(), release: deferred() };
+    h.gate = gate;
+    const refill = head.refill(); // reads 6 5 4 3: the new mark will be 3
+    await gate.loaded.promise;
+    // While the load is out: a link scoring between the old mark (7) and the
+    // new one (3), and a re-prioritisation of 5 (its old key is in the load's rows).
+    await store.commit({
+      entry: taken[0],
+      record: page(taken[0]),
+      countsAsPage: true,
+      links: [link('mid', 5.5, taken[0].url), link('n5', 9.5, taken[0].url)],
+    });
+    inflight.delete(taken[0].url);
+    gate.release.resolve();
+    await refill;
+    const want = await expected(store, inflight);
+    assert.deepEqual(urls(want), [U('n5'), U('n7'), U('n6'), U('mid'), U('n4'), U('n3'), U('n2'), U('n1')]);
+    assert.deepEqual(await drain(head, inflight), want);
+    await store.close();
+  });
+
+  it('links committed during the first load (no mark yet) are not lost', async () => {
+    const { store, head, h } = await setup({ capacity: 16 });
+    await store.addSeeds([10, 9, 8, 7, 6].map((s) => seed(`n${s}`, s)));
+    const gate: Gate = { loaded: deferred(), release: deferred() };
+    h.gate = gate;
+    const refill = head.refill();
+    await gate.loaded.promise;
+    await store.addSeeds([seed('late', 8.5), seed('last', 0)]);
+    gate.release.resolve();
+    await refill;
+    const want = await expected(store, new Set());
+    assert.deepEqual(urls(want), [U('n10'), U('n9'), U('late'), U('n8'), U('n7'), U('n6'), U('last')]);
+    assert.deepEqual(await drain(head), want);
+    await store.close();
+  });
+
+  it('links committed during a load that ends the store (exhausted) are not lost', async () => {
+    const { store, head, h } = await setup({ capacity: 16 });
+    await store.addSeeds([10, 9].map((s) => seed(`n${s}`, s)));
+    const gate: Gate = { loaded: deferred(), release: deferred() };
+    h.gate = gate;
+    const refill = head.refill();
+    await gate.loaded.promise;
+    await store.addSeeds([seed('after', 1)]); // worse than everything loaded
+    gate.release.resolve();
+    await refill;
+    assert.equal(head.complete, true);
+    assert.deepEqual(urls(await drain(head)), [U('n10'), U('n9'), U('after')]);
+    await store.close();
+  });
+
+  it('a failing load rejects refill, keeps the changes made meanwhile, and the next refill retries', async () => {
+    const { store, head, h } = await setup({ capacity: 16 });
+    await store.addSeeds([10, 9, 8, 7, 6].map((s) => seed(`n${s}`, s)));
+    await head.refill(); // 10 9 8 7
+    const inflight = new Set<string>();
+    for (let i = 0; i < 3; i++) inflight.add(head.take(skipping(inflight))!.entry.url);
+    const gate: Gate = { loaded: deferred(), release: deferred(), fail: new Error('disk on fire') };
+    h.gate = gate;
+    const refill = head.refill();
+    await gate.loaded.promise;
+    await store.addSeeds([seed('top', 100)]);
+    gate.release.resolve();
+    await assert.rejects(refill, /disk on fire/);
+    assert.equal(head.complete, false);
+    const want = await expected(store, inflight);
+    assert.deepEqual(urls(want), [U('top'), U('n7'), U('n6')]);
+    assert.deepEqual(await drain(head, inflight), want);
+    assert.equal(h.loads.length, 3);
+    assert.equal(h.loads[2].gt, h.loads[1].gt, 'the retry resumes from the same mark');
+    await store.close();
+  });
+
+  it('entries evicted by maxFrontier leave the head, inside and beyond the loaded part', async () => {
+    {
+      const { store, head } = await setup({ capacity: 8, maxFrontier: 5 });
+      await store.addSeeds([5, 4, 3, 2, 1].map((s) => seed(`n${s}`, s)));
+      await loadAll(head);
+      assert.equal(head.size, 5);
+      assert.equal(head.complete, true);
+      await store.addSeeds([seed('a', 10), seed('b', 9)]); // evicts 2 and 1
+      assert.equal(head.size, 5);
+      assert.deepEqual(urls(await drain(head)), [U('a'), U('b'), U('n5'), U('n4'), U('n3')]);
+      await store.close();
+    }
+    {
+      const { store, head } = await setup({ capacity: 4, maxFrontier: 6 });
+      await store.addSeeds([6, 5, 4, 3, 2, 1].map((s) => seed(`n${s}`, s)));
+      await loadAll(head); // 6 5 4 3 loaded, 2 1 in the store only
+      assert.equal(head.size, 4);
+      await store.addSeeds([seed('a', 10), seed('b', 9), seed('c', 8)]); // evicts 3 2 1
+      const got = await drain(head);
+      assert.deepEqual(urls(got), [U('a'), U('b'), U('c'), U('n6'), U('n5'), U('n4')]);
+      assert.deepEqual(got, await storeRows(store));
+      await store.close();
+    }
+  });
+});
+
+describe('FrontierHead.take verdicts', () => {
+  function entry(k: string): KeyedEntry {
+    return { key: k, entry: { url: `http://x.test/${k}`, score: 0, depth: 0, parent: null } };
+  }
+
+  async function loaded(keys: string[]): Promise<FrontierHead> {
+    const head = new FrontierHead({
+      capacity: 16,
+      load: async (gt, limit) => keys.filter((k) => gt === undefined || k > gt).slice(0, limit).map(entry),
+    });
+    await head.refill();
+    return head;
+  }
+
+  it("returns the best 'take' even when a better entry is 'fallback'", async () => {
+    const head = await loaded(['a', 'b', 'c', 'd']);
+    const v: Record<string, Verdict> = { a: 'fallback', b: 'skip', c: 'take', d: 'take' };
+    assert.equal(head.take((e) => v[e.key])!.key, 'c');
+    assert.equal(head.size, 3);
+  });
+
+  it("chooses the best 'fallback' only when nothing is 'take'", async () => {
+    const head = await loaded(['a', 'b', 'c', 'd']);
+    const v: Record<string, Verdict> = { a: 'skip', b: 'fallback', c: 'skip', d: 'fallback' };
+    assert.equal(head.take((e) => v[e.key])!.key, 'b');
+    assert.equal(head.take((e) => v[e.key])!.key, 'd');
+    assert.equal(head.take((e) => v[e.key]), null);
+  });
+
+  it("'skip' entries stay in the head, in order", async () => {
+    const head = await loaded(['a', 'b', 'c', 'd']);
+    assert.equal(head.take(() => 'skip'), null);
+    assert.equal(head.size, 4);
+    assert.equal(head.take((e) => (e.key === 'c' ? 'take' : 'skip'))!.key, 'c');
+    assert.deepEqual(
+      [head.take(() => 'take'), head.take(() => 'take'), head.take(() => 'take'), head.take(() => 'take')].map((e) => e?.key ?? null),
+      ['a', 'b', 'd', null],
+    );
+  });
+
+  it('asks the verdict in best-first order and stops at the first take', async () => {
+    const head = await loaded(['a', 'b', 'c', 'd']);
+    const asked: string[] = [];
+    head.take((e) => {
+      asked.push(e.key);
+      return e.key === 'b' ? 'take' : 'fallback';
+    });
+    assert.deepEqual(asked, ['a', 'b']);
+  });
+});

@@ -1,0 +1,296 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { HostScheduler, type SchedulerOptions } from '../src/politeness.ts';
+
+/** A scheduler on a fake clock the test moves by hand. */
+function sched(opts: Partial<SchedulerOptions> = {}) {
+  const clock = { t: 1_000_000 };
+  const s = new HostScheduler({ perHost: 1, delayMs: 0, now: () => clock.t, ...opts });
+  return { s, clock };
+}
+
+const A = 'a.test';
+const B = 'b.test';
+const C = 'c.test';
+const D = 'd.test';
+const u = (host: string, p = 'x') => `http://${host}/${p}`;
+
+describe('HostScheduler: options', () => {
+  it('rejects perHost < 1 and a negative or NaN delay', () => {
+    assert.throws(() => new HostScheduler({ perHost: 0, delayMs: 0 }), TypeError);
+    assert.throws(() => new HostScheduler({ perHost: NaN, delayMs: 0 }), TypeError);
+    assert.throws(() => new HostScheduler({ perHost: 1, delayMs: -1 }), TypeError);
+    assert.throws(() => new HostScheduler({ perHost: 1, delayMs: NaN }), TypeError);
+  });
+
+  it('works without an injected clock', () => {
+    const s = new HostScheduler({ perHost: 1, delayMs: 0 });
+    s.start(A);
+    assert.equal(s.ready(A), false);
+    s.finish(A, u(A), false);
+    assert.equal(s.ready(A), true);
+  });
+
+  // Regression: `{ ...defaults, ...opts }` let `now: undefined` replace
+  // Date.now, and finish() threw a TypeError.
+  it(
+    'an explicitly undefined optional field keeps its default',
+    () => {
+      const s = new HostScheduler({ perHost: 1, delayMs: 10, now: undefined, hostDiversity: undefined, delayExplicit: undefined });
+      s.start(A);
+      assert.doesNotThrow(() => s.finish(A, u(A), false));
+      assert.equal(s.ready(A), false);
+    },
+  );
+});
+
+describe('HostScheduler: per-host concurrency', () => {
+  it('allows at most perHost requests in flight to one host; other hosts are independent', () => {
+    const { s } = sched({ perHost: 2 });
+    assert.equal(s.ready(A), true);
+    s.start(A);
+    assert.equal(s.ready(A), true);
+    s.start(A);
+    assert.equal(s.ready(A), false);
+    assert.equal(s.ready(B), true);
+    s.start(B);
+    assert.equal(s.activeHosts, 2);
+    s.finish(A, u(A), false);
+    assert.equal(s.ready(A), true, 'a slot is free again (no delay)');
+    s.finish(A, u(A), false);
+    assert.equal(s.activeHosts, 1);
+  });
+
+  it('perHost 1: a host is busy until its request finishes', () => {
+    const { s } = sched({ perHost: 1 });
+    s.start(A);
+    assert.equal(s.ready(A), false);
+    assert.equal(s.msUntilNextReady(), Infinity, 'a busy host is not waiting on a delay');
+    s.finish(A, u(A), false);
+    assert.equal(s.ready(A), true);
+  });
+
+  it('finish without start throws, also after the host went idle', () => {
+    const { s } = sched({ perHost: 2, delayMs: 100 });
+    assert.throws(() => s.finish(A, u(A), false), /finish\(\) without start\(\) for a\.test/);
+    s.start(A);
+    s.finish(A, u(A), false);
+    // the host is still known (delayed) but has nothing in flight
+    assert.throws(() => s.finish(A, u(A), false), /without start/);
+    assert.equal(s.activeHosts, 0);
+  });
+});
+
+describe('HostScheduler: delay between requests', () => {
+  it('applies delayMs after finish, and msUntilNextReady reports the wait', () => {
+    const { s, clock } = sched({ delayMs: 500 });
+    s.start(A);
+    clock.t += 200; // request takes 200 ms: the delay counts from its end
+    s.finish(A, u(A), false);
+    assert.equal(s.ready(A), false);
+    assert.equal(s.msUntilNextReady(), 500);
+    clock.t += 499;
+    assert.equal(s.ready(A), false);
+    assert.equal(s.msUntilNextReady(), 1);
+    clock.t += 1;
+    assert.equal(s.ready(A), true);
+    assert.equal(s.msUntilNextReady(), Infinity);
+    assert.equal(s.ready(B), true, 'other hosts are not delayed');
+  });
+
+  it('msUntilNextReady reports the soonest of several delayed hosts', () => {
+    const { s, clock } = sched({ delayMs: 300 });
+    s.start(A);
+    s.start(B);
+    s.finish(A, u(A), false);
+    clock.t += 100;
+    s.finish(B, u(B), false);
+    assert.equal(s.msUntilNextReady(), 200);
+    clock.t += 200;
+    assert.equal(s.ready(A), true);
+    assert.equal(s.msUntilNextReady(), 100);
+  });
+
+  it('a delayed host with a free slot (perHost 2) is reported; a full one is not', () => {
+    const { s, clock } = sched({ perHost: 2, delayMs: 100 });
+    s.start(A);
+    s.start(A);
+    s.finish(A, u(A), false);
+    assert.equal(s.ready(A), false, 'one slot free but delayed');
+    assert.equal(s.msUntilNextReady(), 100);
+    s.start(B);
+    s.start(B);
+    assert.equal(s.msUntilNextReady(), 100, 'B is full, not delayed');
+    clock.t += 100;
+    assert.equal(s.ready(A), true);
+    // full AND delayed: only a finish() can free it, so it is not "waiting on a delay"
+    const { s: s2 } = sched({ perHost: 2, delayMs: 100 });
+    s2.start(A);
+    s2.start(A);
+    s2.finish(A, u(A), false);
+    s2.start(A);
+    assert.equal(s2.ready(A), false);
+    assert.equal(s2.msUntilNextReady(), Infinity);
+  });
+
+  it('a robots Crawl-delay larger than delayMs wins; a smaller one does not shorten it', () => {
+    const delays: Record<string, number | null> = { [A]: 2000, [B]: 50, [C]: null };
+    const asked: string[] = [];
+    const { s } = sched({
+      delayMs: 300,
+      crawlDelayMs: (url) => {
+        asked.push(url);
+        return delays[new URL(url).host];
+      },
+    });
+    for (const h of [A, B, C]) {
+      s.start(h);
+      s.finish(h, u(h, 'page'), false);
+    }
+    assert.deepEqual(asked, [u(A, 'page'), u(B, 'page'), u(C, 'page')], 'Crawl-delay is looked up by the finished URL');
+    assert.equal(s.msUntilNextReady(), 300);
+    const { s: s2 } = sched({ delayMs: 300, crawlDelayMs: () => 2000 });
+    s2.start(A);
+    s2.finish(A, u(A), false);
+    assert.equal(s2.msUntilNextReady(), 2000);
+  });
+
+  it('Crawl-delay applies even when delayMs is 0', () => {
+    const { s, clock } = sched({ delayMs: 0, crawlDelayMs: () => 1000 });
+    s.start(A);
+    s.finish(A, u(A), false);
+    assert.equal(s.ready(A), false);
+    clock.t += 1000;
+    assert.equal(s.ready(A), true);
+  });
+
+  it('a later finish never shortens an earlier, longer delay', () => {
+    const delays = [1000, 0];
+    const { s } = sched({ perHost: 2, delayMs: 0, crawlDelayMs: () => delays.shift() ?? 0 });
+    s.start(A);
+    s.start(A);
+    s.finish(A, u(A), false); // nextAt = now + 1000
+    s.finish(A, u(A), false); // now + 0 must not pull it earlier
+    assert.equal(s.msUntilNextReady(), 1000);
+    assert.equal(s.ready(A), false);
+  });
+});
+
+describe('HostScheduler: replayed answers', () => {
+  it('get no delay (nor Crawl-delay) unless the delay was given explicitly', () => {
+    const { s } = sched({ delayMs: 1000, crawlDelayMs: () => 5000 });
+    s.start(A);
+    s.finish(A, u(A), true);
+    assert.equal(s.ready(A), true);
+    assert.equal(s.msUntilNextReady(), Infinity);
+    s.start(B);
+    s.finish(B, u(B), false);
+    assert.equal(s.ready(B), false, 'a live host still waits');
+    assert.equal(s.msUntilNextReady(), 5000);
+  });
+
+  it('with delayExplicit the delay (and a larger Crawl-delay) applies to replayed answers too', () => {
+    const { s, clock } = sched({ delayMs: 1000, delayExplicit: true });
+    s.start(A);
+    s.finish(A, u(A), true);
+    assert.equal(s.ready(A), false);
+    assert.equal(s.msUntilNextReady(), 1000);
+    clock.t += 1000;
+    assert.equal(s.ready(A), true);
+    const { s: s2 } = sched({ delayMs: 1000, delayExplicit: true, crawlDelayMs: () => 3000 });
+    s2.start(A);
+    s2.finish(A, u(A), true);
+    assert.equal(s2.msUntilNextReady(), 3000);
+  });
+
+  it('a host known to answer through replay skips the delay for a later answer without the flag (e.g. an error)', () => {
+    const { s } = sched({ perHost: 2, delayMs: 1000 });
+    s.start(A);
+    s.start(A);
+    s.finish(A, u(A), true);
+    s.finish(A, u(A), false); // same host, still tracked: it is a replayed host
+    assert.equal(s.ready(A), true);
+  });
+});
+
+describe('HostScheduler: host diversity (seed 001)', () => {
+  it('K=3: a host among the last K-1 started is not diverse; it is again after K-1 other hosts', () => {
+    const { s } = sched({ perHost: 10, hostDiversity: 3 });
+    assert.equal(s.diverse(A), true);
+    s.start(A);
+    assert.equal(s.diverse(A), false);
+    assert.equal(s.diverse(B), true);
+    s.start(B);
+    assert.equal(s.diverse(A), false, 'A is still among the last 2');
+    assert.equal(s.diverse(B), false);
+    s.start(C);
+    assert.equal(s.diverse(A), true, 'two other hosts started since A');
+    assert.equal(s.diverse(B), false);
+    assert.equal(s.diverse(C), false);
+    s.start(D);
+    assert.equal(s.diverse(B), true);
+  });
+
+  it('counts starts, not finishes: finishing does not make a host diverse', () => {
+    const { s } = sched({ perHost: 10, hostDiversity: 2 });
+    s.start(A);
+    s.finish(A, u(A), false);
+    assert.equal(s.diverse(A), false);
+    s.start(B);
+    assert.equal(s.diverse(A), true);
+    assert.equal(s.diverse(B), false);
+  });
+
+  it('repeated starts of one host push older hosts out of the window', () => {
+    const { s } = sched({ perHost: 10, hostDiversity: 3 });
+    s.start(A);
+    s.start(B);
+    s.start(B);
+    assert.equal(s.diverse(A), true);
+    assert.equal(s.diverse(B), false);
+  });
+
+  it('K of 0 or 1 disables it; diversity does not affect ready()', () => {
+    for (const k of [0, 1]) {
+      const { s } = sched({ perHost: 10, hostDiversity: k });
+      s.start(A);
+      assert.equal(s.diverse(A), true, `K=${k}`);
+    }
+    const { s } = sched({ perHost: 10, hostDiversity: 5 });
+    s.start(A);
+    assert.equal(s.diverse(A), false);
+    assert.equal(s.ready(A), true);
+  });
+});
+
+describe('HostScheduler: idle hosts', () => {
+  it('activeHosts counts hosts with a request in flight', () => {
+    const { s } = sched({ perHost: 3, delayMs: 100 });
+    assert.equal(s.activeHosts, 0);
+    s.start(A);
+    s.start(A);
+    s.start(B);
+    assert.equal(s.activeHosts, 2);
+    s.finish(B, u(B), false);
+    assert.equal(s.activeHosts, 1, 'B is delayed but idle');
+    s.finish(A, u(A), false);
+    assert.equal(s.activeHosts, 1, 'A still has one in flight');
+    s.finish(A, u(A), false);
+    assert.equal(s.activeHosts, 0);
+  });
+
+  it('an idle host whose delay has passed is forgotten: it starts afresh (replay flag reset)', () => {
+    const { s, clock } = sched({ delayMs: 100 });
+    s.start(A);
+    s.finish(A, u(A), true); // replayed: no delay, idle and ready -> forgotten at once
+    s.start(A);
+    s.finish(A, u(A), false); // a fresh state: this live answer is delayed
+    assert.equal(s.ready(A), false);
+    clock.t += 100;
+    assert.equal(s.msUntilNextReady(), Infinity, 'ready and idle: dropped');
+    s.start(A);
+    assert.equal(s.activeHosts, 1);
+    s.finish(A, u(A), false);
+    assert.equal(s.msUntilNextReady(), 100, 'delay counted from the new finish');
+  });
+});

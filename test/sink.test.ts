@@ -1,0 +1,426 @@
+import { describe, it, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryLevel } from 'memory-level';
+import { linksToQueue, sinkStage, toRecord, type QueuedLink } from '../src/stages/sink.ts';
+import { CrawlStore } from '../src/store.ts';
+import type { CrawlItem, FetchResult, FrontierEntry, Outlink, OutputRecord, ParsedPage } from '../src/types.ts';
+
+const PAGE_FIELDS = [
+  'url', 'finalUrl', 'status', 'fetchedAt', 'depth', 'parent', 'host', 'contentType', 'charset',
+  'bytes', 'truncated', 'title', 'score', 'relevance', 'relevant', 'links', 'strategy', 'ms',
+];
+const ERROR_FIELDS = ['type', 'url', 'code', 'message', 'fetchedAt', 'depth', 'parent', 'strategy'];
+
+function entry(url: string, over: Partial<FrontierEntry> = {}): FrontierEntry {
+  return { url, score: 0.75, depth: 1, parent: 'http://seed.test/', seq: 7, ...over };
+}
+
+function fetched(url: string, over: Partial<FetchResult> = {}): FetchResult {
+  return {
+    url,
+    finalUrl: url,
+    redirects: [url],
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    contentType: 'text/html',
+    headerCharset: 'utf-8',
+    body: Buffer.from('<title>x</title>'),
+    bytes: 1234,
+    truncated: false,
+    fetchedAt: '2024-01-02T03:04:05.000Z',
+    ms: 42,
+    replay: false,
+    ...over,
+  };
+}
+
+function parsed(over: Partial<ParsedPage> = {}): ParsedPage {
+  return {
+    title: 'A page',
+    charset: 'windows-1252',
+    blocks: { title: 'A page', heading: '', content: 'text', navigation: '', anchor: '', other: '' },
+    links: [],
+    base: 'http://a.test/',
+    noindex: false,
+    nofollow: false,
+    lang: null,
+    ...over,
+  };
+}
+
+function out(url: string, score = 0.5, anchor = ''): Outlink {
+  return { url, score, anchor };
+}
+
+/** A fully processed HTML page item. */
+function pageItem(url: string, outlinks: Outlink[] = [], over: Partial<CrawlItem> = {}): CrawlItem {
+  return { entry: entry(url), fetch: fetched(url), page: parsed(), relevance: 0.6, relevant: true, outlinks, ...over };
+}
+
+function byUrl(links: QueuedLink[]): QueuedLink[] {
+  return [...links].sort((a, b) => (a.url < b.url ? -1 : 1));
+}
+
+describe('linksToQueue', () => {
+  it('canonicalises, drops non-http(s), unparseable and self links (requested and final URL)', () => {
+    const item = pageItem('http://a.test/page', [
+      out('HTTP://B.test:80/x/../y#frag', 0.9, 'why'),
+      out('mailto:me@a.test'),
+      out('javascript:void(0)'),
+      out('ftp://a.test/file'),
+      out('data:text/html,hi'),
+      out('not a url'),
+      out('http://a.test/page#top'),
+      out('http://a.test/final'),
+      out('https://a.test/page', 0.3, 'other scheme'),
+      out('http://a.test/dir/index.html', 0.4, 'index'),
+    ]);
+    item.fetch = fetched('http://a.test/page', { finalUrl: 'http://a.test/final', redirects: ['http://a.test/page', 'http://a.test/final'] });
+    const common = { depth: 2, parent: 'http://a.test/final', offTopicHops: 0 };
+    assert.deepEqual(byUrl(linksToQueue(item, 5)), [
+      { url: 'http://a.test/dir/', score: 0.4, anchor: 'index', ...common },
+      { url: 'http://b.test/y', score: 0.9, anchor: 'why', ...common },
+      { url: 'https://a.test/page', score: 0.3, anchor: 'other scheme', ...common },
+    ]);
+    const keepIndex = linksToQueue(item, 5, { dropIndex: false }).map((l) => l.url);
+    assert.ok(keepIndex.includes('http://a.test/dir/index.html'));
+  });
+
+  it('deduplicates canonical URLs keeping the best score (first one on ties)', () => {
+    const item = pageItem('http://a.test/', [
+      out('http://c.test/a', 0.2, 'low'),
+      out('http://C.test/a#x', 0.9, 'high'),
+      out('http://c.test/./a', 0.5, 'mid'),
+      out('http://c.test/b', 0.3, 'first'),
+      out('http://c.test/b', 0.3, 'second'),
+    ]);
+    const links = byUrl(linksToQueue(item, 5));
+    assert.deepEqual(
+      links.map((l) => [l.url, l.score, l.anchor]),
+      [
+        ['http://c.test/a', 0.9, 'high'],
+        ['http://c.test/b', 0.3, 'first'],
+      ],
+    );
+  });
+
+  it('scores a NaN link score as 0', () => {
+    const [l] = linksToQueue(pageItem('http://a.test/', [out('http://c.test/', NaN)]), 5);
+    assert.equal(l.score, 0);
+  });
+
+  it('respects maxDepth: no links from a page at maxDepth', () => {
+    const links = [out('http://c.test/')];
+    assert.deepEqual(linksToQueue(pageItem('http://a.test/', links, { entry: entry('http://a.test/', { depth: 2 }) }), 2), []);
+    assert.deepEqual(
+      linksToQueue(pageItem('http://a.test/', links, { entry: entry('http://a.test/', { depth: 2 }) }), 3).map((l) => l.depth),
+      [3],
+    );
+    assert.deepEqual(linksToQueue(pageItem('http://a.test/', links, { entry: entry('http://a.test/', { depth: 0, parent: null }) }), 0), []);
+    assert.deepEqual(linksToQueue(pageItem('http://a.test/', links, { entry: entry('http://a.test/', { depth: 0, parent: null }) }), 1)[0].depth, 1);
+  });
+
+  it('offTopicHops: 0 after a relevant page, +1 after an off-topic one', () => {
+    const links = [out('http://c.test/')];
+    const hops = (relevant: boolean | undefined, parentHops: number | undefined) =>
+      linksToQueue(pageItem('http://a.test/', links, { relevant, entry: entry('http://a.test/', { offTopicHops: parentHops }) }), 9)[0]
+        .offTopicHops;
+    assert.equal(hops(true, 5), 0);
+    assert.equal(hops(false, 2), 3);
+    assert.equal(hops(false, undefined), 1);
+    assert.equal(hops(undefined, 0), 1, 'not classified as relevant counts as off-topic');
+  });
+
+  it('no outlinks: nothing to queue', () => {
+    assert.deepEqual(linksToQueue(pageItem('http://a.test/', []), 5), []);
+    assert.deepEqual(linksToQueue({ entry: entry('http://a.test/'), fetch: fetched('http://a.test/') }, 5), []);
+  });
+});
+
+describe('toRecord', () => {
+  it('page: every documented field, from entry, fetch, page and classification', () => {
+    const item = pageItem('http://a.test/p', [out('http://b.test/1'), out('http://b.test/1'), out('mailto:x@y')]);
+    item.fetch = fetched('http://a.test/p', {
+      finalUrl: 'http://b.test:8080/q',
+      redirects: ['http://a.test/p', 'http://b.test:8080/q'],
+      status: 203,
+      truncated: true,
+    });
+    const rec = toRecord(item, 'best-first');
+    assert.deepEqual(rec, {
+      type: 'page',
+      url: 'http://a.test/p',
+      finalUrl: 'http://b.test:8080/q',
+      status: 203,
+      fetchedAt: '2024-01-02T03:04:05.000Z',
+      depth: 1,
+      parent: 'http://seed.test/',
+      host: 'b.test:8080',
+      contentType: 'text/html',
+      charset: 'windows-1252',
+      bytes: 1234,
+      truncated: true,
+      title: 'A page',
+      score: 0.75,
+      relevance: 0.6,
+      relevant: true,
+      links: 3,
+      strategy: 'best-first',
+      ms: 42,
+    });
+    assert.deepEqual(Object.keys(rec), ['type', ...PAGE_FIELDS]);
+  });
+
+  it('page without a parsed body (non-HTML) or classification: null title, header charset, zero relevance', () => {
+    const url = 'http://a.test/file.pdf';
+    const rec = toRecord(
+      { entry: entry(url, { depth: 0, parent: null }), fetch: fetched(url, { contentType: 'application/pdf', headerCharset: null, status: 404 }) },
+      'bfs',
+    );
+    assert.equal(rec.type, 'page');
+    assert.deepEqual(
+      { ...rec },
+      {
+        type: 'page',
+        url,
+        finalUrl: url,
+        status: 404,
+        fetchedAt: '2024-01-02T03:04:05.000Z',
+        depth: 0,
+        parent: null,
+        host: 'a.test',
+        contentType: 'application/pdf',
+        charset: null,
+        bytes: 1234,
+        truncated: false,
+        title: null,
+        score: 0.75,
+        relevance: 0,
+        relevant: false,
+        links: 0,
+        strategy: 'bfs',
+        ms: 42,
+      },
+    );
+  });
+
+  it('error item: the documented error fields; fetchedAt now when nothing was fetched', () => {
+    const before = Date.now();
+    const rec = toRecord({ entry: entry('http://a.test/x'), error: { code: 'FC_ROBOTS_DISALLOWED', message: 'disallowed' } }, 'bfs');
+    const after = Date.now();
+    assert.equal(rec.type, 'error');
+    assert.deepEqual(Object.keys(rec), ERROR_FIELDS);
+    const { fetchedAt, ...rest } = rec;
+    assert.deepEqual(rest, {
+      type: 'error',
+      url: 'http://a.test/x',
+      code: 'FC_ROBOTS_DISALLOWED',
+      message: 'disallowed',
+      depth: 1,
+      parent: 'http://seed.test/',
+      strategy: 'bfs',
+    });
+    assert.equal(new Date(fetchedAt).toISOString(), fetchedAt);
+    assert.ok(Date.parse(fetchedAt) >= before - 1 && Date.parse(fetchedAt) <= after + 1);
+  });
+
+  it('error item with a fetch result: fetchedAt from the fetch, the error wins over the page', () => {
+    const item = pageItem('http://a.test/x', [out('http://b.test/')], { error: { code: 'FC_REDIRECT_SEEN', message: 'seen' } });
+    assert.deepEqual(toRecord(item, 'bfs'), {
+      type: 'error',
+      url: 'http://a.test/x',
+      code: 'FC_REDIRECT_SEEN',
+      message: 'seen',
+      fetchedAt: '2024-01-02T03:04:05.000Z',
+      depth: 1,
+      parent: 'http://seed.test/',
+      strategy: 'bfs',
+    });
+  });
+
+  it('an item with neither fetch nor error is an FC_INTERNAL error record', () => {
+    const rec = toRecord({ entry: entry('http://a.test/x') }, 'bfs');
+    assert.equal(rec.type, 'error');
+    assert.equal(rec.type === 'error' && rec.code, 'FC_INTERNAL');
+  });
+});
+
+describe('sinkStage', () => {
+  async function openStore(t: TestContext): Promise<CrawlStore> {
+    const store = await CrawlStore.open(new MemoryLevel<string, any>());
+    t.after(() => store.close());
+    return store;
+  }
+
+  async function logOf(store: CrawlStore): Promise<object[]> {
+    const out: object[] = [];
+    for await (const r of store.log()) out.push(r);
+    return out;
+  }
+
+  async function* from(items: CrawlItem[], pulled?: CrawlItem[]): AsyncGenerator<CrawlItem> {
+    for (const i of items) {
+      pulled?.push(i);
+      yield i;
+    }
+  }
+
+  function scenario() {
+    const seedUrl = 'http://a.test/';
+    const seedItem = pageItem(seedUrl, [out('http://a.test/one', 0.9), out('http://b.test/two#x', 0.2), out('http://a.test/')], {
+      entry: { url: seedUrl, score: 1e6, depth: 0, parent: null, seq: 1 },
+    });
+    const redirected = pageItem('http://a.test/one', [], { entry: entry('http://a.test/one', { parent: seedUrl }) });
+    redirected.fetch = fetched('http://a.test/one', {
+      finalUrl: 'http://a.test/three',
+      redirects: ['http://a.test/one', 'http://a.test/mid', 'http://a.test/three'],
+    });
+    const failed: CrawlItem = {
+      entry: entry('http://b.test/two', { parent: seedUrl }),
+      error: { code: 'FC_NETWORK', message: 'refused' },
+      outlinks: [out('http://never.test/')],
+    };
+    return { seedUrl, items: [seedItem, redirected, failed] };
+  }
+
+  it('emits one NDJSON line per item inside the commit, then calls onCommitted(item, record) once it is stored', async (t) => {
+    const store = await openStore(t);
+    const { seedUrl, items } = scenario();
+    await store.addSeeds([{ url: seedUrl, score: 1e6, depth: 0, parent: null }]);
+    const events: string[] = [];
+    const lines: string[] = [];
+    let i = 0;
+    await sinkStage(from(items), {
+      store,
+      strategy: 'best-first',
+      maxDepth: 3,
+      emit: (line) => {
+        events.push(`emit ${i}`);
+        lines.push(line);
+        // the commit's reads are done and its batch not yet written
+        assert.equal(store.committed, i, 'emit comes before the batch is applied');
+        return undefined;
+      },
+      onCommitted: (item, record) => {
+        events.push(`committed ${i}`);
+        assert.equal(item, items[i], 'onCommitted gets the item itself');
+        assert.deepEqual(record, JSON.parse(lines[i]), 'the record that was emitted');
+        assert.equal(store.committed, i + 1, 'the batch is applied when onCommitted runs');
+        i++;
+      },
+    });
+    assert.deepEqual(events, ['emit 0', 'committed 0', 'emit 1', 'committed 1', 'emit 2', 'committed 2']);
+    assert.ok(lines.every((l) => l.endsWith('\n') && l.indexOf('\n') === l.length - 1), 'one line each');
+    const records = lines.map((l) => JSON.parse(l) as OutputRecord);
+    assert.deepEqual(records.map((r) => [r.type, r.url]), [
+      ['page', 'http://a.test/'],
+      ['page', 'http://a.test/one'],
+      ['error', 'http://b.test/two'],
+    ]);
+    assert.deepEqual(records.slice(0, 2), [toRecord(items[0], 'best-first'), toRecord(items[1], 'best-first')]);
+    // an error without a fetch is stamped when it reaches the sink
+    assert.deepEqual(records[2], { ...toRecord(items[2], 'best-first'), fetchedAt: records[2].fetchedAt });
+    assert.deepEqual(await logOf(store), records, 'the log holds exactly the emitted records, in order');
+    assert.equal(store.pages, 2);
+    assert.equal(store.errors, 1);
+  });
+
+  it('marks the page, its redirect hops done and queues canonical links; an error record queues none', async (t) => {
+    const store = await openStore(t);
+    const { seedUrl, items } = scenario();
+    await store.addSeeds([{ url: seedUrl, score: 1e6, depth: 0, parent: null }]);
+    const probe = ['http://a.test/', 'http://a.test/one', 'http://b.test/two', 'http://a.test/mid', 'http://a.test/three', 'http://never.test/'];
+    const statuses: Record<string, unknown>[] = [];
+    for (const item of items) {
+      await sinkStage(from([item]), { store, strategy: 'bfs', maxDepth: 3, emit: () => undefined });
+      const v = await Promise.all(probe.map((u) => store.status(u)));
+      statuses.push(Object.fromEntries(probe.map((u, k) => [u, v[k]])));
+    }
+    const [afterSeed, afterRedirect, afterError] = statuses;
+    assert.deepEqual(afterSeed, {
+      'http://a.test/': 'done',
+      'http://a.test/one': 'queued',
+      'http://b.test/two': 'queued',
+      'http://a.test/mid': null,
+      'http://a.test/three': null,
+      'http://never.test/': null,
+    });
+    assert.equal(afterRedirect['http://a.test/mid'], 'done');
+    assert.equal(afterRedirect['http://a.test/three'], 'done');
+    assert.equal(afterRedirect['http://a.test/one'], 'done');
+    assert.equal(afterError['http://b.test/two'], 'done');
+    assert.equal(afterError['http://never.test/'], null);
+    assert.equal(store.frontierSize, 0);
+  });
+
+  it('queues links with depth, parent, score, anchor and offTopicHops, and not beyond maxDepth', async (t) => {
+    const store = await openStore(t);
+    const a = pageItem('http://a.test/', [out('http://c.test/1', 0.25, 'one')], {
+      entry: entry('http://a.test/', { depth: 1, offTopicHops: 4 }),
+      relevant: false,
+    });
+    const deep = pageItem('http://d.test/', [out('http://c.test/2', 0.5)], { entry: entry('http://d.test/', { depth: 2 }) });
+    await sinkStage(from([a, deep]), { store, strategy: 'bfs', maxDepth: 2, emit: () => undefined });
+    const rows: FrontierEntry[] = [];
+    for await (const { entry: e } of store.frontier()) rows.push(e);
+    assert.deepEqual(rows, [{ url: 'http://c.test/1', score: 0.25, depth: 2, parent: 'http://a.test/', anchor: 'one', offTopicHops: 5, seq: 1 }]);
+  });
+
+  it('waits for the promise emit returns (output backpressure) before taking the next item', async (t) => {
+    const store = await openStore(t);
+    const items = ['http://a.test/1', 'http://a.test/2'].map((u) => pageItem(u));
+    const pulled: CrawlItem[] = [];
+    let drain!: () => void;
+    let emits = 0;
+    const done = sinkStage(from(items, pulled), {
+      store,
+      strategy: 'bfs',
+      maxDepth: 3,
+      emit: () => {
+        emits++;
+        return emits === 1 ? new Promise<void>((r) => (drain = r)) : undefined;
+      },
+    });
+    for (let k = 0; k < 20; k++) await new Promise((r) => setImmediate(r));
+    assert.equal(emits, 1);
+    assert.equal(store.committed, 1, 'the first item is committed');
+    assert.equal(pulled.length, 1, 'the second item is not pulled while the output is full');
+    drain();
+    await done;
+    assert.equal(pulled.length, 2);
+    assert.equal(store.committed, 2);
+  });
+
+  async function failingRun(t: TestContext) {
+    const store = await openStore(t);
+    const counts = { emitted: 0, committed: 0 };
+    const run = sinkStage(from([pageItem('http://a.test/', [out('http://b.test/', 0.5)])]), {
+      store,
+      strategy: 'bfs',
+      maxDepth: 3,
+      emit: () => (counts.emitted++, undefined),
+      onCommitted: () => counts.committed++,
+    });
+    await store.close(); // the commit's reads fail
+    return { run, counts };
+  }
+
+  it('a failing commit rejects the stage: no line, no onCommitted', async (t) => {
+    const { run, counts } = await failingRun(t);
+    await assert.rejects(run);
+    assert.deepEqual(counts, { emitted: 0, committed: 0 });
+  });
+
+  it(
+    'a failing commit rejects with a coded StoreError (FC_STORE)',
+    {
+      todo:
+        'bug (src/store.ts): commit() wraps only the batch write; a failing read (loadSeen getMany, evict iterator) ' +
+        "rejects with the raw abstract-level error ('Database is not open', code LEVEL_DATABASE_NOT_OPEN), not StoreError",
+    },
+    async (t) => {
+      const { run } = await failingRun(t);
+      await assert.rejects(run, (err: { code?: string }) => err.code === 'FC_STORE');
+    },
+  );
+});

@@ -1,0 +1,85 @@
+// stdout is the data channel: when its reader goes away (`| head -5`) the
+// crawler exits 0 and leaves a consistent store; when its reader is slow the
+// crawl slows down instead of buffering records in memory.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { createReplayServer } from '../src/replay/server.ts';
+import { CrawlStore } from '../src/store.ts';
+import { BIN, ROOT, parseLines, spawnCli, tempDir } from './helpers/cli.ts';
+import { startSyntheticWeb } from './helpers/synthetic-web.ts';
+
+test('| head -5: exit 0, five records, the store opens and agrees', async (t) => {
+  const replay = await createReplayServer({ warcs: [path.join(ROOT, 'fixtures', 'web.warc.gz')] });
+  const { dir, cleanup } = await tempDir();
+  t.after(async () => {
+    await replay.close();
+    await cleanup();
+  });
+  const store = path.join(dir, 'store');
+  const script =
+    `"${process.execPath}" "${BIN}" crawl --seeds fixtures/demo-seeds.txt --topic fixtures/demo-topic.json ` +
+    `--proxy ${replay.url} --store "${store}" --quiet | head -5; echo "crawler exit: \${PIPESTATUS[0]}" >&2`;
+  const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
+  assert.equal(parseLines(stdout).length, 5);
+  assert.match(stderr, /crawler exit: 0$/m);
+  assert.doesNotMatch(stderr, /Error|at /);
+
+  const s = await CrawlStore.open(store);
+  try {
+    assert.ok(s.committed >= 5, 'at least the five printed pages are committed');
+    assert.equal(s.committed, s.pages + s.errors);
+    let logged = 0;
+    for await (const _ of s.log()) logged++;
+    assert.equal(logged, s.committed);
+    let queued = 0;
+    for await (const _ of s.frontier()) queued++;
+    assert.equal(queued, s.frontierSize);
+  } finally {
+    await s.close();
+  }
+});
+
+function rssKb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m === null ? 0 : Number(m[1]);
+}
+
+test('a paused reader stops the crawl; RSS stays bounded; resuming finishes it', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+  const web = await startSyntheticWeb();
+  const { dir, cleanup } = await tempDir();
+  t.after(async () => {
+    await web.close();
+    await cleanup();
+  });
+  const maxPages = 2000;
+  const child = spawnCli([
+    'crawl', '--seed', 'http://h0.example/p/0', '--proxy', web.url, '--store', path.join(dir, 's'),
+    '--max-pages', String(maxPages), '--concurrency', '8', '--per-host', '2', '--delay-ms', '0', '--quiet',
+  ]);
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  // Nobody reads stdout yet: the pipe fills up and the crawler must wait.
+  let hitsBefore = -1;
+  for (let i = 0; i < 50; i++) {
+    await sleep(200);
+    const now = web.hits();
+    if (now > 0 && now === hitsBefore) break; // no request in the last 200 ms: it stalled
+    hitsBefore = now;
+  }
+  const stalledAt = web.hits();
+  await sleep(500);
+  assert.equal(web.hits(), stalledAt, 'no request while stdout is full');
+  assert.ok(stalledAt < maxPages / 2, `stalled after ${stalledAt} requests, not at the end of the crawl`);
+  const rss = rssKb(child.pid!);
+  assert.ok(rss > 0 && rss < 300 * 1024, `RSS ${rss} kB while stalled`);
+
+  let text = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (text += d));
+  assert.equal(await exited, 0);
+  const records = parseLines(text);
+  assert.equal(records.filter((r) => r.type === 'page').length, maxPages);
+});
