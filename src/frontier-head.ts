@@ -37,6 +37,8 @@ export class FrontierHead {
   #mark: string | undefined = undefined;
   #exhausted = false;
   #loading: FrontierChange[] | null = null;
+  /** where the last scanBeyond stopped */
+  #cursor: string | undefined = undefined;
 
   /**
    * @param load reads up to `limit` store entries with key > `gt` (all when
@@ -89,6 +91,33 @@ export class FrontierHead {
     const before = this.#buf.length;
     await this.#loadMore();
     return this.#buf.length > before;
+  }
+
+  /**
+   * When the buffer is full and every entry in it is skipped (busy hosts),
+   * look at up to `limit` store entries beyond it for one the verdict takes,
+   * resuming where the previous scan stopped. The entry found is not
+   * buffered: it is taken as it is (the caller puts it in flight; a later
+   * refill that meets it sees it in flight and skips it).
+   */
+  async scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit = 4096): Promise<KeyedEntry | null> {
+    if (this.#exhausted || this.#mark === undefined) return null; // all of the store is buffered
+    let from = this.#cursor !== undefined && this.#cursor > this.#mark ? this.#cursor : this.#mark;
+    for (let seen = 0; seen < limit; ) {
+      const want = Math.min(this.#chunk, limit - seen);
+      const rows = await this.#load(from, want);
+      for (const ke of rows) {
+        if (verdict(ke) === 'take') {
+          this.#cursor = ke.key;
+          return ke;
+        }
+      }
+      seen += rows.length;
+      if (rows.length < want) break;
+      from = rows[rows.length - 1].key;
+    }
+    this.#cursor = undefined; // next time, from the mark again
+    return null;
   }
 
   async #loadMore(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 export class Inflight {
   readonly #urls = new Set<string>();
-  #waiters: Array<() => void> = [];
+  #waiters = new Set<() => void>();
 
   get size(): number {
     return this.#urls.size;
@@ -27,8 +27,8 @@ export class Inflight {
 
   /** Wake everything waiting in wait(). */
   wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
     for (const w of waiters) w();
   }
 
@@ -39,11 +39,12 @@ export class Inflight {
       const done = (): void => {
         if (timer !== undefined) clearTimeout(timer);
         signal?.removeEventListener('abort', done);
+        this.#waiters.delete(done);
         resolve();
       };
       if (Number.isFinite(ms)) timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener('abort', done, { once: true });
-      this.#waiters.push(done);
+      this.#waiters.add(done);
     });
   }
 }

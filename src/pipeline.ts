@@ -167,7 +167,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     const release = (item: CrawlItem): void => {
       if (released.has(item)) return;
       released.add(item);
-      scheduler.finish(hostOfCanonical(item.entry.url), item.entry.url, item.fetch?.replay ?? false);
+      const requested = item.fetch !== undefined || !item.error?.code.startsWith('FC_ROBOTS_');
+      scheduler.finish(hostOfCanonical(item.entry.url), item.entry.url, item.fetch?.replay ?? false, requested);
       inflight.wake();
     };
     const checkHop = async (url: string): Promise<ItemError | null> => {

@@ -75,12 +75,14 @@ export class HostScheduler {
 
   /**
    * A request to `host` (for `url`) ended. `replay` says whether the answer
-   * came from a replay proxy.
+   * came from a replay proxy; `requested` is false when no request was made
+   * after all (robots.txt refused the URL): then no delay follows.
    */
-  finish(host: string, url: string, replay: boolean): void {
+  finish(host: string, url: string, replay: boolean, requested = true): void {
     const s = this.#hosts.get(host);
     if (s === undefined || s.active === 0) throw new Error(`finish() without start() for ${host}`);
     s.active--;
+    if (!requested) return;
     s.replay ||= replay;
     const robotsDelay = this.#opts.crawlDelayMs?.(url) ?? 0;
     const delay = s.replay && !this.#opts.delayExplicit ? 0 : Math.max(this.#opts.delayMs, robotsDelay);

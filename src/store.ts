@@ -406,9 +406,16 @@ export class CrawlStore {
     return this.c.committed;
   }
 
-  /** Run `fn` after every earlier mutation settled. */
+  /**
+   * Run `fn` after every earlier mutation settled. Failures of the database
+   * (reads included) reject as StoreError (FC_STORE); TypeErrors for bad
+   * arguments stay TypeErrors.
+   */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
+    const run = this.queue.then(fn).catch((err: unknown) => {
+      if (err instanceof StoreError || err instanceof TypeError) throw err;
+      throw new StoreError(`store failed: ${(err as Error)?.message ?? err}`, { cause: err });
+    });
     this.queue = run.catch(() => {});
     return run;
   }

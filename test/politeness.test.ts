@@ -294,3 +294,18 @@ describe('HostScheduler: idle hosts', () => {
     assert.equal(s.msUntilNextReady(), 100, 'delay counted from the new finish');
   });
 });
+
+// Regression: a URL refused by robots.txt (no request made) still started
+// the host's politeness delay.
+it('finish without a request (robots refusal) frees the slot without a delay', () => {
+  let t = 1000;
+  const s = new HostScheduler({ perHost: 1, delayMs: 500, now: () => t });
+  s.start('a.test');
+  s.finish('a.test', 'http://a.test/x', false, false);
+  assert.equal(s.ready('a.test'), true);
+  s.start('a.test');
+  s.finish('a.test', 'http://a.test/y', false);
+  assert.equal(s.ready('a.test'), false);
+  t += 500;
+  assert.equal(s.ready('a.test'), true);
+});

@@ -411,13 +411,10 @@ describe('sinkStage', () => {
     assert.deepEqual(counts, { emitted: 0, committed: 0 });
   });
 
+  // Regression: only the batch write was wrapped, so a failing read inside
+  // commit (getMany, the eviction iterator) escaped as a raw LEVEL_* error.
   it(
     'a failing commit rejects with a coded StoreError (FC_STORE)',
-    {
-      todo:
-        'bug (src/store.ts): commit() wraps only the batch write; a failing read (loadSeen getMany, evict iterator) ' +
-        "rejects with the raw abstract-level error ('Database is not open', code LEVEL_DATABASE_NOT_OPEN), not StoreError",
-    },
     async (t) => {
       const { run } = await failingRun(t);
       await assert.rejects(run, (err: { code?: string }) => err.code === 'FC_STORE');

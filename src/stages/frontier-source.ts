@@ -46,15 +46,18 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
       continue;
     }
     await head.refill();
-    const picked = head.take(verdict);
+    let picked = head.take(verdict);
+    if (picked === null) {
+      if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl
+      if (await head.grow()) continue; // everything buffered is busy: buffer more of the frontier
+      picked = await head.scanBeyond(verdict); // the buffer is full of busy hosts: look past it
+    }
     if (picked !== null) {
       inflight.add(picked.entry.url);
       scheduler.start(hostOfCanonical(picked.entry.url));
       yield { entry: { ...picked.entry } };
       continue;
     }
-    if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl
-    if (await head.grow()) continue; // everything buffered is busy: look further down the frontier
     await inflight.wait(scheduler.msUntilNextReady(), signal);
   }
 }
