@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import ndjson from 'ndjson';
 import { createReplayServer } from './replay/server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,9 +51,9 @@ async function main(): Promise<number> {
     stdoutClosed = true; // `npm run demo | head`: stop quietly
     child.kill('SIGTERM');
   });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    if (!stdoutClosed) process.stdout.write(`${line}\n`);
-    const rec = JSON.parse(line) as { type: string; url: string; finalUrl?: string };
+  child.stdout!.pipe(process.stdout, { end: false });
+  const records = child.stdout!.pipe(ndjson.parse());
+  for await (const rec of records as AsyncIterable<{ type: string; url: string; finalUrl?: string }>) {
     if (rec.type !== 'page') continue;
     pages++;
     if (labels.get(rec.finalUrl ?? rec.url) === 'solar') trulyRelevant++;
