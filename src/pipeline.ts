@@ -18,9 +18,10 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from './errors.ts';
-import { FrontierHead, type KeyedEntry } from './frontier-head.ts';
+import { FrontierHead } from './frontier-head.ts';
 import { HttpClient } from './http.ts';
 import { Inflight } from './inflight.ts';
+import { firstN } from './iter.ts';
 import { LineOutput } from './output.ts';
 import { HostScheduler } from './politeness.ts';
 import { RobotsCache } from './robots.ts';
@@ -101,16 +102,6 @@ async function removeStore(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-async function take(it: AsyncIterable<KeyedEntry>, limit: number): Promise<KeyedEntry[]> {
-  const rows: KeyedEntry[] = [];
-  if (limit <= 0) return rows;
-  for await (const row of it) {
-    rows.push(row);
-    if (rows.length >= limit) break;
-  }
-  return rows;
-}
-
 /**
  * stream.pipeline, typed loosely: @types/node has overloads for at most four
  * transforms. Each stage below is typed on its own input.
@@ -136,7 +127,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
 
   const head = new FrontierHead({
     capacity: HEAD_CAPACITY,
-    load: (gt, limit) => take(store.frontier({ gt }), limit),
+    load: (gt, limit) => firstN(store.frontier({ gt }), limit),
   });
   const store: CrawlStore = await CrawlStore.open(cfg.storeDir, {
     maxFrontier: cfg.maxFrontier,

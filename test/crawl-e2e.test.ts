@@ -4,9 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createReplayServer } from '../src/replay/server.ts';
 import { canonicalize } from '../src/url.ts';
-import { ROOT, SKIP_WEBKB, WEBKB_WARC, SHARED, parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { ROOT, SKIP_WEBKB, WEBKB_WARC, SHARED, parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
 
 const PAGE_FIELDS: Record<string, string[]> = {
   string: ['url', 'finalUrl', 'fetchedAt', 'host', 'strategy'],
@@ -31,18 +30,13 @@ function fixtureLabels(): Map<string, string> {
 }
 
 test('fixture web: focused crawl records, robots, charsets, and best-first beats bfs', async (t) => {
-  const replay = await createReplayServer({ warcs: [path.join(ROOT, 'fixtures', 'web.warc.gz')] });
-  const { dir, cleanup } = await tempDir();
-  t.after(async () => {
-    await replay.close();
-    await cleanup();
-  });
+  const { url: replayUrl, dir } = await fixtureReplay(t);
   const labels = fixtureLabels();
   const harvest: Record<string, number> = {};
   for (const strategy of ['best-first', 'bfs']) {
     const r = await runCli([
       'crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--strategy', strategy,
-      '--proxy', replay.url, '--store', path.join(dir, strategy), '--max-pages', '100', '--concurrency', '4',
+      '--proxy', replayUrl, '--store', path.join(dir, strategy), '--max-pages', '100', '--concurrency', '4',
     ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /100 pages/);
@@ -70,15 +64,10 @@ test('fixture web: focused crawl records, robots, charsets, and best-first beats
 });
 
 test('WebKB replay: a breadth-first crawl of the real 1997 web', { skip: SKIP_WEBKB }, async (t) => {
-  const replay = await createReplayServer({ warcs: [WEBKB_WARC] });
-  const { dir, cleanup } = await tempDir();
-  t.after(async () => {
-    await replay.close();
-    await cleanup();
-  });
+  const { url: replayUrl, dir } = await fixtureReplay(t, WEBKB_WARC);
   const r = await runCli([
     'crawl', '--seed', 'http://www.cs.cornell.edu/', '--seed', 'http://www.cs.utexas.edu/', '--seed', 'http://www.cs.washington.edu/',
-    '--proxy', replay.url, '--store', path.join(dir, 's'), '--max-pages', '400', '--concurrency', '8', '--per-host', '2',
+    '--proxy', replayUrl, '--store', path.join(dir, 's'), '--max-pages', '400', '--concurrency', '8', '--per-host', '2',
   ]);
   assert.equal(r.code, 0, r.stderr);
   const records = parseLines(r.stdout);

@@ -6,18 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpClient } from '../src/http.ts';
 import { fetchStage, type FetchStageOptions } from '../src/stages/fetch.ts';
 import type { CrawlItem } from '../src/types.ts';
+import { serve, type Handler } from './helpers/serve.ts';
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-
-async function serve(t: TestContext, handler: Handler): Promise<string> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 function item(url: string): CrawlItem {
   return { entry: { url, score: 0, depth: 0, parent: null } };

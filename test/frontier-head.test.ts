@@ -4,6 +4,7 @@ import { MemoryLevel } from 'memory-level';
 import { FrontierHead, type KeyedEntry, type Verdict } from '../src/frontier-head.ts';
 import { CrawlStore } from '../src/store.ts';
 import type { FrontierEntry } from '../src/types.ts';
+import { firstN } from '../src/iter.ts';
 
 const U = (p: string) => `http://h${p.length % 3}.test/${p}`;
 
@@ -20,16 +21,6 @@ function deferred(): Deferred {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-async function firstN(it: AsyncIterable<KeyedEntry>, limit: number): Promise<KeyedEntry[]> {
-  const rows: KeyedEntry[] = [];
-  if (limit <= 0) return rows;
-  for await (const row of it) {
-    rows.push(row);
-    if (rows.length >= limit) break;
-  }
-  return rows;
 }
 
 interface Gate {

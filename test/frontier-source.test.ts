@@ -1,26 +1,17 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { FrontierHead, type KeyedEntry } from '../src/frontier-head.ts';
+import { FrontierHead } from '../src/frontier-head.ts';
 import { Inflight } from '../src/inflight.ts';
 import { HostScheduler, type SchedulerOptions } from '../src/politeness.ts';
 import { frontierSource, hostOfCanonical } from '../src/stages/frontier-source.ts';
 import { CrawlStore, type CommitLink } from '../src/store.ts';
 import type { CrawlItem, FrontierEntry } from '../src/types.ts';
 import { canonicalize } from '../src/url.ts';
+import { firstN } from '../src/iter.ts';
 
 function seed(url: string, score: number): FrontierEntry {
   return { url, score, depth: 0, parent: null };
-}
-
-async function firstN(it: AsyncIterable<KeyedEntry>, limit: number): Promise<KeyedEntry[]> {
-  const rows: KeyedEntry[] = [];
-  if (limit <= 0) return rows;
-  for await (const row of it) {
-    rows.push(row);
-    if (rows.length >= limit) break;
-  }
-  return rows;
 }
 
 const tick = () => new Promise<void>((r) => setImmediate(r));

@@ -5,19 +5,8 @@ import { test, type TestContext } from 'node:test';
 import zlib from 'node:zlib';
 import { DEFAULT_USER_AGENT, HttpClient, isParseable, parseContentType } from '../src/http.ts';
 import { FocuscrawlError } from '../src/errors.ts';
+import { serve } from './helpers/serve.ts';
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-
-/** Start a server on 127.0.0.1:0, closed after the test; returns its base URL. */
-async function serve(t: TestContext, handler: Handler): Promise<string> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 function client(t: TestContext, opts: ConstructorParameters<typeof HttpClient>[0] = {}): HttpClient {
   const c = new HttpClient(opts);

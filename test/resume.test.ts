@@ -5,9 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
-import { createReplayServer } from '../src/replay/server.ts';
 import { CrawlStore } from '../src/store.ts';
-import { ROOT, parseLines, runCli, spawnCli, tempDir } from './helpers/cli.ts';
+import { parseLines, runCli, spawnCli, fixtureReplay } from './helpers/cli.ts';
 
 const MAX_PAGES = 200;
 
@@ -25,16 +24,11 @@ async function runAndKill(args: string[], killAfter: number): Promise<string[]> 
 }
 
 test('SIGKILL three times mid-crawl, resume: no URL twice, total equals --max-pages', async (t) => {
-  const replay = await createReplayServer({ warcs: [path.join(ROOT, 'fixtures', 'web.warc.gz')] });
-  const { dir, cleanup } = await tempDir();
-  t.after(async () => {
-    await replay.close();
-    await cleanup();
-  });
+  const { url: replayUrl, dir } = await fixtureReplay(t);
   const store = path.join(dir, 'store');
   const args = [
     'crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json',
-    '--proxy', replay.url, '--store', store, '--max-pages', String(MAX_PAGES), '--concurrency', '4', '--quiet',
+    '--proxy', replayUrl, '--store', store, '--max-pages', String(MAX_PAGES), '--concurrency', '4', '--quiet',
   ];
   const outputs: string[] = [];
   for (const killAfter of [30, 45, 40]) {

@@ -8,22 +8,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { createReplayServer } from '../src/replay/server.ts';
 import { CrawlStore } from '../src/store.ts';
-import { BIN, ROOT, parseLines, spawnCli, tempDir } from './helpers/cli.ts';
+import { BIN, ROOT, parseLines, spawnCli, tempDir, fixtureReplay } from './helpers/cli.ts';
 import { startSyntheticWeb } from './helpers/synthetic-web.ts';
 
 test('| head -5: exit 0, five records, the store opens and agrees', async (t) => {
-  const replay = await createReplayServer({ warcs: [path.join(ROOT, 'fixtures', 'web.warc.gz')] });
-  const { dir, cleanup } = await tempDir();
-  t.after(async () => {
-    await replay.close();
-    await cleanup();
-  });
+  const { url: replayUrl, dir } = await fixtureReplay(t);
   const store = path.join(dir, 'store');
   const script =
     `"${process.execPath}" "${BIN}" crawl --seeds fixtures/demo-seeds.txt --topic fixtures/demo-topic.json ` +
-    `--proxy ${replay.url} --store "${store}" --quiet | head -5; echo "crawler exit: \${PIPESTATUS[0]}" >&2`;
+    `--proxy ${replayUrl} --store "${store}" --quiet | head -5; echo "crawler exit: \${PIPESTATUS[0]}" >&2`;
   const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
   assert.equal(parseLines(stdout).length, 5);
   assert.match(stderr, /crawler exit: 0$/m);

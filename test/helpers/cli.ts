@@ -4,7 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { createReplayServer } from '../../src/replay/server.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(ROOT, 'bin', 'focuscrawl');
@@ -57,4 +59,18 @@ export function parseLines(text: string): any[] {
 export async function tempDir(prefix = 'focuscrawl-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A replay proxy for the bundled fixture web plus a temp dir, both closed
+ * and removed when the test ends.
+ */
+export async function fixtureReplay(t: TestContext, warc = path.join(ROOT, 'fixtures', 'web.warc.gz')): Promise<{ url: string; dir: string }> {
+  const replay = await createReplayServer({ warcs: [warc] });
+  const { dir, cleanup } = await tempDir();
+  t.after(async () => {
+    await replay.close();
+    await cleanup();
+  });
+  return { url: replay.url, dir };
 }
