@@ -46,6 +46,7 @@ export interface CommitLink {
   depth: number;
   parent: string;
   anchor?: string;
+  context?: string;
   offTopicHops?: number;
 }
 
@@ -259,6 +260,7 @@ class Plan {
     const k = frontierKey(e.score, seq);
     const entry: FrontierEntry = { url: e.url, score: e.score, depth: e.depth, parent: e.parent, seq };
     if (e.anchor !== undefined) entry.anchor = e.anchor;
+    if (e.context !== undefined && e.context !== '') entry.context = e.context;
     if (e.offTopicHops !== undefined) entry.offTopicHops = e.offTopicHops;
     this.put(this.store.frontier, k, entry);
     this.added.set(k, { uk, entry });

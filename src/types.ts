@@ -23,6 +23,8 @@ export interface FrontierEntry {
   parent: string | null;
   /** anchor text of the discovering link (capped), for scorers and logs */
   anchor?: string;
+  /** link-context window of the discovering link (capped), for re-scoring */
+  context?: string;
   /** consecutive off-topic ancestors (for tunnelling strategies) */
   offTopicHops?: number;
   /** discovery order, assigned by the store; FIFO tie-break */
@@ -96,6 +98,7 @@ export interface Outlink {
   url: string;
   score: number;
   anchor: string;
+  context: string;
 }
 
 export interface ItemError {
@@ -158,14 +161,44 @@ export interface Topic {
   threshold: number;
 }
 
+/** A link as queued by the sink: canonical URL, its score and context. */
+export interface QueuedLink {
+  url: string;
+  score: number;
+  depth: number;
+  parent: string;
+  anchor: string;
+  context: string;
+  offTopicHops: number;
+}
+
+/** A new priority for a queued URL (ignored when the URL is no longer queued). */
+export interface Rescore {
+  url: string;
+  score: number;
+}
+
 /**
- * Strategy interface (the classify stage calls it). Scorers are pure: all the
- * state they need is in the page, the link and what they were built with.
+ * Strategy interface (the classify stage calls pageRelevance and linkScore;
+ * the frontier sink calls observe and rescore after each commit).
  */
 export interface Scorer {
   readonly name: string;
-  /** relevance of a fetched page to the topic, 0..1 */
+  /** relevance of a fetched page to the topic, 0..1; called once per page */
   pageRelevance(page: ParsedPage, item: CrawlItem): number;
   /** frontier priority of a link found on `page`; higher is fetched first */
   linkScore(link: PageLink, page: ParsedPage, pageRelevance: number): number;
+  /**
+   * The page's batch is committed: `links` are the links queued from it
+   * (canonical). Strategies that learn from outcomes or keep a link graph
+   * update themselves here. Must be cheap: it runs on the crawl's hot path.
+   */
+  observe?(item: CrawlItem, links: readonly QueuedLink[]): void;
+  /**
+   * Called after observe. Returns new priorities for queued URLs when the
+   * strategy has some (e.g. a HITS round every p pages), else null.
+   * `frontier` iterates queued entries best first (read it only as far as
+   * needed). The work per call must be bounded.
+   */
+  rescore?(frontier: () => AsyncIterable<FrontierEntry>): Promise<Rescore[] | null> | Rescore[] | null;
 }

@@ -1,9 +1,9 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { linksToQueue, sinkStage, toRecord, type QueuedLink } from '../src/stages/sink.ts';
+import { linksToQueue, sinkStage, toRecord } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store.ts';
-import type { CrawlItem, FetchResult, FrontierEntry, Outlink, OutputRecord, ParsedPage } from '../src/types.ts';
+import type { CrawlItem, FetchResult, FrontierEntry, Outlink, OutputRecord, ParsedPage, QueuedLink } from '../src/types.ts';
 
 const PAGE_FIELDS = [
   'url', 'finalUrl', 'status', 'fetchedAt', 'depth', 'parent', 'host', 'contentType', 'charset',
@@ -48,8 +48,8 @@ function parsed(over: Partial<ParsedPage> = {}): ParsedPage {
   };
 }
 
-function out(url: string, score = 0.5, anchor = ''): Outlink {
-  return { url, score, anchor };
+function out(url: string, score = 0.5, anchor = '', context = ''): Outlink {
+  return { url, score, anchor, context };
 }
 
 /** A fully processed HTML page item. */
@@ -76,7 +76,7 @@ describe('linksToQueue', () => {
       out('http://a.test/dir/index.html', 0.4, 'index'),
     ]);
     item.fetch = fetched('http://a.test/page', { finalUrl: 'http://a.test/final', redirects: ['http://a.test/page', 'http://a.test/final'] });
-    const common = { depth: 2, parent: 'http://a.test/final', offTopicHops: 0 };
+    const common = { depth: 2, parent: 'http://a.test/final', context: '', offTopicHops: 0 };
     assert.deepEqual(byUrl(linksToQueue(item, 5)), [
       { url: 'http://a.test/dir/', score: 0.4, anchor: 'index', ...common },
       { url: 'http://b.test/y', score: 0.9, anchor: 'why', ...common },

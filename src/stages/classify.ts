@@ -57,7 +57,7 @@ function classify(item: CrawlItem, scorer: Scorer, threshold: number, maxOutlink
       if (outlinks.length >= maxOutlinks) break;
       if (link.nofollow) continue;
       const score = scorer.linkScore(link, page, relevance);
-      outlinks.push({ url: link.url, score: Number.isFinite(score) ? score : 0, anchor: link.anchor });
+      outlinks.push({ url: link.url, score: Number.isFinite(score) ? score : 0, anchor: link.anchor, context: link.context });
     }
   }
   return { relevance, relevant: relevance >= threshold, outlinks };

@@ -14,7 +14,7 @@
  */
 import type { CrawlStore } from '../store.ts';
 import { canonicalize, type CanonOptions } from '../url.ts';
-import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord } from '../types.ts';
+import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, QueuedLink } from '../types.ts';
 import { hostOfCanonical } from './frontier-source.ts';
 
 export interface SinkOptions {
@@ -29,14 +29,9 @@ export interface SinkOptions {
   onCommitted?: (item: CrawlItem, record: OutputRecord) => void;
 }
 
-export interface QueuedLink {
-  url: string;
-  score: number;
-  depth: number;
-  parent: string;
-  anchor: string;
-  offTopicHops: number;
-}
+
+/** Link context kept with a queued URL (for strategies that re-score). */
+const MAX_CONTEXT = 300;
 
 /** Canonical, deduplicated (best score wins) links of a page, within max depth. */
 export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions): QueuedLink[] {
@@ -52,7 +47,7 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
     const score = Number.isFinite(link.score) ? link.score : 0;
     const known = best.get(url);
     if (known !== undefined && known.score >= score) continue;
-    best.set(url, { url, score, depth: entry.depth + 1, parent, anchor: link.anchor, offTopicHops: hops });
+    best.set(url, { url, score, depth: entry.depth + 1, parent, anchor: link.anchor, context: link.context.slice(0, MAX_CONTEXT), offTopicHops: hops });
   }
   return [...best.values()];
 }

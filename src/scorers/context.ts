@@ -1,0 +1,35 @@
+/**
+ * What a strategy is built from. Every strategy gets the same page-relevance
+ * judge (so `relevance` in the output means the same whatever the strategy)
+ * and differs in how it scores links.
+ */
+import type { TopicModel } from '../topic.ts';
+import type { ParsedPage, Scorer } from '../types.ts';
+
+/** A model trained by `focuscrawl train` (see src/model.ts). */
+export interface LearnedModel {
+  /** the label the model was trained to find */
+  readonly target: string;
+  /** P(target | page), the page classifier (relevance judge) */
+  pageProbability(page: ParsedPage): number;
+  /** P(+ | link context): Bernoulli NB over link-context features (seed 000) */
+  linkProbability(anchor: string, context: string): number;
+  /** P(+ | link context): Naive Bayes over TF-IDF features with Gaussian or kernel densities (seed 001) */
+  kdeProbability(anchor: string, context: string, density: 'gaussian' | 'kernel'): number;
+  /** discriminative terms mined in training, usable as a term topic */
+  readonly terms: readonly string[];
+}
+
+export interface ScorerContext {
+  /** term topic (from --topic, or the model's mined terms) with its TF-IDF judge */
+  topic: TopicModel;
+  /** the learned model, when --model was given */
+  model: LearnedModel | null;
+  /** page relevance 0..1 shared by all strategies: the model's page classifier if any, else the topic judge */
+  judge(page: ParsedPage): number;
+  /** strategy parameters (defaults overridden by the topic/model file and flags) */
+  params: Readonly<Record<string, number | string>>;
+}
+
+/** Builds a strategy's scorer. */
+export type ScorerFactory = (ctx: ScorerContext) => Scorer;
