@@ -25,7 +25,9 @@ import { firstN } from './iter.ts';
 import { LineOutput } from './output.ts';
 import { HostScheduler } from './politeness.ts';
 import { RobotsCache } from './robots.ts';
-import { createScorer } from './scorers/index.ts';
+import { DEFAULT_ROUND_SIZE } from './scorers/best-n-first.ts';
+import type { LearnedModel } from './scorers/context.ts';
+import { createScorer, relevanceThreshold } from './scorers/index.ts';
 import { classifyStage } from './stages/classify.ts';
 import { fetchStage } from './stages/fetch.ts';
 import { frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
@@ -39,7 +41,13 @@ import { canonicalize, type CanonOptions } from './url.ts';
 export interface CrawlConfig {
   seeds: string[];
   topic: Topic | null;
+  /** a trained model (--model): its page classifier judges relevance */
+  model?: LearnedModel | null;
   strategy: string;
+  /** strategy parameters: the topic's `params`, then --param overrides */
+  params?: Record<string, number | string>;
+  /** follow at most this many consecutive off-topic hops (default no limit) */
+  tunnel?: number;
   storeDir: string;
   fresh: boolean;
   maxPages: number;
@@ -121,8 +129,15 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     if (url === null) throw new UsageError(`seed is not an http(s) URL: ${JSON.stringify(s)}`);
     seeds.push({ url, score: SEED_SCORE, depth: 0, parent: null });
   }
-  const scorer = cfg.topic === null ? UNFOCUSED : createScorer(cfg.strategy, cfg.topic);
-  const threshold = cfg.topic?.threshold ?? Infinity;
+  const model = cfg.model ?? null;
+  const params = { ...cfg.topic?.params, ...cfg.params };
+  const focused = cfg.topic !== null || model !== null;
+  const scorer = focused ? createScorer(cfg.strategy, cfg.topic, { model, params }) : UNFOCUSED;
+  const threshold = focused ? relevanceThreshold(cfg.topic, model, params) : Infinity;
+  const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
+  if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
+    throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
+  }
   if (cfg.fresh) await removeStore(path.resolve(cfg.storeDir));
 
   const head = new FrontierHead({
@@ -183,7 +198,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     cfg.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await runPipeline(
-        frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, signal: ac.signal }),
+        frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, signal: ac.signal }),
         (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots }),
         (src: AsyncIterable<CrawlItem>) =>
           fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: canon, checkHop, onFetched: release, signal: ac.signal }),
@@ -196,6 +211,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
             maxDepth: cfg.maxDepth,
             canonOptions: canon,
             emit: (line) => output.write(line),
+            tunnel: cfg.tunnel,
+            scorer,
             onCommitted: (item, record) => {
               release(item);
               inflight.delete(item.entry.url);

@@ -22,7 +22,7 @@ import { Level } from 'level';
 import path from 'node:path';
 import { StoreError, StoreLockedError } from './errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
-import type { FrontierEntry } from './types.ts';
+import type { FrontierEntry, Rescore } from './types.ts';
 import { urlKey } from './url.ts';
 
 /** A seen mark: queued under frontier key `k` with `score`, or done. */
@@ -521,6 +521,44 @@ export class CrawlStore {
       if ((c.record as { type?: unknown }).type === 'error') plan.c.errors++;
       await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }], hooks.beforeBatch);
       return { added: plan.count('added'), raised: plan.count('raised') };
+    });
+  }
+
+  /**
+   * Give queued URLs new priorities, up or down (a strategy re-scored them,
+   * e.g. after a HITS round), keeping their discovery seq. URLs that are not
+   * queued, and non-finite scores, are ignored. One atomic batch; returns
+   * how many entries moved.
+   */
+  reprioritise(updates: readonly Rescore[]): Promise<number> {
+    return this.serial(async () => {
+      const wanted = new Map<string, number>();
+      for (const u of updates) if (Number.isFinite(u.score)) wanted.set(u.url, u.score);
+      const plan = this.newPlan();
+      await this.loadSeen(plan, [...wanted.keys()]);
+      const moves: Array<{ uk: string; k: string; score: number }> = [];
+      for (const [url, score] of wanted) {
+        const uk = urlKey(url);
+        const s = plan.seen.get(uk);
+        if (s?.s === 'q' && s.score !== score) moves.push({ uk, k: s.k, score });
+      }
+      if (moves.length === 0) return 0;
+      const entries = (await this.frontierDb.getMany(moves.map((m) => m.k))) as (FrontierEntry | undefined)[];
+      let moved = 0;
+      moves.forEach((m, i) => {
+        const old = entries[i];
+        if (old === undefined) return;
+        plan.unqueue(m.uk);
+        const k = frontierKey(m.score, seqOf(m.k));
+        const entry: FrontierEntry = { ...old, score: m.score };
+        plan.put(this.frontierDb, k, entry);
+        plan.added.set(k, { uk: m.uk, entry });
+        plan.c.frontierSize++;
+        plan.setSeen(m.uk, { s: 'q', k, score: m.score });
+        moved++;
+      });
+      await this.apply(plan);
+      return moved;
     });
   }
 

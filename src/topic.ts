@@ -42,7 +42,20 @@ export function parseTopic(json: unknown, source: string): Topic {
     }
     threshold = o.threshold as number;
   }
-  return { name: (o.name as string).trim(), terms, threshold };
+  const topic: Topic = { name: (o.name as string).trim(), terms, threshold };
+  if (o.params !== undefined) topic.params = parseParams(o.params, bad);
+  return topic;
+}
+
+/** `"params": {"A": 0.5, "density": "kernel"}`: strategy parameters, numbers or strings. */
+function parseParams(v: unknown, bad: (what: string) => never): Record<string, number | string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) bad(`"params" must be an object, got ${describe(v)}`);
+  const out: Record<string, number | string> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (!(typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)))) bad(`"params"."${k}" must be a number or a string, got ${describe(x)}`);
+    out[k] = x as number | string;
+  }
+  return out;
 }
 
 /** Reads and validates a topic file. Throws TopicError (FC_BAD_TOPIC) if unreadable, not JSON, or malformed. */

@@ -159,6 +159,8 @@ export interface Topic {
   terms: string[];
   /** page relevance at or above this is `relevant` */
   threshold: number;
+  /** strategy parameters (numbers or strings), overridable with --param */
+  params?: Record<string, number | string>;
 }
 
 /** A link as queued by the sink: canonical URL, its score and context. */

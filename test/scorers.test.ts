@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createScorer, knownStrategies } from '../src/scorers/index.ts';
+import { createScorer, knownStrategies, needsModel } from '../src/scorers/index.ts';
+
+/** Strategies that run on a term topic alone. */
+const termStrategies = (): string[] => knownStrategies().filter((n) => !needsModel(n));
 import { TopicModel, parseTopic } from '../src/topic.ts';
 import { UsageError } from '../src/errors.ts';
 import type { BlockType, CrawlItem, PageLink, ParsedPage, Topic } from '../src/types.ts';
@@ -69,7 +72,7 @@ const ZH_OFF = page('红烧肉的家常做法', {
 const EMPTY = page('');
 
 test('knownStrategies and unknown names', () => {
-  assert.deepEqual(knownStrategies(), ['bfs', 'best-first']);
+  assert.deepEqual(knownStrategies().slice(0, 2), ['bfs', 'best-first']);
   assert.throws(
     () => createScorer('pagerank', SOLAR),
     (e: unknown) => e instanceof UsageError && e.code === 'FC_USAGE' && /unknown strategy 'pagerank'/.test(e.message) && /bfs, best-first/.test(e.message),
@@ -77,10 +80,13 @@ test('knownStrategies and unknown names', () => {
   assert.throws(() => createScorer('toString', SOLAR), UsageError);
   assert.equal(createScorer('bfs', SOLAR).name, 'bfs');
   assert.equal(createScorer('best-first', SOLAR).name, 'best-first');
+  for (const name of knownStrategies().filter(needsModel)) {
+    assert.throws(() => createScorer(name, SOLAR), (e: unknown) => e instanceof UsageError && /needs a trained --model/.test(e.message));
+  }
 });
 
 test('page relevance separates on- and off-topic English pages at 0.2', (t) => {
-  for (const name of knownStrategies()) {
+  for (const name of termStrategies()) {
     const s = createScorer(name, SOLAR);
     const off = s.pageRelevance(EN_OFF, item);
     const incidental = s.pageRelevance(EN_INCIDENTAL, item);
@@ -130,7 +136,7 @@ test('long pages: an incidental mention stays low however long the page, a focus
 });
 
 test('scores are finite and >= 0 for empty pages and links', () => {
-  for (const name of knownStrategies()) {
+  for (const name of termStrategies()) {
     const s = createScorer(name, SOLAR);
     const r = s.pageRelevance(EMPTY, item);
     assert.equal(r, 0);

@@ -6,26 +6,31 @@
  * anchor text (each token weighted 1) plus its context window
  * (PageLink.context, each token weighted 0.5). Scores lie in [0, 2].
  */
-import type { TopicModel } from '../topic.ts';
 import { termFreq } from '../text/vector.ts';
-import type { CrawlItem, PageLink, ParsedPage, Scorer } from '../types.ts';
+import type { TopicModel } from '../topic.ts';
+import type { PageLink, Scorer } from '../types.ts';
+import type { ScorerContext } from './context.ts';
 
 /** Weight of a link-context token relative to an anchor token. */
 export const CONTEXT_WEIGHT = 0.5;
 
-/** Best-first scorer over `model`. */
-export function createBestFirstScorer(model: TopicModel): Scorer {
+/** Sim(anchor_i): TF-IDF similarity of a link's anchor (+ ½ context) to the topic. */
+export function anchorSimilarity(topic: TopicModel, anchor: string, context: string): number {
+  const tf = termFreq(topic.tokens(anchor));
+  termFreq(topic.tokens(context), CONTEXT_WEIGHT, tf);
+  return topic.similarity(tf);
+}
+
+/** Score(P, i) = Sim(P) + Sim(anchor_i). */
+export function bestFirstScore(ctx: ScorerContext, link: PageLink, pageRelevance: number): number {
+  const page = Number.isFinite(pageRelevance) ? Math.max(0, pageRelevance) : 0;
+  return page + anchorSimilarity(ctx.topic, link.anchor, link.context);
+}
+
+export function createBestFirstScorer(ctx: ScorerContext): Scorer {
   return {
     name: 'best-first',
-    pageRelevance(page: ParsedPage, _item: CrawlItem): number {
-      return model.judge(page);
-    },
-    linkScore(link: PageLink, _page: ParsedPage, pageRelevance: number): number {
-      const tf = termFreq(model.tokens(link.anchor));
-      termFreq(model.tokens(link.context), CONTEXT_WEIGHT, tf);
-      const sim = model.similarity(tf);
-      const page = Number.isFinite(pageRelevance) ? Math.max(0, pageRelevance) : 0;
-      return page + sim;
-    },
+    pageRelevance: (page) => ctx.judge(page),
+    linkScore: (link, _page, pageRelevance) => bestFirstScore(ctx, link, pageRelevance),
   };
 }

@@ -21,6 +21,11 @@ export interface FrontierSourceOptions {
   pagesDone: () => number;
   /** stop once this many pages are committed */
   maxPages: number;
+  /**
+   * best-n-first: take this many URLs, then wait until all of them are
+   * committed before taking more (links found in a round wait for the next)
+   */
+  roundSize?: number;
   signal?: AbortSignal;
 }
 
@@ -39,7 +44,15 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
     if (!scheduler.ready(host)) return 'skip';
     return scheduler.diverse(host) ? 'take' : 'fallback';
   };
+  let takenInRound = 0;
   while (signal?.aborted !== true) {
+    if (opts.roundSize !== undefined && takenInRound >= opts.roundSize) {
+      if (inflight.size > 0) {
+        await inflight.wait(Infinity, signal);
+        continue;
+      }
+      takenInRound = 0;
+    }
     if (opts.pagesDone() + inflight.size >= opts.maxPages) {
       if (inflight.size === 0) return;
       await inflight.wait(Infinity, signal);
@@ -54,6 +67,7 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
     }
     if (picked !== null) {
       inflight.add(picked.entry.url);
+      takenInRound++;
       scheduler.start(hostOfCanonical(picked.entry.url));
       yield { entry: { ...picked.entry } };
       continue;

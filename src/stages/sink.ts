@@ -14,7 +14,7 @@
  */
 import type { CrawlStore } from '../store.ts';
 import { canonicalize, type CanonOptions } from '../url.ts';
-import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, QueuedLink } from '../types.ts';
+import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, QueuedLink, Scorer } from '../types.ts';
 import { hostOfCanonical } from './frontier-source.ts';
 
 export interface SinkOptions {
@@ -27,24 +27,36 @@ export interface SinkOptions {
   emit: (line: string) => Promise<void> | undefined;
   /** called after the item's batch is committed (frees its in-flight slot) */
   onCommitted?: (item: CrawlItem, record: OutputRecord) => void;
+  /** follow at most this many consecutive off-topic hops (seed 004's tunnel; default no limit) */
+  tunnel?: number;
+  /** the strategy, told about each commit (observe) and asked for re-scores (rescore) */
+  scorer?: Pick<Scorer, 'observe' | 'rescore'>;
 }
 
 
 /** Link context kept with a queued URL (for strategies that re-score). */
 const MAX_CONTEXT = 300;
 
-/** Canonical, deduplicated (best score wins) links of a page, within max depth. */
-export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions): QueuedLink[] {
+/**
+ * Canonical, deduplicated (best score wins) links of a page, within max
+ * depth. Links scored below 0 are pruned (strategies use that to drop links
+ * they predict irrelevant). `offTopicHops` counts consecutive off-topic pages
+ * on the path; beyond `tunnel` the page's links are not followed. Seeds count
+ * as on-topic: the user chose them as starting points.
+ */
+export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity): QueuedLink[] {
   const { entry, outlinks } = item;
   if (outlinks === undefined || outlinks.length === 0 || entry.depth + 1 > maxDepth) return [];
   const self = new Set([entry.url, item.fetch?.finalUrl]);
-  const hops = item.relevant === true ? 0 : (entry.offTopicHops ?? 0) + 1;
+  const hops = item.relevant === true || entry.depth === 0 ? 0 : (entry.offTopicHops ?? 0) + 1;
+  if (hops > tunnel) return [];
   const parent = item.fetch?.finalUrl ?? entry.url;
   const best = new Map<string, QueuedLink>();
   for (const link of outlinks) {
     const url = canonicalize(link.url, undefined, canon);
     if (url === null || self.has(url)) continue;
     const score = Number.isFinite(link.score) ? link.score : 0;
+    if (score < 0) continue;
     const known = best.get(url);
     if (known !== undefined && known.score >= score) continue;
     best.set(url, { url, score, depth: entry.depth + 1, parent, anchor: link.anchor, context: link.context.slice(0, MAX_CONTEXT), offTopicHops: hops });
@@ -87,11 +99,22 @@ export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
   return record;
 }
 
+/** Tell the strategy about a commit and apply the re-scores it asks for. */
+async function learn(store: CrawlStore, scorer: Pick<Scorer, 'observe' | 'rescore'>, item: CrawlItem, links: QueuedLink[]): Promise<void> {
+  scorer.observe?.(item, links);
+  const updates = await scorer.rescore?.(() => frontierEntries(store));
+  if (updates && updates.length > 0) await store.reprioritise(updates);
+}
+
+async function* frontierEntries(store: CrawlStore): AsyncGenerator<FrontierEntry> {
+  for await (const { entry } of store.frontier()) yield entry;
+}
+
 export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOptions): Promise<void> {
   for await (const item of source) {
     const record = toRecord(item, opts.strategy);
     const line = `${JSON.stringify(record)}\n`;
-    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions) : [];
+    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel) : [];
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
     let backpressure: Promise<void> | undefined;
     await opts.store.commit(
@@ -99,6 +122,7 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
       { beforeBatch: () => (backpressure = opts.emit(line)) },
     );
     opts.onCommitted?.(item, record);
+    if (opts.scorer !== undefined) await learn(opts.store, opts.scorer, item, links);
     if (backpressure !== undefined) await backpressure;
   }
 }
