@@ -14,6 +14,7 @@ import { createBestNFirstScorer } from './best-n-first.ts';
 import { createBfsScorer } from './bfs.ts';
 import type { LearnedModel, ScorerContext, ScorerFactory } from './context.ts';
 import { createNbLinkScorer } from './nb-link.ts';
+import { createOnlineScorer } from './online.ts';
 
 export type { ScorerFactory } from './context.ts';
 
@@ -32,6 +33,7 @@ const FACTORIES: Record<string, ScorerFactory> = {
   'best-n-first': createBestNFirstScorer,
   'nb-link': createNbLinkScorer,
   'bayes-kde': createBayesKdeScorer,
+  online: createOnlineScorer,
 };
 
 /** Strategies that cannot run without a trained model. */
