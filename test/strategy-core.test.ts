@@ -68,7 +68,7 @@ test('tunnel K: links are followed through at most K consecutive off-topic pages
   assert.equal(linksToQueue(pageItem(2, false, 0, links), Infinity, {}, 1)[0].offTopicHops, 1);
   assert.equal(linksToQueue(pageItem(3, false, 1, links), Infinity, {}, 1).length, 0);
   assert.equal(linksToQueue(pageItem(3, false, 1, links), Infinity, {}, 2).length, 1);
-  assert.equal(linksToQueue(pageItem(3, false, 50, links)).length, 1, 'no limit by default');
+  assert.equal(linksToQueue(pageItem(3, false, 50, links), Infinity).length, 1, 'no limit by default');
 });
 
 test('links scored below 0 are pruned', () => {

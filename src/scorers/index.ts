@@ -15,6 +15,7 @@ import { createBfsScorer } from './bfs.ts';
 import type { LearnedModel, ScorerContext, ScorerFactory } from './context.ts';
 import { createNbLinkScorer } from './nb-link.ts';
 import { createOnlineScorer } from './online.ts';
+import { createEtflScorer } from './etfl.ts';
 
 export type { ScorerFactory } from './context.ts';
 
@@ -33,6 +34,7 @@ const FACTORIES: Record<string, ScorerFactory> = {
   'best-n-first': createBestNFirstScorer,
   'nb-link': createNbLinkScorer,
   'bayes-kde': createBayesKdeScorer,
+  etfl: (ctx) => createEtflScorer(ctx),
   online: createOnlineScorer,
 };
 

@@ -1,0 +1,232 @@
+/**
+ * `focuscrawl compare`: crawl the same archived web once per strategy
+ * through one in-process replay proxy, score every run against the labels,
+ * print the summaries (NDJSON, stdout), a markdown table (stderr), and plot
+ * all runs in one SVG.
+ *
+ * Each crawl is the real CLI in a child process (`focuscrawl crawl ...
+ * --strategy S --proxy URL --store TMP --fresh --quiet`), run one after the
+ * other so they do not compete for the proxy or the CPU.
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.ts';
+import { createReplayServer } from '../replay/server.ts';
+import {
+  atFlag, emit, intFlag, loadLabels, loadReachable, reportError, scoreRun, summaryLine, writePlot,
+  type ScoreConfig, type ScoredRun,
+} from './command.ts';
+import type { EvalSummary } from './metrics.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/focuscrawl', import.meta.url));
+
+const USAGE = `Usage: focuscrawl compare --warc FILE... --labels FILE --target LABEL
+                          (--seed URL... | --seeds FILE) --strategies S,S,... [options] [-- CRAWL-FLAGS]
+
+Crawl a WARC web once per strategy through one replay proxy, score each run
+against the labels (as focuscrawl eval does) and compare. The first strategy
+is the baseline.
+
+  --warc FILE        WARC file to replay (repeatable, at least one)
+  --labels FILE      labels TSV with a header row: url<TAB>label[<TAB>...]
+  --target LABEL     the label of on-topic pages
+  --seed URL         a start URL (repeatable); --seeds FILE: one URL a line
+  --strategies LIST  comma-separated strategy names, e.g. bfs,best-first
+  --topic FILE       passed to every crawl
+  --model FILE       passed to every crawl
+  --max-pages N      passed to every crawl
+  --concurrency N    passed to every crawl
+  --status N         also score counting only pages with HTTP status N
+  --reachable FILE   recall counts only target URLs listed in FILE
+  --at K,K,...       harvest@K checkpoints (default 100,200,500,1000,2000)
+  --out-dir DIR      keep each run's NDJSON as DIR/<strategy>.ndjson (and the plot as DIR/compare.svg)
+  --plot FILE        write the SVG of all runs here
+  -h, --help         show this help
+Flags after \`--\` go to every crawl as they are (e.g. -- --max-depth 6).
+
+stdout: one {"type":"summary",...} line per run (and view). stderr: the table.
+Exit 0 when every crawl succeeded, 1 when one failed (its stderr is shown),
+2 for bad usage.
+`;
+
+/** Most bytes of a crawl's stderr kept for the report of a failed run. */
+const STDERR_CAP = 16 * 1024;
+
+/** Streams of the command (tests pass their own; defaults: the process's). */
+export interface CompareIo {
+  stdout?: Writable;
+  stderr?: Writable;
+}
+
+interface CrawlOutcome {
+  code: number;
+  stderr: string;
+}
+
+/** Run one crawl as a child process, its stdout into `outFile`. */
+async function crawl(args: string[], outFile: string): Promise<CrawlOutcome> {
+  const child = spawn(process.execPath, [BIN, 'crawl', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr = (stderr + d).slice(-STDERR_CAP);
+  });
+  const exited = new Promise<number>((resolve) => {
+    child.on('error', (err) => {
+      stderr += `cannot start the crawler: ${err.message}`;
+      resolve(1);
+    });
+    child.on('close', (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
+  });
+  await pipeline(child.stdout!, createWriteStream(outFile));
+  return { code: await exited, stderr };
+}
+
+function fmtPct(x: number | null): string {
+  return x === null ? '—' : `${(100 * x).toFixed(1)}%`;
+}
+
+function fmtInt(x: number | null): string {
+  return x === null ? '—' : String(x);
+}
+
+/** The markdown table of one view of every run; the first run is the baseline. */
+export function markdownTable(rows: { run: string; summary: EvalSummary }[], at: number[]): string {
+  const reached = at.filter((k) => rows.some((r) => r.summary.pages >= k));
+  const base = rows[0]?.summary.pagesTo80 ?? null;
+  const baseName = rows[0]?.run ?? '';
+  const head = ['run', 'pages', 'relevant', 'to 50%', 'to 80%', 'to 90%', ...reached.map((k) => `harvest@${k}`), 'harvest', 'recall', 'F1', `to 80% vs ${baseName}`];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  for (const { run, summary: s } of rows) {
+    const ratio = base === null || s.pagesTo80 === null ? '—' : `${(s.pagesTo80 / base).toFixed(2)}×`;
+    const cells = [
+      run, String(s.pages), String(s.relevant), fmtInt(s.pagesTo50), fmtInt(s.pagesTo80), fmtInt(s.pagesTo90),
+      ...reached.map((k) => fmtPct(s.harvestAt[String(k)] ?? null)), fmtPct(s.harvest), fmtPct(s.recall), s.f1.toFixed(3), ratio,
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Run `focuscrawl compare` with its own arguments (after the subcommand).
+ * Returns the exit code: 0 when every crawl succeeded, 1 when any failed
+ * (the others still run and are reported), 2 for bad usage.
+ */
+export async function runCompare(argv: string[], io: CompareIo = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const warn = (line: string): void => void stderr.write(`focuscrawl compare: ${line}\n`);
+  let tmp: string | null = null;
+  let replay: Awaited<ReturnType<typeof createReplayServer>> | null = null;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        warc: { type: 'string', multiple: true },
+        labels: { type: 'string' },
+        target: { type: 'string' },
+        seed: { type: 'string', multiple: true },
+        seeds: { type: 'string' },
+        strategies: { type: 'string' },
+        topic: { type: 'string' },
+        model: { type: 'string' },
+        'max-pages': { type: 'string' },
+        concurrency: { type: 'string' },
+        status: { type: 'string' },
+        reachable: { type: 'string' },
+        at: { type: 'string' },
+        'out-dir': { type: 'string' },
+        plot: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help === true) {
+      await emit(stdout, USAGE);
+      return 0;
+    }
+    const dashDash = argv.indexOf('--');
+    if (positionals.length > 0 && (dashDash < 0 || argv.length - dashDash - 1 !== positionals.length)) {
+      throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (crawl flags go after --)`);
+    }
+    const warcs = values.warc ?? [];
+    if (warcs.length === 0) throw new UsageError('--warc FILE is required');
+    if (values.labels === undefined) throw new UsageError('--labels FILE is required');
+    if (values.target === undefined || values.target === '') throw new UsageError('--target LABEL is required');
+    if ((values.seed ?? []).length === 0 && values.seeds === undefined) throw new UsageError('give --seed URL or --seeds FILE');
+    const strategies = (values.strategies ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+    if (strategies.length === 0) throw new UsageError('--strategies S,S,... is required');
+    if (new Set(strategies).size !== strategies.length) throw new UsageError(`--strategies repeats a name: ${strategies.join(',')}`);
+    if (values['max-pages'] !== undefined) intFlag('max-pages', values['max-pages'], 1);
+    if (values.concurrency !== undefined) intFlag('concurrency', values.concurrency, 1);
+    const status = values.status === undefined ? null : intFlag('status', values.status, 100);
+    const at = atFlag(values.at);
+    const reachable = await loadReachable(values.reachable);
+    const cfg: ScoreConfig = { labels: await loadLabels(values.labels, values.target, warn), target: values.target, status, reachable, at, every: null };
+    const outDir = values['out-dir'];
+    if (outDir !== undefined) await mkdir(outDir, { recursive: true });
+    const plotFile = values.plot ?? (outDir === undefined ? undefined : path.join(outDir, 'compare.svg'));
+
+    const common: string[] = [];
+    for (const s of values.seed ?? []) common.push('--seed', s);
+    if (values.seeds !== undefined) common.push('--seeds', values.seeds);
+    if (values.topic !== undefined) common.push('--topic', values.topic);
+    if (values.model !== undefined) common.push('--model', values.model);
+    if (values['max-pages'] !== undefined) common.push('--max-pages', values['max-pages']);
+    if (values.concurrency !== undefined) common.push('--concurrency', values.concurrency);
+    common.push(...positionals);
+
+    try {
+      replay = await createReplayServer({ warcs });
+    } catch (err) {
+      throw new UsageError(`cannot replay ${warcs.join(', ')}: ${(err as Error).message}`, { cause: err });
+    }
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-compare-'));
+    warn(`replaying ${replay.records} archived URLs at ${replay.url}`);
+
+    const runs: ScoredRun[] = [];
+    let failed = 0;
+    for (const strategy of strategies) {
+      const file = path.join(outDir ?? tmp, `${strategy.replace(/[^A-Za-z0-9._-]/g, '_')}.ndjson`);
+      const store = path.join(tmp, `store-${runs.length + failed}`);
+      const t0 = Date.now();
+      const out = await crawl([...common, '--strategy', strategy, '--proxy', replay.url, '--store', store, '--fresh', '--quiet'], file);
+      await rm(store, { recursive: true, force: true });
+      if (out.code !== 0) {
+        failed++;
+        warn(`${strategy}: the crawl failed (exit ${out.code}):\n${out.stderr.trimEnd()}`);
+        continue;
+      }
+      const run = await scoreRun(strategy, createReadStream(file), cfg, warn);
+      warn(`${strategy}: ${run.views[0].summary.pages} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s${outDir === undefined ? '' : ` -> ${file}`}`);
+      for (const v of run.views) await emit(stdout, summaryLine(strategy, run.malformed, v.summary));
+      runs.push(run);
+    }
+    if (runs.length > 0) {
+      const views = runs[0].views.length;
+      for (let i = 0; i < views; i++) {
+        const status = runs[0].views[i].summary.status;
+        const caption = status === null ? 'all pages' : `pages with status ${status}`;
+        stderr.write(`\n${cfg.target}, ${caption}:\n\n${markdownTable(runs.map((r) => ({ run: r.name, summary: r.views[i].summary })), cfg.at)}\n`);
+      }
+      if (plotFile !== undefined) {
+        await writePlot(plotFile, runs, `${cfg.target}: ${runs.map((r) => r.name).join(' vs ')}`);
+        warn(`plot -> ${plotFile}`);
+      }
+    }
+    return failed === 0 ? 0 : 1;
+  } catch (err) {
+    return reportError(err, 'compare', stderr);
+  } finally {
+    await replay?.close();
+    if (tmp !== null) await rm(tmp, { recursive: true, force: true });
+  }
+}
