@@ -1,0 +1,287 @@
+/**
+ * Training examples from WARC files plus labels: the labelled pages are
+ * parsed as the crawler parses them, each becomes a page example, and each
+ * link on them whose target's label is known becomes a link-context example
+ * (seed 000's automatic link labelling, generalised from host lists to any
+ * labelled URL).
+ *
+ * Labels come from a TSV file (`url<TAB>label<TAB>...`, a header row naming
+ * the columns) and/or host lists (seed 000, algorithm 2: a link to a host of
+ * the positive list is a positive example, to a host of the negative list a
+ * negative one). `where` filters restrict the labels file to the rows whose
+ * named columns have the given values; rows filtered out are not used at
+ * all, neither as training pages nor as link targets, so the pages they
+ * describe stay unseen.
+ */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { FocuscrawlError, UsageError } from '../errors.ts';
+import { canonicalize, hostOf } from '../url.ts';
+import type { Segmenter } from '../text/segmenter.ts';
+import { buildIndex, readResponse, MAX_BODY_BYTES, type ArchivedResponse } from '../replay/warc-index.ts';
+import { parseBody } from '../stages/parse.ts';
+import { pageFeatures } from '../learn/features.ts';
+import type { LinkExample, PageExample, TrainingData } from '../model.ts';
+import { DEFAULT_MAX_EXAMPLES, Reservoir, readLines } from './from-texts.ts';
+
+/** A `--where COLUMN=VALUE` filter on the labels file. */
+export interface WhereFilter {
+  column: string;
+  value: string;
+}
+
+/** The labels file after filtering. */
+export interface LabelsTable {
+  /** column names from the header row */
+  columns: string[];
+  /** canonical URL -> label, rows that pass every filter (first row per URL wins) */
+  labels: Map<string, string>;
+  /** data rows read */
+  rows: number;
+  /** rows skipped: too few columns, not an http(s) URL, empty label, over-long line */
+  skipped: number;
+  /** rows filtered out by `where` */
+  filteredOut: number;
+  /** rows repeating a URL already labelled (the first label is kept) */
+  duplicates: number;
+}
+
+/**
+ * Reads a labels TSV. The first non-blank line is the header; the URL
+ * column is the one named `url` (else the first), the label column the one
+ * named `label` (else the second). URLs are canonicalised (src/url.ts).
+ * Throws UsageError (FC_USAGE) when the file is unreadable, has fewer than
+ * two columns, or a filter names a column the header lacks.
+ */
+export async function readLabels(path: string, where: readonly WhereFilter[] = []): Promise<LabelsTable> {
+  let columns: string[] | null = null;
+  let urlCol = 0;
+  let labelCol = 1;
+  let filterCols: [number, string][] = [];
+  const table: LabelsTable = { columns: [], labels: new Map(), rows: 0, skipped: 0, filteredOut: 0, duplicates: 0 };
+  for await (const line of readLines(path)) {
+    if (line !== null && line.trim() === '') continue;
+    if (columns === null) {
+      if (line === null) throw new UsageError(`${path}: header row is too long`);
+      columns = line.split('\t').map((c) => c.trim());
+      if (columns.length < 2) throw new UsageError(`${path}: expected a tab-separated header row with at least url and label columns, got ${JSON.stringify(line.slice(0, 100))}`);
+      const lower = columns.map((c) => c.toLowerCase());
+      if (lower.includes('url')) urlCol = lower.indexOf('url');
+      if (lower.includes('label')) labelCol = lower.indexOf('label');
+      filterCols = where.map((w) => {
+        const i = columns!.indexOf(w.column);
+        if (i === -1) throw new UsageError(`--where ${w.column}=${w.value}: ${path} has no column ${JSON.stringify(w.column)} (columns: ${columns!.join(', ')})`);
+        return [i, w.value];
+      });
+      table.columns = columns;
+      continue;
+    }
+    table.rows++;
+    const fields = line?.split('\t');
+    const url = fields === undefined ? null : canonicalize((fields[urlCol] ?? '').trim());
+    const label = fields?.[labelCol]?.trim() ?? '';
+    if (fields === undefined || url === null || label === '') {
+      table.skipped++;
+      continue;
+    }
+    if (!filterCols.every(([i, v]) => (fields[i] ?? '').trim() === v)) {
+      table.filteredOut++;
+      continue;
+    }
+    if (table.labels.has(url)) table.duplicates++;
+    else table.labels.set(url, label);
+  }
+  if (columns === null) throw new UsageError(`${path}: empty labels file`);
+  return table;
+}
+
+/**
+ * Reads a host list: one host (optionally with a port) a line, `#`
+ * comments and blank lines allowed; a full URL stands for its host. Hosts
+ * are normalised as URLs are (lower case, default port dropped). Throws
+ * UsageError (FC_USAGE) for an unreadable file or a line that is no host.
+ */
+export async function readHosts(path: string): Promise<Set<string>> {
+  const hosts = new Set<string>();
+  let no = 0;
+  for await (const line of readLines(path)) {
+    no++;
+    const s = (line ?? '').replace(/#.*/, '').trim();
+    if (line !== null && s === '') continue;
+    const url = line === null ? null : canonicalize(s.includes('://') ? s : `http://${s}/`);
+    if (url === null) throw new UsageError(`${path}:${no}: not a host name: ${JSON.stringify((line ?? '').slice(0, 100))}`);
+    hosts.add(hostOf(url));
+  }
+  return hosts;
+}
+
+/** Options of readWarc. */
+export interface WarcOptions {
+  /** WARC files (.warc or per-record .warc.gz) */
+  warcs: string[];
+  /** labels TSV; without it every HTML response of the WARCs is a source page */
+  labels?: string;
+  /** label value of the positive class */
+  target: string;
+  /** filters on the labels file's columns (all must match) */
+  where?: readonly WhereFilter[];
+  /** files of hosts whose pages/links are positive / negative examples */
+  positiveHosts?: string;
+  negativeHosts?: string;
+  /** cap on page and on link examples kept (default DEFAULT_MAX_EXAMPLES each; a uniform sample beyond it) */
+  maxExamples?: number;
+  segmenter?: Segmenter;
+  /** progress and warnings, one line each (default: none) */
+  log?: (line: string) => void;
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+/** Progress is logged every this many source pages. */
+const PROGRESS_EVERY = 1000;
+
+function header(res: ArchivedResponse, name: string): string | null {
+  for (const [k, v] of res.headers) if (k.toLowerCase() === name) return v;
+  return null;
+}
+
+/** The payload with its Content-Encoding undone, or null when it cannot be. */
+function decodedBody(res: ArchivedResponse): Buffer | null {
+  const enc = (header(res, 'content-encoding') ?? 'identity').trim().toLowerCase();
+  const cap = { maxOutputLength: MAX_BODY_BYTES };
+  try {
+    if (enc === 'identity' || enc === '') return res.body;
+    if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(res.body, cap);
+    if (enc === 'deflate') return inflateSync(res.body, cap);
+    if (enc === 'br') return brotliDecompressSync(res.body, cap);
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * Reads training examples from WARC files.
+ *
+ * Source pages: the URLs of the (filtered) labels file that have a response
+ * record, or every response record when no labels file is given. A source
+ * page is parsed when its status is 2xx and its Content-Type is HTML or
+ * absent (Content-Encoding undone).
+ *
+ * Label of a URL: its row in the labels file (positive iff the label equals
+ * `target`), else its host's list (positive list: positive, negative list:
+ * negative), else none.
+ *
+ * Examples: each parsed source page with a label is a page example
+ * (pageFeatures). Each link on a parsed source page (nofollow included)
+ * whose canonical target URL has a label and is not the page itself is a
+ * link example with the link's anchor and context.
+ *
+ * Throws UsageError (FC_USAGE) for unreadable inputs, a host in both lists,
+ * or a target label that occurs nowhere.
+ */
+export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
+  const started = performance.now();
+  const log = opts.log ?? ((): void => {});
+  const table = opts.labels === undefined ? null : await readLabels(opts.labels, opts.where ?? []);
+  const labels = table?.labels ?? null;
+  const positiveHosts = opts.positiveHosts === undefined ? new Set<string>() : await readHosts(opts.positiveHosts);
+  const negativeHosts = opts.negativeHosts === undefined ? new Set<string>() : await readHosts(opts.negativeHosts);
+  for (const h of positiveHosts) {
+    if (negativeHosts.has(h)) throw new UsageError(`host ${h} is in both --positive-hosts and --negative-hosts`);
+  }
+  if (table !== null) {
+    log(`labels: ${table.rows} rows, ${table.labels.size} used, ${table.filteredOut} filtered out, ${table.skipped} skipped, ${table.duplicates} duplicate URLs`);
+    const targetRows = [...table.labels.values()].filter((l) => l === opts.target).length;
+    if (targetRows === 0 && positiveHosts.size === 0) {
+      const seen = [...new Set(table.labels.values())].slice(0, 20);
+      throw new UsageError(`target ${JSON.stringify(opts.target)} is not a label of any used row of ${opts.labels} (labels: ${seen.join(', ') || 'none'})`);
+    }
+  }
+  const labelOf = (url: string): 0 | 1 | undefined => {
+    const l = labels?.get(url);
+    if (l !== undefined) return l === opts.target ? 1 : 0;
+    if (positiveHosts.size === 0 && negativeHosts.size === 0) return undefined;
+    const host = hostOf(url);
+    if (positiveHosts.has(host)) return 1;
+    if (negativeHosts.has(host)) return 0;
+    return undefined;
+  };
+
+  const index = await buildIndex(opts.warcs);
+  const sources = labels === null ? [...index.entries.keys()] : [...labels.keys()].filter((u) => index.entries.has(u));
+  const cap = opts.maxExamples ?? DEFAULT_MAX_EXAMPLES;
+  const pageSample = new Reservoir<PageExample>(cap, 1);
+  const linkSample = new Reservoir<LinkExample>(cap, 2);
+  const counts = {
+    warcResponses: index.responseRecords,
+    labelRows: table?.rows ?? 0,
+    labelRowsUsed: labels?.size ?? 0,
+    labelRowsFilteredOut: table?.filteredOut ?? 0,
+    labelledNotInWarc: labels === null ? 0 : labels.size - sources.length,
+    sourcePages: sources.length,
+    parsedPages: 0,
+    skippedNotOk: 0,
+    skippedNotHtml: 0,
+    skippedUnreadable: 0,
+    linksSeen: 0,
+    linksFromLabels: 0,
+    linksFromHosts: 0,
+  };
+  let done = 0;
+  for (const url of sources) {
+    if (++done % PROGRESS_EVERY === 0) log(`warc: ${done}/${sources.length} pages read`);
+    let res: ArchivedResponse | null;
+    try {
+      res = await readResponse(index, url);
+    } catch (err) {
+      if (!(err instanceof FocuscrawlError)) throw err;
+      counts.skippedUnreadable++;
+      continue;
+    }
+    if (res === null || res.status < 200 || res.status > 299) {
+      counts.skippedNotOk++;
+      continue;
+    }
+    const contentType = header(res, 'content-type');
+    const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
+    if (mediaType !== '' && !HTML_TYPES.has(mediaType)) {
+      counts.skippedNotHtml++;
+      continue;
+    }
+    const body = decodedBody(res);
+    if (body === null) {
+      counts.skippedUnreadable++;
+      continue;
+    }
+    const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? null;
+    const page = parseBody(body, url, charset);
+    counts.parsedPages++;
+    const pageLabel = labelOf(url);
+    if (pageLabel !== undefined) pageSample.add({ features: pageFeatures(page, { segmenter: opts.segmenter }), label: pageLabel });
+    for (const link of page.links) {
+      counts.linksSeen++;
+      const target = canonicalize(link.url);
+      if (target === null || target === url) continue;
+      const label = labelOf(target);
+      if (label === undefined) continue;
+      if (labels?.has(target)) counts.linksFromLabels++;
+      else counts.linksFromHosts++;
+      linkSample.add({ anchor: link.anchor, context: link.context, label });
+    }
+  }
+  if (pageSample.seen > cap || linkSample.seen > cap) {
+    log(`warc: ${pageSample.seen} page and ${linkSample.seen} link examples, training on uniform samples of at most ${cap} each`);
+  }
+  return {
+    source: 'warc',
+    files: [...opts.warcs, ...[opts.labels, opts.positiveHosts, opts.negativeHosts].filter((f): f is string => f !== undefined)],
+    pages: pageSample.items,
+    links: linkSample.items,
+    counts,
+    options: {
+      target: opts.target,
+      ...(opts.where && opts.where.length > 0 ? { where: opts.where.map((w) => `${w.column}=${w.value}`) } : {}),
+      maxExamples: cap,
+    },
+    seconds: (performance.now() - started) / 1000,
+  };
+}

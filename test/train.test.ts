@@ -1,0 +1,400 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import { Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/model.ts';
+import { runTrain } from '../src/train/command.ts';
+import { readLabels, readWarc } from '../src/train/from-warc.ts';
+import { readLines, readTexts, textPage } from '../src/train/from-texts.ts';
+import type { ParsedPage } from '../src/types.ts';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const CORPORA = resolve(repoRoot, '../shared/corpora');
+const WEBKB_WARC = join(CORPORA, 'webkb', 'webkb.warc.gz');
+const WEBKB_LABELS = join(CORPORA, 'webkb', 'labels.tsv');
+
+/** A Writable that keeps what is written. */
+function sink(): Writable & { text: () => string } {
+  let buf = '';
+  const w = new Writable({
+    write(chunk, _enc, cb) {
+      buf += String(chunk);
+      cb();
+    },
+  });
+  return Object.assign(w, { text: () => buf });
+}
+
+async function train(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = sink();
+  const stderr = sink();
+  const code = await runTrain(args, { stdout, stderr });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+const html = (title: string, body: string): string => `<html><head><title>${title}</title></head><body>${body}</body></html>`;
+const a = (href: string, text: string): string => `<p><a href="${href}">${text}</a></p>`;
+
+const COURSE_TEXT = '<p>Course syllabus, homework assignments, lecture notes and the final exam. The instructor holds office hours.</p>';
+const PROF_TEXT = '<p>Professor of computer science. Research interests, publications, journal papers and grants.</p>';
+const STUDENT_TEXT = '<p>Graduate student home page: my resume, my advisor, my hobbies and favorite music.</p>';
+
+/**
+ * The tiny web (university a, unless noted). Link examples with
+ * --where university=a and --target course (labelled, kept targets only; no
+ * self links, no unlabelled or filtered-out targets):
+ *   cs101 -> cs102 (+), prof (-)            [self link and elsewhere.test skipped]
+ *   cs102 -> cs101 (+), prof (-)
+ *   cs103 -> cs102 (+)
+ *   prof  -> cs101 (+), student (-)
+ *   student -> prof (-)
+ *   dept  -> cs101 (+), cs103 (+), prof (-), student (-)   [hidden: university b, skipped]
+ * = 12 link examples, 6 positive. Page examples: 6 (3 course).
+ * notes.txt is labelled but text/plain; missing.html is labelled but not archived.
+ */
+const PAGES: { url: string; label: string; university: string; body: string; type?: string }[] = [
+  {
+    url: 'http://u.test/cs101.html',
+    label: 'course',
+    university: 'a',
+    body: html('CS101 course', COURSE_TEXT + a('cs102.html', 'CS102 course syllabus') + a('prof.html', 'Professor Smith home page') + a('#top', 'top') + a('http://elsewhere.test/x', 'elsewhere')),
+  },
+  {
+    url: 'http://u.test/cs102.html',
+    label: 'course',
+    university: 'a',
+    body: html('CS102 course', COURSE_TEXT + a('cs101.html', 'CS101 course homework') + a('prof.html', 'Professor Smith')),
+  },
+  { url: 'http://u.test/cs103.html', label: 'course', university: 'a', body: html('CS103 course', COURSE_TEXT + a('cs102.html', 'CS102 lecture notes')) },
+  {
+    url: 'http://u.test/prof.html',
+    label: 'faculty',
+    university: 'a',
+    body: html('Professor Smith', PROF_TEXT + a('cs101.html', 'CS101 course') + a('student.html', 'my student Jones')),
+  },
+  { url: 'http://u.test/student.html', label: 'student', university: 'a', body: html('Jones', STUDENT_TEXT + a('prof.html', 'my advisor professor Smith')) },
+  {
+    url: 'http://u.test/dept.html',
+    label: 'other',
+    university: 'a',
+    body: html('Department', '<p>Department news and events.</p>' + a('cs101.html', 'CS101 course') + a('cs103.html', 'CS103 course') + a('prof.html', 'faculty professor') + a('student.html', 'student') + a('hidden.html', 'CS999 course')),
+  },
+  { url: 'http://u.test/hidden.html', label: 'course', university: 'b', body: html('CS999 course', COURSE_TEXT + a('cs101.html', 'CS101 course')) },
+  { url: 'http://u.test/notes.txt', label: 'course', university: 'a', body: 'plain text course notes', type: 'text/plain' },
+];
+const MISSING = { url: 'http://u.test/missing.html', label: 'course', university: 'a' };
+
+async function writeWarc(path: string): Promise<void> {
+  const parts: Uint8Array[] = [];
+  for (const p of PAGES) {
+    const record = WARCRecord.create(
+      { url: p.url, type: 'response', warcVersion: 'WARC/1.1', statusline: 'HTTP/1.0 200 OK', httpHeaders: { 'Content-Type': p.type ?? 'text/html' } },
+      [Buffer.from(p.body, 'utf8')],
+    );
+    parts.push(await WARCSerializer.serialize(record, { gzip: true }));
+  }
+  await writeFile(path, Buffer.concat(parts));
+}
+
+function page(title: string, content: string): ParsedPage {
+  return { ...textPage(title), blocks: { title, heading: '', content, navigation: '', anchor: '', other: '' } };
+}
+
+let dir: string;
+let warc: string;
+let labels: string;
+let modelPath: string;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fc-train-'));
+  warc = join(dir, 'tiny.warc.gz');
+  labels = join(dir, 'labels.tsv');
+  modelPath = join(dir, 'course.json');
+  await writeWarc(warc);
+  const rows = [...PAGES, MISSING].map((p) => `${p.url}\t${p.label}\t${p.university}`);
+  await writeFile(labels, ['url\tlabel\tuniversity', ...rows, ''].join('\n'));
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('train from a WARC', () => {
+  test('counts exactly the constructed page and link examples', async () => {
+    const data = await readWarc({ warcs: [warc], labels, target: 'course', where: [{ column: 'university', value: 'a' }] });
+    assert.equal(data.pages.length, 6);
+    assert.equal(data.pages.filter((p) => p.label === 1).length, 3);
+    assert.equal(data.links.length, 12);
+    assert.equal(data.links.filter((l) => l.label === 1).length, 6);
+    assert.equal(data.counts.labelRowsFilteredOut, 1);
+    assert.equal(data.counts.labelledNotInWarc, 1);
+    assert.equal(data.counts.skippedNotHtml, 1);
+    assert.equal(data.counts.parsedPages, 6);
+    const anchors = data.links.map((l) => l.anchor);
+    assert.ok(!anchors.includes('CS999 course'), 'a link to a filtered-out row is no example');
+    assert.ok(!anchors.includes('elsewhere') && !anchors.includes('top'));
+  });
+
+  test('without the filter the other university counts too', async () => {
+    const data = await readWarc({ warcs: [warc], labels, target: 'course' });
+    assert.equal(data.pages.length, 7);
+    // + dept -> hidden (+), + hidden -> cs101 (+)
+    assert.equal(data.links.length, 14);
+    assert.equal(data.links.filter((l) => l.label === 1).length, 8);
+  });
+
+  test('host lists label links and pages when the labels file has no row (seed 000, algorithm 2)', async () => {
+    const pos = join(dir, 'pos.txt');
+    const neg = join(dir, 'neg.txt');
+    await writeFile(pos, '# topic sites\nELSEWHERE.test\n');
+    await writeFile(neg, 'other.test:80\n');
+    const data = await readWarc({ warcs: [warc], labels, target: 'course', where: [{ column: 'university', value: 'a' }], positiveHosts: pos, negativeHosts: neg });
+    assert.equal(data.links.length, 13);
+    assert.equal(data.links.filter((l) => l.label === 1).length, 7);
+    assert.equal(data.counts.linksFromHosts, 1);
+    assert.ok(data.links.some((l) => l.anchor === 'elsewhere' && l.label === 1));
+  });
+
+  test('trains a model whose classifiers separate the classes', async () => {
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--out', modelPath]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /6 page examples \(3 positive\), 12 link examples \(6 positive\)/);
+    assert.match(r.stderr, /in-sample accuracy: page/);
+    const model = await loadModel(modelPath);
+    assert.equal(model.target, 'course');
+    assert.equal(model.threshold, 0.5);
+    assert.equal(model.group, 2);
+    const json = model.json;
+    assert.equal(json.format, 'focuscrawl-model');
+    assert.equal(json.version, 1);
+    assert.match(json.createdBy, /^focuscrawl \d/);
+    assert.equal(json.training.counts.links, 12);
+    assert.equal(json.training.counts.linkPositives, 6);
+    assert.deepEqual(json.training.options.where, ['university=a']);
+    assert.ok(model.terms.includes('syllabus'), `terms: ${model.terms.join(' ')}`);
+    assert.ok(!model.terms.includes('professor'));
+    const onTopic = page('CS200 course', 'Syllabus and homework for the course; lecture notes, exam and instructor office hours.');
+    const offTopic = page('Professor Brown', 'Professor of computer science: research interests and publications.');
+    assert.ok(model.pageProbability(onTopic) > 0.5, `on-topic ${model.pageProbability(onTopic)}`);
+    assert.ok(model.pageProbability(offTopic) < 0.5, `off-topic ${model.pageProbability(offTopic)}`);
+    const good = model.linkProbability('CS300 course syllabus', '');
+    const bad = model.linkProbability('Professor Brown home page', '');
+    assert.ok(good > bad, `link ${good} vs ${bad}`);
+    for (const density of ['gaussian', 'kernel'] as const) {
+      const g = model.kdeProbability('CS300 course syllabus', '', density);
+      const b = model.kdeProbability('Professor Brown home page', '', density);
+      assert.ok(g >= 0 && g <= 1 && b >= 0 && b <= 1);
+      assert.ok(g > b, `${density}: ${g} vs ${b}`);
+    }
+    assert.deepEqual((await readdir(dir)).filter((f) => f.endsWith('.tmp')), [], 'no temp file left behind');
+  });
+
+  test('an unknown --where column or target is a usage error', async () => {
+    let r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'campus=a', '--out', join(dir, 'x.json')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^focuscrawl: FC_USAGE: .*campus.*\n$/);
+    r = await train(['--warc', warc, '--labels', labels, '--target', 'cooking', '--out', join(dir, 'x.json')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /FC_USAGE: target "cooking"/);
+    assert.equal(existsSync(join(dir, 'x.json')), false);
+  });
+
+  test('readLabels canonicalises URLs and reports its rows', async () => {
+    const f = join(dir, 'l2.tsv');
+    await writeFile(f, 'url\tlabel\nHTTP://U.test/a/index.html\tcourse\nnot a url\tcourse\nhttp://u.test/a/\tother\n');
+    const t = await readLabels(f);
+    assert.deepEqual([...t.labels], [['http://u.test/a/', 'course']]);
+    assert.equal(t.rows, 3);
+    assert.equal(t.skipped, 1);
+    assert.equal(t.duplicates, 1);
+  });
+});
+
+describe('train from texts', () => {
+  const LINES = [
+    { s: '股市大涨 银行 股票 投资者 获利', l: 'news_finance', k: '股票,银行' },
+    { s: '央行 降息 银行 利率 股票 市场', l: 'news_finance', k: '利率' },
+    { s: '基金 投资 股票 收益 银行 理财', l: 'news_finance', k: '' },
+    { s: '足球 比赛 球队 进球 冠军', l: 'news_sports', k: '足球' },
+    { s: '篮球 球队 比赛 球员 冠军', l: 'news_sports', k: '' },
+    { s: '旅游 景点 酒店 门票 游客', l: 'news_travel', k: '旅游' },
+  ];
+
+  test('trains from NDJSON, skipping malformed lines with a count on stderr', async () => {
+    const f = join(dir, 'texts.ndjson');
+    const good = LINES.map((x) => JSON.stringify({ sentence: x.s, label_desc: x.l, keywords: x.k }));
+    const bad = ['{not json', '[1, 2]', JSON.stringify({ label_desc: 'news_finance' }), JSON.stringify({ sentence: 5, label_desc: 'news_sports' }), JSON.stringify({ sentence: 'x', label_desc: null })];
+    await writeFile(f, [good[0], bad[0], good[1], '', bad[1], good[2], good[3], bad[2], bad[3], good[4], bad[4], good[5]].join('\r\n'));
+    const out = join(dir, 'fin.json');
+    const r = await train(['--texts', f, '--text-field', 'sentence', '--label-field', 'label_desc', '--context-field', 'keywords', '--target', 'news_finance', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /skipped 5 malformed of 11 lines \(first: .*texts\.ndjson:2: not JSON\)/);
+    assert.match(r.stderr, /6 page examples \(3 positive\), 6 link examples \(3 positive\)/);
+    const model = await loadModel(out);
+    assert.equal(model.json.training.source, 'texts');
+    assert.equal(model.json.training.counts.malformed, 5);
+    assert.ok(model.linkProbability('银行 股票 大涨', '') > model.linkProbability('足球 比赛 冠军', ''));
+    assert.ok(model.pageProbability(textPage('银行 股票 投资')) > 0.5);
+    assert.ok(model.pageProbability(textPage('球队 比赛 冠军')) < 0.5);
+    assert.ok(model.terms.includes('股票'), model.terms.join(' '));
+  });
+
+  test('readTexts takes numbers as labels and a missing context as empty', async () => {
+    const f = join(dir, 'num.ndjson');
+    await writeFile(f, [JSON.stringify({ t: 'stock market bank', y: 104 }), JSON.stringify({ t: 'football match', y: 103 })].join('\n'));
+    const data = await readTexts({ files: [f], textField: 't', labelField: 'y', contextField: 'kw', target: '104' });
+    assert.deepEqual(data.links.map((l) => [l.anchor, l.context, l.label]), [['stock market bank', '', 1], ['football match', '', 0]]);
+  });
+
+  test('a file with no usable line, or without the target, is a usage error', async () => {
+    const f = join(dir, 'junk.ndjson');
+    await writeFile(f, 'nope\n{"a": 1}\n');
+    let r = await train(['--texts', f, '--text-field', 'sentence', '--label-field', 'label_desc', '--target', 'x', '--out', join(dir, 'j.json')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /focuscrawl: FC_USAGE: no usable line/);
+    const g = join(dir, 'only-sports.ndjson');
+    await writeFile(g, JSON.stringify({ sentence: '足球', label_desc: 'news_sports' }) + '\n');
+    r = await train(['--texts', g, '--text-field', 'sentence', '--label-field', 'label_desc', '--target', 'news_finance', '--out', join(dir, 'j.json')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /FC_USAGE: target "news_finance" matches no usable line/);
+  });
+
+  test('readLines splits LF and CRLF, drops a BOM and caps long lines', async () => {
+    const f = join(dir, 'lines.txt');
+    await writeFile(f, '\uFEFFone\r\ntwo\n' + 'x'.repeat(50) + '\nlast');
+    const got: (string | null)[] = [];
+    for await (const l of readLines(f, 20)) got.push(l);
+    assert.deepEqual(got, ['one', 'two', null, 'last']);
+  });
+});
+
+describe('model file', () => {
+  let valid: ModelJSON;
+  before(async () => {
+    if (!existsSync(modelPath)) {
+      const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--out', modelPath]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    valid = JSON.parse(await readFile(modelPath, 'utf8')) as ModelJSON;
+  });
+
+  const cases: [string, (m: any) => unknown][] = [
+    ['wrong format', (m) => ({ ...m, format: 'other-model' })],
+    ['version 2', (m) => ({ ...m, version: 2 })],
+    ['version as a string', (m) => ({ ...m, version: '1' })],
+    ['missing page classifier', (m) => ({ ...m, page: undefined })],
+    ['page classifier of the wrong type', (m) => ({ ...m, page: 'bayes' })],
+    ['page classifier with bad counts', (m) => ({ ...m, page: { ...m.page, nPos: -1 } })],
+    ['missing link classifier', (m) => ({ ...m, link: { ...m.link, classifier: undefined } })],
+    ['bad feature group', (m) => ({ ...m, link: { ...m.link, group: 3 } })],
+    ['domain terms not strings', (m) => ({ ...m, link: { ...m.link, domainTerms: [1, 2] } })],
+    ['kernel classifier swapped', (m) => ({ ...m, kde: { ...m.kde, kernel: m.kde.gaussian } })],
+    ['missing vectorizer', (m) => ({ ...m, kde: { ...m.kde, vectorizer: null } })],
+    ['threshold as a string', (m) => ({ ...m, threshold: '0.5' })],
+    ['threshold above 1', (m) => ({ ...m, threshold: 2 })],
+    ['terms not an array', (m) => ({ ...m, terms: 'course' })],
+    ['empty target', (m) => ({ ...m, target: '' })],
+    ['training counts not numbers', (m) => ({ ...m, training: { ...m.training, counts: { pages: 'six' } } })],
+    ['an array', () => [1, 2]],
+  ];
+  for (const [name, mutate] of cases) {
+    test(`loadModel rejects: ${name}`, async () => {
+      const f = join(dir, 'bad.json');
+      await writeFile(f, JSON.stringify(mutate(structuredClone(valid))));
+      await assert.rejects(loadModel(f), (err: unknown) => err instanceof ModelError && err.code === 'FC_BAD_MODEL');
+    });
+  }
+
+  test('loadModel rejects a truncated file, an empty file and a missing file', async () => {
+    const text = await readFile(modelPath, 'utf8');
+    const f = join(dir, 'trunc.json');
+    await writeFile(f, text.slice(0, Math.floor(text.length / 2)));
+    await assert.rejects(loadModel(f), { code: 'FC_BAD_MODEL', message: /not valid JSON/ });
+    await writeFile(f, '');
+    await assert.rejects(loadModel(f), { code: 'FC_BAD_MODEL' });
+    await assert.rejects(loadModel(join(dir, 'nope.json')), { code: 'FC_BAD_MODEL', message: /cannot read/ });
+  });
+
+  test('the messages name the problem', async () => {
+    assert.throws(() => Model.fromJSON({ ...valid, version: 2 }, 'm.json'), /m\.json: unsupported model version number 2/);
+    assert.throws(() => Model.fromJSON({ ...valid, format: 'x' }, 'm.json'), /not a focuscrawl model/);
+  });
+
+  test('saveModel round-trips exactly; a model loaded twice scores the same', async () => {
+    const f = join(dir, 'copy.json');
+    await saveModel(f, valid);
+    assert.deepEqual(JSON.parse(await readFile(f, 'utf8')), valid);
+    const [m1, m2] = [await loadModel(modelPath), await loadModel(f)];
+    assert.equal(m1.linkProbability('CS300 course', 'syllabus'), m2.linkProbability('CS300 course', 'syllabus'));
+    await assert.rejects(saveModel(join(dir, 'no-such-dir', 'm.json'), valid), { code: 'FC_USAGE' });
+  });
+
+  test('discriminativeTerms ranks a frequent positive token above a rare one, drops numbers', () => {
+    const docs = [
+      { tokens: ['course', 'rare', '101'], label: 1 as const },
+      { tokens: ['course', 'rare', '101'], label: 1 as const },
+      { tokens: ['course'], label: 1 as const },
+      { tokens: ['course'], label: 1 as const },
+      { tokens: ['course', 'professor'], label: 0 as const },
+      { tokens: ['professor'], label: 0 as const },
+      { tokens: ['professor'], label: 0 as const },
+      { tokens: ['professor'], label: 0 as const },
+      { tokens: ['professor'], label: 0 as const },
+    ];
+    assert.deepEqual(discriminativeTerms(docs, 10), ['course', 'rare']);
+    assert.deepEqual(discriminativeTerms(docs, 1), ['course']);
+  });
+});
+
+describe('runTrain command line', () => {
+  test('--help goes to stdout, exit 0', async () => {
+    const r = await train(['--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^Usage:\n {2}focuscrawl train --warc/);
+    assert.equal(r.stderr, '');
+  });
+
+  const usage: [string, string[]][] = [
+    ['no arguments', []],
+    ['an unknown flag', ['--bogus']],
+    ['both --warc and --texts', ['--warc', 'a', '--texts', 'b', '--target', 'x', '--out', 'o']],
+    ['no --target', ['--texts', 'b', '--text-field', 's', '--label-field', 'l', '--out', 'o']],
+    ['no --out', ['--texts', 'b', '--text-field', 's', '--label-field', 'l', '--target', 'x']],
+    ['--texts without fields', ['--texts', 'b', '--target', 'x', '--out', 'o']],
+    ['--warc without labels or hosts', ['--warc', 'a', '--target', 'x', '--out', 'o']],
+    ['a malformed --where', ['--warc', 'a', '--labels', 'l', '--where', 'nocolumn', '--target', 'x', '--out', 'o']],
+    ['--labels with --texts', ['--texts', 'b', '--labels', 'l', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o']],
+    ['a bad --feature-group', ['--texts', 'b', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o', '--feature-group', '3']],
+    ['a missing --texts file', ['--texts', '/nonexistent/t.ndjson', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o']],
+    ['a missing WARC file', ['--warc', '/nonexistent/w.warc', '--labels', '/nonexistent/l.tsv', '--target', 'x', '--out', 'o']],
+  ];
+  for (const [name, args] of usage) {
+    test(`usage error: ${name} -> exit 2, one line on stderr`, async () => {
+      const r = await train(args);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^focuscrawl: FC_USAGE: [^\n]+\n$/);
+    });
+  }
+});
+
+describe('WebKB (real data)', () => {
+  const skip = existsSync(WEBKB_WARC) && existsSync(WEBKB_LABELS) ? false : `needs ${WEBKB_WARC} and labels.tsv (../shared/corpora is not beside this clone)`;
+  test('trains course on the misc universities only', { skip, timeout: 60_000 }, async () => {
+    const out = join(dir, 'webkb-course.json');
+    const r = await train(['--warc', WEBKB_WARC, '--labels', WEBKB_LABELS, '--target', 'course', '--where', 'university=misc', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const model = await loadModel(out);
+    const c = model.json.training.counts;
+    assert.ok(c.pagePositives > 0 && c.linkPositives > 0, JSON.stringify(c));
+    assert.ok(c.labelRowsFilteredOut > 0, 'cornell/texas/washington rows are filtered out');
+    assert.ok(model.json.training.inSample.page.auc! > 0.8, JSON.stringify(model.json.training.inSample));
+  });
+});
