@@ -10,9 +10,15 @@ import { parseArgs } from 'node:util';
 import { FocuscrawlError, UsageError } from './errors.ts';
 import { canonicalize } from './url.ts';
 import { loadTopic } from './topic.ts';
-import { knownStrategies } from './scorers/index.ts';
+import { knownStrategies, needsModel } from './scorers/index.ts';
+import { loadModel } from './model.ts';
 import { runCrawl, type CrawlConfig } from './pipeline.ts';
 import { runReplay } from './replay/command.ts';
+import { runTrain } from './train/command.ts';
+import { runEval } from './eval/command.ts';
+import { runCompare } from './eval/compare.ts';
+import { runExpandTopic } from './etfl/command.ts';
+import { runGenWeb } from './genweb/command.ts';
 import { VERSION } from './version.ts';
 
 const MAIN_HELP = `focuscrawl ${VERSION}: a focused web crawler that streams NDJSON
@@ -20,19 +26,33 @@ const MAIN_HELP = `focuscrawl ${VERSION}: a focused web crawler that streams NDJ
 Usage:
   focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
   focuscrawl replay --warc FILE... [--port N]
+  focuscrawl train | eval | compare | expand-topic | gen-web ...
   focuscrawl --help | --version
   focuscrawl <command> --help
 
 Commands:
-  crawl    fetch the pages most likely on topic first; one NDJSON record per URL on stdout
-  replay   serve WARC files as an HTTP forward proxy on 127.0.0.1 (offline crawling)
+  crawl         fetch the pages most likely on topic first; one NDJSON record per URL on stdout
+  replay        serve WARC files as an HTTP forward proxy on 127.0.0.1 (offline crawling)
+  train         learn a model (page and link-context classifiers) from labelled pages or texts
+  eval          harvest rate and target recall of a crawl's records against labels (+ SVG plot)
+  compare       crawl one archive with several strategies and compare them (table + plot)
+  expand-topic  mine extension terms for a topic (seed 002's feature library)
+  gen-web       build a synthetic Chinese portal web (WARC) from labelled headlines
 `;
 
 const CRAWL_HELP = `Usage: focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
 
 Topic and strategy:
   --topic FILE          topic.json: {"name": "...", "terms": ["..."], "threshold": 0.2}
-  --strategy NAME       ${knownStrategies().join(' | ')} (default: best-first with a topic, else bfs)
+  --strategy NAME       ${knownStrategies().join(' | ')}
+                        (default: best-first with a topic or model, else bfs)
+  --model FILE          a model from \`focuscrawl train\`: judges page relevance, scores
+                        links for nb-link and bayes-kde
+  --param KEY=VALUE     strategy parameter (repeatable), e.g. roundSize=10, density=gaussian;
+                        overrides the topic file's "params"
+  --density NAME        bayes-kde density: kernel (default) | gaussian
+  --tunnel K            follow at most K consecutive off-topic hops (default: no limit;
+                        0 = hard focus)
 Scope:
   --max-pages N         stop after N pages (counted across resumed runs; default: no limit)
   --max-depth N         do not queue links more than N hops from a seed (default: no limit)
@@ -59,7 +79,7 @@ State:
 
 /** Exit code for an error: 2 for bad input, 1 otherwise. */
 function exitCodeOf(err: FocuscrawlError): number {
-  return err.code === 'FC_USAGE' || err.code === 'FC_BAD_TOPIC' ? 2 : 1;
+  return err.code === 'FC_USAGE' || err.code === 'FC_BAD_TOPIC' || err.code === 'FC_BAD_MODEL' ? 2 : 1;
 }
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
@@ -88,6 +108,17 @@ async function readSeeds(file: string): Promise<string[]> {
   return seeds;
 }
 
+function parseParams(values: string[]): Record<string, number | string> {
+  const params: Record<string, number | string> = {};
+  for (const v of values) {
+    const m = /^([A-Za-z][\w.-]*)=(.*)$/.exec(v);
+    if (m === null) throw new UsageError(`--param wants KEY=VALUE, got ${JSON.stringify(v)}`);
+    const n = Number(m[2]);
+    params[m[1]] = m[2].trim() !== '' && Number.isFinite(n) ? n : m[2];
+  }
+  return params;
+}
+
 function parseAuth(values: string[]): CrawlConfig['auth'] {
   const auth: CrawlConfig['auth'] = {};
   for (const v of values) {
@@ -107,7 +138,11 @@ async function crawlCommand(argv: string[]): Promise<number> {
       seed: { type: 'string', multiple: true },
       seeds: { type: 'string' },
       topic: { type: 'string' },
+      model: { type: 'string' },
       strategy: { type: 'string' },
+      param: { type: 'string', multiple: true },
+      density: { type: 'string' },
+      tunnel: { type: 'string' },
       'max-pages': { type: 'string' },
       'max-depth': { type: 'string' },
       'max-frontier': { type: 'string' },
@@ -134,11 +169,17 @@ async function crawlCommand(argv: string[]): Promise<number> {
   for (const s of seeds) if (canonicalize(s) === null) throw new UsageError(`--seed is not an http(s) URL: ${JSON.stringify(s)}`);
   if (values.seeds !== undefined) seeds.push(...(await readSeeds(values.seeds)));
   const topic = values.topic === undefined ? null : await loadTopic(values.topic);
-  const strategy = values.strategy ?? (topic === null ? 'bfs' : 'best-first');
+  const model = values.model === undefined ? null : await loadModel(values.model);
+  const strategy = values.strategy ?? (topic === null && model === null ? 'bfs' : 'best-first');
   if (!knownStrategies().includes(strategy)) {
     throw new UsageError(`unknown --strategy ${JSON.stringify(strategy)}; known: ${knownStrategies().join(', ')}`);
   }
-  if (strategy !== 'bfs' && topic === null) throw new UsageError(`--strategy ${strategy} needs --topic FILE`);
+  if (needsModel(strategy) && model === null) throw new UsageError(`--strategy ${strategy} needs --model FILE (focuscrawl train)`);
+  if (strategy !== 'bfs' && topic === null && model === null) throw new UsageError(`--strategy ${strategy} needs --topic FILE`);
+  const params = parseParams(values.param ?? []);
+  if (values.density !== undefined) params.density = values.density;
+  // etfl reads its feature library (synonyms, kinds, mined terms) from the topic file
+  if (strategy === 'etfl' && values.topic !== undefined) params.libraryPath ??= values.topic;
   if (values.proxy !== undefined) {
     let proto = '';
     try {
@@ -154,7 +195,10 @@ async function crawlCommand(argv: string[]): Promise<number> {
   const config: CrawlConfig = {
     seeds,
     topic,
+    model,
     strategy,
+    params,
+    tunnel: positiveInt('tunnel', values.tunnel, Infinity),
     storeDir: values.store ?? './focuscrawl-store',
     fresh: values.fresh === true,
     maxPages: positiveInt('max-pages', values['max-pages'], Infinity),
@@ -208,6 +252,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (cmd === 'crawl') return await crawlCommand(rest);
     if (cmd === 'replay') return await runReplay(rest);
+    if (cmd === 'train') return await runTrain(rest);
+    if (cmd === 'eval') return await runEval(rest);
+    if (cmd === 'compare') return await runCompare(rest);
+    if (cmd === 'expand-topic') return await runExpandTopic(rest);
+    if (cmd === 'gen-web') return await runGenWeb(rest);
     throw new UsageError(`unknown command ${JSON.stringify(cmd)} (try focuscrawl --help)`);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
