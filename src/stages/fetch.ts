@@ -3,6 +3,7 @@
  * `concurrency` fetches at once, follows redirects itself (each hop after the
  * first vetted by `checkHop`) and yields items in completion order.
  */
+import { setMaxListeners } from 'node:events';
 import { BadRedirectError, TooManyRedirectsError, toItemError } from '../errors.ts';
 import type { HttpClient } from '../http.ts';
 import type { CrawlItem, FetchResult, ItemError } from '../types.ts';
@@ -95,6 +96,8 @@ export async function* fetchStage(
     throw new TypeError(`concurrency must be a positive integer, got ${opts.concurrency}`);
   }
   const abort = new AbortController();
+  // every in-flight request (and the stage itself) listens to this signal
+  setMaxListeners(opts.concurrency + 8, abort.signal);
   const onAbort = (): void => abort.abort(opts.signal?.reason);
   if (opts.signal?.aborted === true) return;
   opts.signal?.addEventListener('abort', onAbort, { once: true });
