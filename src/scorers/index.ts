@@ -16,6 +16,8 @@ import type { LearnedModel, ScorerContext, ScorerFactory } from './context.ts';
 import { createNbLinkScorer } from './nb-link.ts';
 import { createOnlineScorer } from './online.ts';
 import { createEtflScorer } from './etfl.ts';
+import { createHitsScorer } from './hits.ts';
+import { createIPageRankScorer } from './ipagerank.ts';
 
 export type { ScorerFactory } from './context.ts';
 
@@ -35,6 +37,8 @@ const FACTORIES: Record<string, ScorerFactory> = {
   'nb-link': createNbLinkScorer,
   'bayes-kde': createBayesKdeScorer,
   etfl: (ctx) => createEtflScorer(ctx),
+  hits: createHitsScorer,
+  ipagerank: createIPageRankScorer,
   online: createOnlineScorer,
 };
 

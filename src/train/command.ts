@@ -29,6 +29,8 @@ From a WARC (pages parsed as the crawler parses them):
   --positive-hosts FILE  links to these hosts (one a line) are positive examples,
   --negative-hosts FILE  links to these negative (seed 000, algorithm 2); pages on
                          them are page examples when the labels file has no row
+  --hub-links            also count as positive a link to a page that links to a
+                         target page (a hub one step away; context-graph level 1)
 From labelled texts (NDJSON, one object a line; malformed lines are skipped):
   --texts FILE           NDJSON file (repeatable)
   --text-field F         field with the text: the anchor of a link example and the
@@ -118,6 +120,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       where: { type: 'string', multiple: true },
       'positive-hosts': { type: 'string' },
       'negative-hosts': { type: 'string' },
+      'hub-links': { type: 'boolean' },
       texts: { type: 'string', multiple: true },
       'text-field': { type: 'string' },
       'label-field': { type: 'string' },
@@ -165,11 +168,12 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       where,
       positiveHosts: values['positive-hosts'],
       negativeHosts: values['negative-hosts'],
+      hubLinks: values['hub-links'] === true,
       maxExamples,
       log,
     });
   } else {
-    for (const f of ['labels', 'where', 'positive-hosts', 'negative-hosts'] as const) {
+    for (const f of ['labels', 'where', 'positive-hosts', 'negative-hosts', 'hub-links'] as const) {
       if (values[f] !== undefined) throw new UsageError(`--${f} applies to --warc, not --texts`);
     }
     if (!values['text-field'] || !values['label-field']) throw new UsageError('--texts needs --text-field F and --label-field F (see --help)');

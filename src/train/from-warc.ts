@@ -127,6 +127,13 @@ export interface WarcOptions {
   /** files of hosts whose pages/links are positive / negative examples */
   positiveHosts?: string;
   negativeHosts?: string;
+  /**
+   * Also count as positive a link whose target page links to a target page
+   * (a hub one step from the targets: seed 004's hub property, level 1 of a
+   * context graph). Without it only links straight to target pages are
+   * positive (seed 000).
+   */
+  hubLinks?: boolean;
   /** cap on page and on link examples kept (default DEFAULT_MAX_EXAMPLES each; a uniform sample beyond it) */
   maxExamples?: number;
   segmenter?: Segmenter;
@@ -210,7 +217,9 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
   const sources = labels === null ? [...index.entries.keys()] : [...labels.keys()].filter((u) => index.entries.has(u));
   const cap = opts.maxExamples ?? DEFAULT_MAX_EXAMPLES;
   const pageSample = new Reservoir<PageExample>(cap, 1);
-  const linkSample = new Reservoir<LinkExample>(cap, 2);
+  const linkSample = new Reservoir<LinkExample & { target: string }>(cap, 2);
+  /** pages (of the training set) that link to a target page */
+  const hubs = new Set<string>();
   const counts = {
     warcResponses: index.responseRecords,
     labelRows: table?.rows ?? 0,
@@ -262,12 +271,22 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
       const target = canonicalize(link.url);
       if (target === null || target === url) continue;
       const label = labelOf(target);
+      if (label === 1) hubs.add(url);
       if (label === undefined) continue;
       if (labels?.has(target)) counts.linksFromLabels++;
       else counts.linksFromHosts++;
-      linkSample.add({ anchor: link.anchor, context: link.context, label });
+      linkSample.add({ anchor: link.anchor, context: link.context, label, target });
     }
   }
+  let hubPositives = 0;
+  const links: LinkExample[] = linkSample.items.map(({ anchor, context, label, target }) => {
+    if (label === 0 && opts.hubLinks === true && hubs.has(target)) {
+      hubPositives++;
+      return { anchor, context, label: 1 };
+    }
+    return { anchor, context, label };
+  });
+  if (opts.hubLinks === true) log(`warc: ${hubPositives} links to hub pages (pages linking to a target) relabelled positive`);
   if (pageSample.seen > cap || linkSample.seen > cap) {
     log(`warc: ${pageSample.seen} page and ${linkSample.seen} link examples, training on uniform samples of at most ${cap} each`);
   }
@@ -275,12 +294,13 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     source: 'warc',
     files: [...opts.warcs, ...[opts.labels, opts.positiveHosts, opts.negativeHosts].filter((f): f is string => f !== undefined)],
     pages: pageSample.items,
-    links: linkSample.items,
+    links,
     counts,
     options: {
       target: opts.target,
       ...(opts.where && opts.where.length > 0 ? { where: opts.where.map((w) => `${w.column}=${w.value}`) } : {}),
       maxExamples: cap,
+      ...(opts.hubLinks === true ? { hubLinks: true } : {}),
     },
     seconds: (performance.now() - started) / 1000,
   };

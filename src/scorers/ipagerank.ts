@@ -1,0 +1,247 @@
+/**
+ * `ipagerank` (seed 004, SkyReach, reconstructed in ALGORITHMS.md):
+ * topic-weighted PageRank over the link graph the crawl has seen.
+ *
+ * RW(url) = max over the words w of the link's extended metadata (anchor
+ * text + link context) of sim(w, topic). Without a thesaurus, sim is:
+ * 1 when the metadata holds a whole topic term (all tokens of a multi-word
+ * term); 0.5 for a "near" word: a token of a multi-word term seen alone, or
+ * a token learnt to co-occur with the topic; 0 otherwise. Co-occurrence is
+ * learnt online and bounded: the title and headings of every fetched page
+ * are counted (two DocFreq tables of at most `relatedCapacity` tokens, all
+ * pages and relevant pages), and a token is related when it occurs in at
+ * least `relatedMinPages` relevant pages and is at least `relatedLift`
+ * times more frequent in relevant pages than in all pages. With a trained
+ * model (--model), RW is instead the link classifier's P(+ | anchor,
+ * context).
+ *
+ *   IPR(A) = (1 − d) + d · Σ_{T→A} IPR(T) · RW(url_{T→A}) / Σ_{l ∈ links(T)} RW(l)
+ *
+ * (src/graph/ipagerank.ts). The graph holds every fetched page with its
+ * queued links (edge weight RW). A link's frontier priority is the IPR of
+ * its target from the links seen so far: when it is found, the target's
+ * IPR from the last round plus the share the current page passes it,
+ * d·IPR(T)·RW/ΣRW; every `p` fetched pages a round updates IPR (warm-started
+ * power iteration, at most `iterations`, early stop below `tol`) and
+ * re-scores queued URLs whose IPR moved by more than `epsilon` (at most
+ * `maxRescore`, largest changes first). Links with RW below the cutoff `c`
+ * are pruned: linkScore returns -1 (the sink drops negative scores) and
+ * they are not edges.
+ *
+ * Bounded cost: the graph is capped at `maxNodes` nodes and `maxEdges`
+ * edges (`maxOutEdges` per page); when full, fetched pages without
+ * out-links go first (they neither pass rank nor wait in the frontier),
+ * then queued URLs by their IPR, then fetched pages with out-links by
+ * their IPR. A round costs O(iterations·maxEdges + maxNodes).
+ */
+import { CrawlGraph } from '../graph/link-graph.ts';
+import { DAMPING, ipagerank } from '../graph/ipagerank.ts';
+import { DocFreq } from '../text/vector.ts';
+import { canonicalize } from '../url.ts';
+import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore } from '../types.ts';
+import type { ScorerContext } from './context.ts';
+import { itemUrls, numberParam, textKey, type GraphScorer } from './hits.ts';
+
+/** Parameters of `ipagerank` and their defaults. */
+export const IPAGERANK_DEFAULTS = {
+  /** damping factor */
+  d: DAMPING,
+  /** links with RW below this are pruned (0: none) */
+  c: 0,
+  /** round length in fetched pages */
+  p: 100,
+  /** relevance at or above this makes a page relevant (for learning related words) */
+  threshold: 0.2,
+  /** power iterations per round at most */
+  iterations: 10,
+  /** a round stops early when the L1 change of one iteration is below this */
+  tol: 1e-4,
+  /** 1: a round starts from the previous round's IPR; 0: from 1 − d (for comparison) */
+  warm: 1,
+  /** cap on graph nodes */
+  maxNodes: 50_000,
+  /** cap on graph edges */
+  maxEdges: 100_000,
+  /** edges taken from one page at most (its first links) */
+  maxOutEdges: 200,
+  /** new priorities handed out per round at most */
+  maxRescore: 2_000,
+  /** a queued URL is re-scored only when its IPR moved by more than this */
+  epsilon: 1e-3,
+  /** a related word occurs in at least this many relevant pages (title/headings) */
+  relatedMinPages: 3,
+  /** ... and is at least this many times more frequent in relevant pages than in all */
+  relatedLift: 2,
+  /** tokens remembered per co-occurrence table */
+  relatedCapacity: 50_000,
+} as const;
+
+/** sim of a near word (partial topic term or learnt related token). */
+const NEAR = 0.5;
+
+interface PageState {
+  /** IPR of the page itself when it was judged */
+  rank: number;
+  /** RW by textKey(anchor, context) */
+  rw: Map<string, number>;
+  /** Σ RW over the page's followable, unpruned links (computed on first use) */
+  sum: number;
+  count: number;
+}
+
+/** Builds the `ipagerank` scorer (params: IPAGERANK_DEFAULTS). Throws UsageError (FC_USAGE) on a bad parameter. */
+export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
+  const num = (name: keyof typeof IPAGERANK_DEFAULTS, opts?: Parameters<typeof numberParam>[4]): number =>
+    numberParam(ctx, 'ipagerank', name, IPAGERANK_DEFAULTS[name], opts);
+  const d = num('d', { min: 0.01, max: 0.99 });
+  const c = num('c', { min: 0, max: 1 });
+  const p = num('p', { min: 1, integer: true });
+  const threshold = num('threshold', { min: 0, max: 1 });
+  const iterations = num('iterations', { min: 1, integer: true });
+  const tol = num('tol', { min: 0 });
+  const warm = num('warm', { min: 0, max: 1, integer: true }) === 1;
+  const maxNodes = num('maxNodes', { min: 10, integer: true });
+  const maxEdges = num('maxEdges', { min: 10, integer: true });
+  const maxOutEdges = Math.min(num('maxOutEdges', { min: 1, integer: true }), Math.floor(maxNodes / 10), Math.floor(maxEdges / 10));
+  const maxRescore = num('maxRescore', { min: 0, integer: true });
+  const epsilon = num('epsilon', { min: 0 });
+  const relatedMinPages = num('relatedMinPages', { min: 1 });
+  const relatedLift = num('relatedLift', { min: 1 });
+  const relatedCapacity = num('relatedCapacity', { min: 1, integer: true });
+
+  const fresh = 1 - d;
+  let rank: Float64Array = new Float64Array(0);
+  const crawl = new CrawlGraph({ maxNodes, maxEdges }, (id) => {
+    if (id < rank.length) rank[id] = NaN;
+  });
+  const { graph } = crawl;
+  const rankOf = (id: number): number => (id < rank.length && rank[id] >= 0 ? rank[id] : fresh);
+  /** Lower goes first: fetched leaves, then queued URLs by IPR, then pages with out-links by IPR. */
+  const evictionKey = (id: number): number => {
+    if (graph.outDegree(id) > 0) return 1e9 + rankOf(id);
+    return crawl.fetched[id] === 1 ? -1 : rankOf(id);
+  };
+
+  const topicTerms = ctx.topic.termTokens;
+  const allTitles = new DocFreq(relatedCapacity);
+  const relevantTitles = new DocFreq(relatedCapacity);
+  const related = (w: string): boolean => {
+    const r = relevantTitles.df(w);
+    return r >= relatedMinPages && r * allTitles.documents >= relatedLift * allTitles.df(w) * relevantTitles.documents;
+  };
+  const relevanceWeight = (anchor: string, context: string): number => {
+    if (ctx.model !== null) return ctx.model.linkProbability(anchor, context);
+    const words = new Set(ctx.topic.tokens(anchor));
+    for (const w of ctx.topic.tokens(context)) words.add(w);
+    let best = 0;
+    for (const term of topicTerms) {
+      let present = 0;
+      for (const t of term) if (words.has(t)) present++;
+      if (present === term.length) return 1;
+      if (present > 0) best = NEAR;
+    }
+    if (best === 0) for (const w of words) if (related(w)) return NEAR;
+    return best;
+  };
+
+  const states = new WeakMap<ParsedPage, PageState>();
+  const stateOf = (page: ParsedPage): PageState => {
+    let st = states.get(page);
+    if (st === undefined) states.set(page, (st = { rank: fresh, rw: new Map(), sum: -1, count: 0 }));
+    return st;
+  };
+  const rwOf = (st: PageState, anchor: string, context: string): number => {
+    const key = textKey(anchor, context);
+    let rw = st.rw.get(key);
+    if (rw === undefined) st.rw.set(key, (rw = relevanceWeight(anchor, context)));
+    return rw;
+  };
+
+  let pages = 0;
+  let lastRound = 0;
+  let rounds = 0;
+
+  return {
+    name: 'ipagerank',
+
+    pageRelevance(page: ParsedPage, item: CrawlItem): number {
+      const st = stateOf(page);
+      for (const url of itemUrls(item)) {
+        const id = graph.id(url);
+        if (id !== undefined) {
+          st.rank = rankOf(id);
+          break;
+        }
+      }
+      return ctx.judge(page);
+    },
+
+    linkScore(link: PageLink, page: ParsedPage): number {
+      const st = stateOf(page);
+      const rw = rwOf(st, link.anchor, link.context);
+      if (rw < c) return -1;
+      if (st.sum < 0) {
+        st.sum = 0;
+        for (const l of page.links) {
+          if (l.nofollow) continue;
+          const w = rwOf(st, l.anchor, l.context);
+          if (w < c) continue;
+          st.sum += w;
+          st.count++;
+        }
+      }
+      const share = st.sum > 0 ? rw / st.sum : 1 / Math.max(1, st.count);
+      const url = canonicalize(link.url);
+      const id = url === null ? undefined : graph.id(url);
+      return (id === undefined ? fresh : rankOf(id)) + d * st.rank * share;
+    },
+
+    observe(item: CrawlItem, links: readonly QueuedLink[]): void {
+      pages++;
+      const urls = itemUrls(item);
+      crawl.markFetched(urls);
+      const page = item.page;
+      if (page !== undefined) {
+        const words = ctx.topic.tokens(`${page.blocks.title || page.title}\n${page.blocks.heading}`);
+        allTitles.addDocument(words);
+        if ((item.relevance ?? 0) >= threshold) relevantTitles.addDocument(words);
+      }
+      const edges = item.error === undefined && page !== undefined ? Math.min(maxOutEdges, links.reduce((n, l) => n + (l.score >= 0 ? 1 : 0), 0)) : 0;
+      if (edges === 0) {
+        for (const link of links) {
+          const id = graph.id(link.url);
+          if (id !== undefined) crawl.queued(id, link.score);
+        }
+        return;
+      }
+      const st = stateOf(page!);
+      crawl.reserve(1 + edges, edges, evictionKey);
+      const source = crawl.pageNode(urls);
+      const first = graph.outDegree(source) === 0; // a page's edges are added once
+      let taken = 0;
+      for (const link of links) {
+        if (link.score < 0 || taken >= edges) {
+          const id = graph.id(link.url);
+          if (id !== undefined) crawl.queued(id, link.score);
+          continue;
+        }
+        taken++;
+        const id = crawl.target(link.url);
+        if (id === source) continue;
+        crawl.queued(id, link.score);
+        if (first) graph.addEdge(source, id, rwOf(st, link.anchor, link.context));
+      }
+    },
+
+    stats: () => ({ pages, rounds, nodes: graph.size, edges: graph.edgeCount }),
+
+    rescore(): Rescore[] | null {
+      if (pages - lastRound < p) return null;
+      lastRound = pages;
+      rounds++;
+      rank = ipagerank(graph, warm ? rank : null, { damping: d, iterations, tol }).rank;
+      const updates = crawl.changes(rankOf, epsilon, maxRescore);
+      return updates.length > 0 ? updates : null;
+    },
+  };
+}

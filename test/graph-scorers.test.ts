@@ -1,0 +1,229 @@
+// The link-graph strategies (hits: seed 003 eq. 2; ipagerank: seed 004)
+// driven through pageRelevance / linkScore / observe / rescore with fake
+// pages, as the classify stage and the frontier sink call them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { UsageError } from '../src/errors.ts';
+import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/scorers/hits.ts';
+import { createIPageRankScorer } from '../src/scorers/ipagerank.ts';
+import type { ScorerContext } from '../src/scorers/context.ts';
+import { linksToQueue } from '../src/stages/sink.ts';
+import { TopicModel, parseTopic } from '../src/topic.ts';
+import type { CrawlItem, FetchResult, PageLink, ParsedPage, QueuedLink, Rescore } from '../src/types.ts';
+
+const TOPIC = parseTopic({ name: 'solar', terms: ['solar energy', 'photovoltaic'] }, 'test');
+
+/** A context whose judge returns the relevance each test gives the page. */
+function context(params: Record<string, number> = {}): { ctx: ScorerContext; judged: WeakMap<ParsedPage, number> } {
+  const judged = new WeakMap<ParsedPage, number>();
+  const ctx: ScorerContext = {
+    topic: new TopicModel(TOPIC),
+    model: null,
+    judge: (page) => judged.get(page) ?? 0,
+    params: { threshold: 0.2, ...params },
+  };
+  return { ctx, judged };
+}
+
+function page(title: string, links: Array<[url: string, anchor: string]>): ParsedPage {
+  const pageLinks: PageLink[] = links.map(([url, anchor]) => ({ url, anchor, context: '', tag: 'a', nofollow: false, block: 'content' }));
+  return {
+    title,
+    charset: 'utf-8',
+    blocks: { title, heading: '', content: '', navigation: '', anchor: '', other: '', },
+    links: pageLinks,
+    base: 'http://t.test/',
+    noindex: false,
+    nofollow: false,
+    lang: null,
+  };
+}
+
+function fetched(url: string): FetchResult {
+  return {
+    url, finalUrl: url, redirects: [url], status: 200, headers: {}, contentType: 'text/html', headerCharset: null,
+    body: null, bytes: 0, truncated: false, fetchedAt: new Date(0).toISOString(), ms: 1, replay: false,
+  };
+}
+
+interface Visit {
+  scores: number[];
+  links: QueuedLink[];
+  updates: Rescore[] | null;
+}
+
+/** One page through the strategy, as classify and the sink drive it. */
+async function visit(scorer: GraphScorer, judged: WeakMap<ParsedPage, number>, url: string, p: ParsedPage, relevance: number): Promise<Visit> {
+  judged.set(p, relevance);
+  const item: CrawlItem = { entry: { url, score: 0, depth: 0, parent: null }, fetch: fetched(url), page: p };
+  item.relevance = scorer.pageRelevance(p, item);
+  item.relevant = item.relevance >= 0.2;
+  const scores = p.links.map((l) => scorer.linkScore(l, p, item.relevance!));
+  item.outlinks = p.links.map((l, i) => ({ url: l.url, score: scores[i], anchor: l.anchor, context: l.context }));
+  const links = linksToQueue(item, 10);
+  scorer.observe!(item, links);
+  const updates = await scorer.rescore!(async function* () {});
+  return { scores, links, updates };
+}
+
+const scoreOf = (updates: Rescore[] | null, url: string): number | undefined => updates?.find((u) => u.url === url)?.score;
+
+test('hits: eq. 1 (scaled by A) until p relevant pages, then HITS rounds re-score what relevant hubs point to', async () => {
+  const { ctx, judged } = context({ p: 5 });
+  const scorer = createHitsScorer(ctx);
+  const { A, B, C, alpha } = HITS_DEFAULTS;
+  const hub = (i: number): ParsedPage =>
+    page(`hub ${i}`, [
+      ['http://t.test/popular', 'read more'],
+      [`http://t.test/single${i}`, 'read more'],
+      [`http://t.test/solar${i}`, 'photovoltaic'],
+    ]);
+  // an irrelevant page pointing at `ignored` adds no edge
+  const off = await visit(scorer, judged, 'http://t.test/off', page('off', [['http://t.test/ignored', 'read more']]), 0.05);
+  assert.equal(off.updates, null);
+  for (let i = 0; i < 4; i++) {
+    const v = await visit(scorer, judged, `http://t.test/hub${i}`, hub(i), 0.8);
+    assert.equal(v.updates, null, `no round before p pages (page ${i + 2})`);
+    close(v.scores[0], A * 0.8, 'eq. 1 with Sim(anchor) = 0, times A');
+    assert.ok(v.scores[2] > v.scores[0], 'a topical anchor scores higher');
+  }
+  // 5 pages observed but only 4 relevant: still eq. 1
+  assert.equal(scorer.stats().rounds, 0);
+  const fifth = await visit(scorer, judged, 'http://t.test/hub4', hub(4), 0.8);
+  assert.equal(fifth.updates, null, 'pages 6..9 make no round');
+  for (let i = 5; i < 8; i++) await visit(scorer, judged, `http://t.test/hub${i}`, hub(i), 0.8);
+  const round = await visit(scorer, judged, 'http://t.test/hub8', hub(8), 0.8);
+  assert.equal(scorer.stats().rounds, 1);
+  assert.ok(round.updates !== null && round.updates.length > 0);
+  for (const u of round.updates) assert.ok(Number.isFinite(u.score), `${u.url} ${u.score}`);
+  assert.equal(scoreOf(round.updates, 'http://t.test/ignored'), undefined, 'not in the graph');
+  assert.equal(scoreOf(round.updates, 'http://t.test/hub3'), undefined, 'fetched pages are not re-scored');
+  const popular = scoreOf(round.updates, 'http://t.test/popular')!;
+  const single = scoreOf(round.updates, 'http://t.test/single3')!;
+  assert.ok(popular > single, `co-cited target (${popular}) above a single-parent one (${single})`);
+  // popular holds the maximum authority; every parent is an equally good hub
+  close(popular, A * 0.8 + C * (alpha * 1 + HITS_DEFAULTS.beta * 1), 'eq. 2 for the top authority');
+  assert.ok(scoreOf(round.updates, 'http://t.test/solar3')! > single, 'Sim(anchor) still counts, weighted by B');
+  close(scoreOf(round.updates, 'http://t.test/solar3')! - single, A * B * (fifth.scores[2] / A - 0.8), 'the B-weighted anchor term');
+  // after the round, a newly found link to the authority carries the structure term at once
+  const late = await visit(scorer, judged, 'http://t.test/late', page('late', [['http://t.test/popular', 'read more'], ['http://t.test/new', 'read more']]), 0.8);
+  close(late.scores[0] - late.scores[1], C * (alpha + HITS_DEFAULTS.beta), 'authority and best-parent hub of the target');
+});
+
+test('hits: the graph stays within its caps over 100,000 observed links', () => {
+  const { ctx } = context({ p: 50, maxNodes: 500, maxEdges: 2000, maxOutEdges: 40 });
+  const scorer = createHitsScorer(ctx);
+  let maxNodes = 0;
+  let maxEdges = 0;
+  let rounds = 0;
+  for (let i = 0; i < 1000; i++) {
+    const url = `http://h${i % 13}.test/p${i}`;
+    const links: QueuedLink[] = [];
+    for (let k = 0; k < 100; k++) {
+      const t = (i * 37 + k * 101) % 20_000;
+      links.push({ url: `http://h${t % 13}.test/p${t}`, score: 0.3, depth: 1, parent: url, anchor: `item ${k}`, context: '', offTopicHops: 0 });
+    }
+    const item: CrawlItem = { entry: { url, score: 0, depth: 0, parent: null }, fetch: fetched(url), page: page('x', []), relevance: i % 3 === 0 ? 0.1 : 0.7 };
+    scorer.observe!(item, links);
+    const updates = scorer.rescore!(async function* () {}) as Rescore[] | null;
+    if (updates !== null) {
+      rounds++;
+      assert.ok(updates.length <= HITS_DEFAULTS.maxRescore);
+      for (const u of updates) assert.ok(Number.isFinite(u.score));
+    }
+    const s = scorer.stats();
+    maxNodes = Math.max(maxNodes, s.nodes);
+    maxEdges = Math.max(maxEdges, s.edges);
+  }
+  assert.ok(maxNodes <= 500, `nodes ${maxNodes}`);
+  assert.ok(maxEdges <= 2000, `edges ${maxEdges}`);
+  assert.ok(maxNodes > 400, 'the graph does fill up');
+  assert.ok(rounds > 0);
+});
+
+test('hits: parameters are checked', () => {
+  assert.throws(() => createHitsScorer(context({ A: 0.5, B: 0.5, C: 0.5 }).ctx), UsageError);
+  assert.throws(() => createHitsScorer(context({ alpha: 0.2, beta: 0.3 }).ctx), UsageError);
+  assert.throws(() => createHitsScorer(context({ p: 0 }).ctx), UsageError);
+  assert.equal(createHitsScorer(context({ A: 0.5, B: 0.25, C: 0.25 }).ctx).name, 'hits');
+});
+
+test('ipagerank: RW from topic terms, the page passes its IPR in proportion, c prunes', async () => {
+  const { ctx, judged } = context();
+  const scorer = createIPageRankScorer(ctx);
+  const p = page('seed', [
+    ['http://t.test/pv', 'photovoltaic cells'], // whole term: RW 1
+    ['http://t.test/solar', 'solar roofs'], // a token of "solar energy": RW 0.5
+    ['http://t.test/food', 'recipes'], // RW 0
+  ]);
+  const v = await visit(scorer, judged, 'http://t.test/', p, 0.5);
+  const share = 0.85 * 0.15; // the seed is not a node yet: IPR 1 - d
+  close(v.scores[0], 0.15 + share * (1 / 1.5), 'pv');
+  close(v.scores[1], 0.15 + share * (0.5 / 1.5), 'solar');
+  close(v.scores[2], 0.15, 'food');
+
+  const pruning = createIPageRankScorer(context({ c: 0.75 }).ctx);
+  const q = page('seed', [['http://t.test/pv', 'photovoltaic'], ['http://t.test/solar', 'solar'], ['http://t.test/food', 'recipes']]);
+  const w = await visit(pruning, context().judged, 'http://t.test/', q, 0.5);
+  assert.deepEqual(w.scores.map((s) => s < 0), [false, true, true]);
+  close(w.scores[0], 0.15 + share, 'pruned links take no share');
+});
+
+test('ipagerank: words of relevant titles become near-synonyms (RW 0.5), learnt online', async () => {
+  const { ctx, judged } = context({ c: 0.4 });
+  const scorer = createIPageRankScorer(ctx);
+  const probe = async (): Promise<number> => (await visit(scorer, judged, 'http://t.test/probe', page('probe', [['http://t.test/w', 'inverter guide']]), 0)).scores[0];
+  assert.equal(await probe(), -1, 'unknown word: pruned');
+  for (let i = 0; i < 3; i++) await visit(scorer, judged, `http://t.test/r${i}`, page(`photovoltaic inverter ${i}`, []), 0.9);
+  for (let i = 0; i < 3; i++) await visit(scorer, judged, `http://t.test/o${i}`, page(`cooking show ${i}`, []), 0.0);
+  assert.ok((await probe()) >= 0, 'inverter is now related to the topic');
+});
+
+test('ipagerank: rounds every p pages raise targets with many weighted in-links', async () => {
+  const { ctx, judged } = context({ p: 4 });
+  const scorer = createIPageRankScorer(ctx);
+  const results: Visit[] = [];
+  for (let i = 0; i < 8; i++) {
+    results.push(
+      await visit(scorer, judged, `http://t.test/h${i}`, page(`h${i}`, [['http://t.test/popular', 'photovoltaic'], [`http://t.test/s${i}`, 'photovoltaic'], [`http://t.test/x${i}`, 'misc']]), 0.5),
+    );
+  }
+  assert.deepEqual(results.slice(0, 3).map((r) => r.updates), [null, null, null], 'no round before p pages');
+  const updates = results[3].updates;
+  assert.ok(updates !== null);
+  const popular = scoreOf(updates, 'http://t.test/popular')!;
+  // 4 parents, each with IPR 0.15 passing half of its share: 0.15 + 4·0.85·0.15/2
+  close(popular, 0.15 + (4 * 0.85 * 0.15) / 2, 'IPR of the co-cited target');
+  for (const u of updates) assert.ok(Number.isFinite(u.score));
+  assert.equal(scoreOf(updates, 'http://t.test/s1'), undefined, 'a single-parent target already holds its IPR');
+  assert.equal(scoreOf(updates, 'http://t.test/x1'), undefined, 'RW 0 links get no share: nothing changed');
+  assert.equal(scorer.stats().rounds, 2);
+});
+
+test('ipagerank: the graph stays within its caps over 100,000 observed links', () => {
+  const { ctx } = context({ p: 50, maxNodes: 500, maxEdges: 2000, maxOutEdges: 40 });
+  const scorer = createIPageRankScorer(ctx);
+  let maxNodes = 0;
+  let maxEdges = 0;
+  for (let i = 0; i < 1000; i++) {
+    const url = `http://h${i % 13}.test/p${i}`;
+    const links: QueuedLink[] = [];
+    for (let k = 0; k < 100; k++) {
+      const t = (i * 37 + k * 101) % 20_000;
+      links.push({ url: `http://h${t % 13}.test/p${t}`, score: 0.3, depth: 1, parent: url, anchor: k % 4 === 0 ? 'photovoltaic' : 'misc', context: '', offTopicHops: 0 });
+    }
+    const item: CrawlItem = { entry: { url, score: 0, depth: 0, parent: null }, fetch: fetched(url), page: page('x', []), relevance: 0.5 };
+    scorer.observe!(item, links);
+    const updates = scorer.rescore!(async function* () {}) as Rescore[] | null;
+    for (const u of updates ?? []) assert.ok(Number.isFinite(u.score) && u.score > 0);
+    const s = scorer.stats();
+    maxNodes = Math.max(maxNodes, s.nodes);
+    maxEdges = Math.max(maxEdges, s.edges);
+  }
+  assert.ok(maxNodes <= 500 && maxNodes > 400, `nodes ${maxNodes}`);
+  assert.ok(maxEdges <= 2000, `edges ${maxEdges}`);
+});
+
+function close(actual: number, expected: number, what: string, eps = 1e-9): void {
+  assert.ok(Math.abs(actual - expected) < eps, `${what}: ${actual} != ${expected}`);
+}
