@@ -25,7 +25,7 @@
  * the corpus is absent.
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,14 +37,13 @@ import { parseBody } from '../src/stages/parse.ts';
 import { tokenize } from '../src/text/tokenize.ts';
 import { canonicalize } from '../src/url.ts';
 import type { BlockType } from '../src/types.ts';
+import { writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = path.resolve(REPO, '../shared/corpora/webkb');
 const WARC = path.join(CORPUS, 'webkb.warc.gz');
 const LABELS = path.join(CORPUS, 'labels.tsv');
 const RESULTS_MD = path.join(REPO, 'RESULTS.md');
-const START_MARK = '<!-- kl-divergence:start -->';
-const END_MARK = '<!-- kl-divergence:end -->';
 const TOPIC = 'course';
 /** random half-splits averaged */
 const SPLITS = 5;
@@ -233,20 +232,13 @@ async function main(): Promise<number> {
   ].join('\n');
   process.stdout.write(section + '\n');
   if (values.write) {
-    await writeSection(RESULTS_MD, START_MARK, END_MARK, section);
+    await writeSection(RESULTS_MD, 'kl-divergence', section);
     process.stderr.write(`kl-divergence: wrote ${path.relative(REPO, RESULTS_MD)}\n`);
   }
   return 0;
 }
 
 /** Replaces the text between the markers in `file` (appending the block when they are missing). */
-async function writeSection(file: string, start: string, end: string, section: string): Promise<void> {
-  const doc = existsSync(file) ? await readFile(file, 'utf8') : '# Results\n';
-  const i = doc.indexOf(start);
-  const j = doc.indexOf(end);
-  const block = `${start}\n${section}\n${end}`;
-  await writeFile(file, i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : `${doc.trimEnd()}\n\n${block}\n`);
-}
 
 process.exitCode = await main().catch((err: unknown) => {
   process.stderr.write(`kl-divergence: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -27,7 +27,7 @@
  * Exits 2 when the corpus is absent.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +38,11 @@ import { linkFeatures, mineDomainTerms, type FeatureGroup } from '../src/learn/f
 import { binaryMetrics, kFoldIndices, type BinaryMetrics } from '../src/learn/metrics.ts';
 import { TfIdfVectorizer } from '../src/learn/tfidf.ts';
 import { tokenize } from '../src/text/tokenize.ts';
+import { writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = path.resolve(REPO, '../shared/corpora/tnews/tnews-dev.ndjson');
 const RESULTS_MD = path.join(REPO, 'RESULTS.md');
-const START_MARK = '<!-- offline-classifiers:start -->';
-const END_MARK = '<!-- offline-classifiers:end -->';
 const TASKS = ['news_finance', 'news_sports'];
 const DOMAIN_TERMS = 50;
 
@@ -202,20 +201,13 @@ async function main(): Promise<number> {
   ].join('\n');
   process.stdout.write(section + '\n');
   if (values.write) {
-    await writeSection(RESULTS_MD, START_MARK, END_MARK, section);
+    await writeSection(RESULTS_MD, 'offline-classifiers', section);
     process.stderr.write(`offline-classifiers: wrote ${path.relative(REPO, RESULTS_MD)}\n`);
   }
   return 0;
 }
 
 /** Replaces the text between the markers in `file` (appending the block when they are missing). */
-async function writeSection(file: string, start: string, end: string, section: string): Promise<void> {
-  const doc = existsSync(file) ? await readFile(file, 'utf8') : '# Results\n';
-  const i = doc.indexOf(start);
-  const j = doc.indexOf(end);
-  const block = `${start}\n${section}\n${end}`;
-  await writeFile(file, i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : `${doc.trimEnd()}\n\n${block}\n`);
-}
 
 process.exitCode = await main().catch((err: unknown) => {
   process.stderr.write(`offline-classifiers: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -1,0 +1,146 @@
+/**
+ * The focus experiment of RESULTS.md: every strategy against breadth-first on
+ * the WebKB replay, for the targets course, student and faculty.
+ *
+ *   node --import tsx bench/webkb-results.ts [--targets course,student,faculty]
+ *        [--strategies bfs,...] [--out DIR] [--write]
+ *
+ * 1. Train one model per target on the *misc* university pages only
+ *    (`focuscrawl train --where university=misc`), so the crawled
+ *    universities (Cornell, Texas, Washington) are unseen.
+ * 2. Crawl exhaustively with bfs from the three department home pages; the
+ *    archive pages it reaches (status 200) are the reachable set, the
+ *    denominator of recall.
+ * 3. `focuscrawl compare` per target with every strategy (the model passed to
+ *    all), counting only archived pages (--status 200): the replay answers
+ *    404 for the ~86% of 1997 links that leave the archive.
+ * 4. With --write, the table goes into RESULTS.md between the markers and the
+ *    plots into docs/results/.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile, copyFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { writeSection } from './lib/sections.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'focuscrawl');
+const WEBKB = path.resolve(ROOT, '..', 'shared', 'corpora', 'webkb');
+const WARC = path.join(WEBKB, 'webkb.warc.gz');
+const LABELS = path.join(WEBKB, 'labels.tsv');
+const SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
+const ALL = 'bfs,best-first,best-n-first,nb-link,bayes-kde,etfl,hits,ipagerank,online';
+const CRAWL_FLAGS = ['--concurrency', '16', '--per-host', '8'];
+
+const { values } = parseArgs({
+  options: {
+    targets: { type: 'string', default: 'course,student,faculty' },
+    strategies: { type: 'string', default: ALL },
+    out: { type: 'string', default: path.join(os.tmpdir(), 'focuscrawl-webkb-results') },
+    write: { type: 'boolean', default: false },
+  },
+});
+if (!existsSync(WARC)) {
+  process.stderr.write(`webkb-results: ${WARC} is missing (../shared/corpora beside the repo)\n`);
+  process.exit(2);
+}
+const out = values.out!;
+await mkdir(out, { recursive: true });
+
+function run(args: string[], stdoutFile?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', async (code) => {
+      if (stdoutFile !== undefined) await writeFile(stdoutFile, stdout);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`focuscrawl ${args[0]} exited ${code}: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+// 2. the reachable set: exhaustive breadth-first crawl through one replay proxy
+const reachableFile = path.join(out, 'reachable.txt');
+if (!existsSync(reachableFile)) {
+  process.stderr.write('webkb-results: exhaustive bfs crawl for the reachable set...\n');
+  const replay = spawn(process.execPath, [BIN, 'replay', '--warc', WARC], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const first = await new Promise<string>((resolve) => replay.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+  const proxy = (JSON.parse(first.split('\n')[0]) as { listening: string }).listening;
+  const bfsOut = path.join(out, 'bfs-exhaustive.ndjson');
+  await run(['crawl', ...SEEDS.flatMap((s) => ['--seed', s]), '--proxy', proxy, '--store', path.join(out, 'bfs-store'), '--fresh', '--quiet', ...CRAWL_FLAGS], bfsOut);
+  replay.kill('SIGTERM');
+  const urls = new Set<string>();
+  for (const line of readFileSync(bfsOut, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const r = JSON.parse(line) as { type: string; status?: number; finalUrl?: string };
+    if (r.type === 'page' && r.status === 200 && r.finalUrl) urls.add(r.finalUrl);
+  }
+  await writeFile(reachableFile, `${[...urls].sort().join('\n')}\n`);
+  process.stderr.write(`webkb-results: ${urls.size} archived pages reachable from the seeds\n`);
+}
+
+interface Summary {
+  run: string;
+  status: number | null;
+  pages: number;
+  found: number;
+  targets: number;
+  pagesTo50: number | null;
+  pagesTo80: number | null;
+  pagesTo90: number | null;
+  harvestAt: Record<string, number | null>;
+}
+
+const rows: string[] = [];
+const started = Date.now();
+for (const target of values.targets!.split(',')) {
+  // 1. the model, trained on misc pages only
+  const model = path.join(out, `${target}.model.json`);
+  if (!existsSync(model)) {
+    process.stderr.write(`webkb-results: training ${target} on misc pages...\n`);
+    await run(['train', '--warc', WARC, '--labels', LABELS, '--where', 'university=misc', '--target', target, '--out', model]);
+  }
+  // 3. every strategy on the same replay
+  process.stderr.write(`webkb-results: compare for ${target}...\n`);
+  const dir = path.join(out, target);
+  const text = await run([
+    'compare', '--warc', WARC, '--labels', LABELS, '--target', target, ...SEEDS.flatMap((s) => ['--seed', s]),
+    '--strategies', values.strategies!, '--model', model, '--status', '200', '--reachable', reachableFile,
+    '--at', '200,500,1000', '--out-dir', dir, '--plot', path.join(dir, `${target}.svg`), '--', ...CRAWL_FLAGS,
+  ]);
+  const summaries = text.split('\n').filter((l) => l.includes('"summary"')).map((l) => JSON.parse(l) as Summary).filter((s) => s.status === 200);
+  const bfs = summaries.find((s) => s.run === 'bfs');
+  const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${(100 * v).toFixed(1)}%`);
+  for (const s of summaries) {
+    const ratio = bfs?.pagesTo80 && s.pagesTo80 ? (s.pagesTo80 / bfs.pagesTo80).toFixed(2) : '–';
+    rows.push(`| ${target} | ${s.run} | ${s.pagesTo50 ?? '–'} | ${s.pagesTo80 ?? '–'} | ${ratio} | ${s.pagesTo90 ?? '–'} | ${pct(s.harvestAt['200'])} | ${pct(s.harvestAt['500'])} | ${pct(s.harvestAt['1000'])} | ${s.found}/${s.targets} |`);
+  }
+  if (values.write) {
+    await mkdir(path.join(ROOT, 'docs', 'results'), { recursive: true });
+    await copyFile(path.join(dir, `${target}.svg`), path.join(ROOT, 'docs', 'results', `webkb-${target}.svg`));
+  }
+}
+
+const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
+const table = [
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
+    `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/webkb-results.ts --write\`. One crawl per cell ` +
+    `(concurrency 16, 8 per host: the order of completions varies a little between runs).`,
+  '',
+  'Pages are archived pages fetched (status 200); recall is over the target pages reachable from the seeds ' +
+    '(found by an exhaustive breadth-first crawl). Models: trained on the misc universities only.',
+  '',
+  '| target | strategy | pages to 50% | pages to 80% | vs bfs | pages to 90% | harvest@200 | harvest@500 | harvest@1000 | found |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...rows,
+  '',
+  'Plots: `docs/results/webkb-course.svg`, `webkb-student.svg`, `webkb-faculty.svg`.',
+].join('\n');
+process.stdout.write(`${table}\n`);
+if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-focus', table);
