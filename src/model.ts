@@ -154,7 +154,7 @@ export class Model implements LearnedModel {
     }
     const link = json.link;
     if (!isObject(link)) return bad(`"link" must be an object, got ${describe(link)}`);
-    if (link.group !== 1 && link.group !== 2) bad(`"link.group" must be 1 or 2, got ${describe(link.group)}`);
+    if (link.group !== 1 && link.group !== 2 && link.group !== 3) bad(`"link.group" must be 1, 2 or 3, got ${describe(link.group)}`);
     if (!isStringArray(link.domainTerms)) bad(`"link.domainTerms" must be an array of strings, got ${describe(link.domainTerms)}`);
     const kde = json.kde;
     if (!isObject(kde)) return bad(`"kde" must be an object, got ${describe(kde)}`);
@@ -183,8 +183,8 @@ export class Model implements LearnedModel {
   }
 
   /** P(+ | link context): Bernoulli NB over linkFeatures of the model's group and domain terms (seed 000). */
-  linkProbability(anchor: string, context: string): number {
-    return this.#link.probability(linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter }));
+  linkProbability(anchor: string, context: string, url?: string): number {
+    return this.#link.probability(linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url }));
   }
 
   /** P(+ | link context): continuous NB over the TF-IDF vector of linkTokens(anchor, context) (seed 001). */
@@ -245,6 +245,8 @@ export interface LinkExample {
   anchor: string;
   context: string;
   label: 0 | 1;
+  /** the link's target URL (feature group 3); absent for text examples */
+  url?: string;
 }
 
 /** What a reader (src/train/from-*.ts) hands to fitModel. */
@@ -347,12 +349,12 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
   const page = BernoulliNB.train(data.pages);
 
   const tokenDocs = data.pages.map((p) => ({ tokens: pageTokens(p.features), label: p.label }));
-  const domainTerms = group === 2 ? discriminativeTerms(tokenDocs, opts.domainTerms ?? DEFAULT_DOMAIN_TERMS) : [];
+  const domainTerms = group >= 2 ? discriminativeTerms(tokenDocs, opts.domainTerms ?? DEFAULT_DOMAIN_TERMS) : [];
   const terms = discriminativeTerms(tokenDocs, opts.terms ?? DEFAULT_TOPIC_TERMS);
   const domainSet = new Set(domainTerms);
 
   const linkExamples = data.links.map((l) => ({
-    features: linkFeatures(l.anchor, l.context, { group, domainTerms: domainSet, segmenter }),
+    features: linkFeatures(l.anchor, l.context, { group, domainTerms: domainSet, segmenter, url: l.url }),
     label: l.label,
   }));
   const link = BernoulliNB.train(linkExamples);

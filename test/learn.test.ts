@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BernoulliNB, sigmoid } from '../src/learn/bernoulli-nb.ts';
 import { ContinuousNB } from '../src/learn/continuous-nb.ts';
-import { linkFeatures, mineDomainTerms, pageFeatures } from '../src/learn/features.ts';
+import { linkFeatures, mineDomainTerms, pageFeatures, urlTokens } from '../src/learn/features.ts';
 import { klDivergence, klDivergenceShared } from '../src/learn/kl.ts';
 import { binaryMetrics, informationGain, kFoldIndices, seededRandom } from '../src/learn/metrics.ts';
 import { TfIdfVectorizer } from '../src/learn/tfidf.ts';
@@ -349,4 +349,14 @@ test('klDivergenceShared keeps only words counted on both sides (seed 000 eqs. 3
   const q = new Map([['a', 3], ['b', 1], ['only-q', 9]]);
   close(klDivergenceShared(p, q), 0.5 * Math.log(2 / 3) + 0.5 * Math.log(2));
   assert.ok(Number.isNaN(klDivergenceShared(new Map([['a', 1]]), new Map([['b', 1]]))));
+});
+
+test('feature group 3 adds the words of the target URL; groups 1 and 2 ignore it', () => {
+  assert.deepEqual(urlTokens('http://www.cs.example.edu/Info/Courses/Spring-97/CS415/'), ['info', 'courses', 'spring', 'cs', '/']);
+  assert.deepEqual(urlTokens('http://a.example/~joe/cs100.html?x=1'), ['joe', 'cs', 'html', '.html']);
+  assert.deepEqual(urlTokens('not a url'), []);
+  const url = 'http://a.example/courses/cs415/';
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 3, url }), ['a:home', 'c:spring', 'u:courses', 'u:cs', 'u:/']);
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 2, url }), ['a:home', 'c:spring']);
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 1, url }), ['a:home']);
 });

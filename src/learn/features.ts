@@ -8,7 +8,7 @@ import type { Segmenter } from '../text/segmenter.ts';
 import { tokenize } from '../text/tokenize.ts';
 
 /** Seed 000's feature groups: 1 = anchor words only; 2 = anchor + context words + domain flags. */
-export type FeatureGroup = 1 | 2;
+export type FeatureGroup = 1 | 2 | 3;
 
 /** Options of linkFeatures. */
 export interface LinkFeatureOptions {
@@ -17,6 +17,8 @@ export interface LinkFeatureOptions {
   domainTerms?: ReadonlySet<string>;
   /** Han segmenter (default: the tokenizer's) */
   segmenter?: Segmenter;
+  /** the link's target URL: group 3 adds its host and path tokens */
+  url?: string;
 }
 
 /** Flag feature: the anchor contains a domain-dictionary token. */
@@ -45,7 +47,34 @@ export function linkFeatures(anchor: string, context: string, opts: LinkFeatureO
     if (hasAny(anchorTokens, domain)) out.push(ANCHOR_DOMAIN_FLAG);
     if (hasAny(contextTokens, domain)) out.push(CONTEXT_DOMAIN_FLAG);
   }
+  if (opts.group === 3 && opts.url !== undefined) for (const t of urlTokens(opts.url)) out.push('u:' + t);
   return out;
+}
+
+/**
+ * Words of a URL's path and query (group 3, beyond seed 000): lower-case
+ * runs of letters (digits dropped, so `cs100` and `cs415` share `cs`),
+ * 2–20 letters, distinct; plus the last path segment's kind: `u:/` for a
+ * directory, `u:.ext` for a file extension. The URL is known before the
+ * page is fetched, and site structure (a /courses/ directory) carries topic.
+ */
+export function urlTokens(url: string): string[] {
+  let path: string;
+  try {
+    const u = new URL(url);
+    path = decodeURIComponent(u.pathname + u.search);
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const m of path.toLowerCase().matchAll(/[a-z]{2,20}/g)) out.add(m[0]);
+  const last = path.split('?')[0].split('/').pop() ?? '';
+  if (last === '') out.add('/');
+  else {
+    const ext = /\.([a-z0-9]{1,5})$/i.exec(last)?.[1];
+    if (ext !== undefined) out.add('.' + ext.toLowerCase());
+  }
+  return [...out];
 }
 
 function hasAny(tokens: ReadonlySet<string>, terms: ReadonlySet<string>): boolean {

@@ -12,8 +12,8 @@ export interface LearnedModel {
   readonly target: string;
   /** P(target | page), the page classifier (relevance judge) */
   pageProbability(page: ParsedPage): number;
-  /** P(+ | link context): Bernoulli NB over link-context features (seed 000) */
-  linkProbability(anchor: string, context: string): number;
+  /** P(+ | link context): Bernoulli NB over link-context features (seed 000; group 3 also uses the URL) */
+  linkProbability(anchor: string, context: string, url?: string): number;
   /** P(+ | link context): Naive Bayes over TF-IDF features with Gaussian or kernel densities (seed 001) */
   kdeProbability(anchor: string, context: string, density: 'gaussian' | 'kernel'): number;
   /** discriminative terms mined in training, usable as a term topic */

@@ -15,6 +15,6 @@ export function createNbLinkScorer(ctx: ScorerContext): Scorer {
   return {
     name: 'nb-link',
     pageRelevance: (page) => ctx.judge(page),
-    linkScore: (link) => model.linkProbability(link.anchor, link.context),
+    linkScore: (link) => model.linkProbability(link.anchor, link.context, link.url),
   };
 }

@@ -40,8 +40,9 @@ From labelled texts (NDJSON, one object a line; malformed lines are skipped):
 Common:
   --target LABEL         the label to find (positive class)
   --out FILE             where to write the model (atomically)
-  --feature-group 1|2    link features: 1 anchor words, 2 anchor + context words +
-                         domain flags (default 2)
+  --feature-group 1|2|3  link features: 1 anchor words, 2 anchor + context words +
+                         domain flags (default 2, seed 000), 3 group 2 + words of
+                         the link's URL
   --domain-terms N       size of the mined domain dictionary (default ${DEFAULT_DOMAIN_TERMS})
   --terms N              discriminative terms stored as the model's topic (default ${DEFAULT_TOPIC_TERMS})
   --max-examples N       train on a uniform sample of at most N page and N link
@@ -145,8 +146,8 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   if (!target) throw new UsageError('--target LABEL is required (see --help)');
   if (!values.out) throw new UsageError('--out FILE is required (see --help)');
   const groupValue = values['feature-group'] ?? '2';
-  if (groupValue !== '1' && groupValue !== '2') throw new UsageError(`--feature-group must be 1 or 2, got ${JSON.stringify(groupValue)}`);
-  const group = groupValue === '1' ? 1 : 2;
+  if (groupValue !== '1' && groupValue !== '2' && groupValue !== '3') throw new UsageError(`--feature-group must be 1, 2 or 3, got ${JSON.stringify(groupValue)}`);
+  const group = Number(groupValue) as 1 | 2 | 3;
   const domainTerms = integer('domain-terms', values['domain-terms'], DEFAULT_DOMAIN_TERMS, 0);
   const terms = integer('terms', values.terms, DEFAULT_TOPIC_TERMS, 1);
   const maxExamples = integer('max-examples', values['max-examples'], DEFAULT_MAX_EXAMPLES, 1);

@@ -282,9 +282,9 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
   const links: LinkExample[] = linkSample.items.map(({ anchor, context, label, target }) => {
     if (label === 0 && opts.hubLinks === true && hubs.has(target)) {
       hubPositives++;
-      return { anchor, context, label: 1 };
+      return { anchor, context, label: 1, url: target };
     }
-    return { anchor, context, label };
+    return { anchor, context, label, url: target };
   });
   if (opts.hubLinks === true) log(`warc: ${hubPositives} links to hub pages (pages linking to a target) relabelled positive`);
   if (pageSample.seen > cap || linkSample.seen > cap) {
