@@ -39,6 +39,7 @@ import type { ScorerContext } from '../src/scorers/context.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
 import { TopicModel } from '../src/topic.ts';
 import type { CrawlItem, FetchResult, PageLink, ParsedPage } from '../src/types.ts';
+import { seededRandom as prng } from '../src/random.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
@@ -78,17 +79,6 @@ interface Row {
   linkScoreMs: number;
 }
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const urlOf = (i: number): string => `http://c${i % CLUSTERS}.test/p${i}`;
 

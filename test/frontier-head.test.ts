@@ -5,6 +5,7 @@ import { FrontierHead, type KeyedEntry, type Verdict } from '../src/frontier-hea
 import { CrawlStore } from '../src/store.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { firstN } from '../src/iter.ts';
+import { seededRandom as prng } from '../src/random.ts';
 
 const U = (p: string) => `http://h${p.length % 3}.test/${p}`;
 
@@ -118,17 +119,6 @@ function link(p: string, score: number, parent: string) {
   return { url: U(p), score, depth: 1, parent };
 }
 
-/** mulberry32: a small deterministic PRNG */
-function prng(seedValue: number): () => number {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('FrontierHead on a CrawlStore', () => {
   it('hands out the store frontier best first, FIFO among equal scores, loading in chunks', async () => {

@@ -5,6 +5,7 @@ import { WARCParser } from 'warcio';
 import { PageParser, isGenericTitle, type PageParserOptions } from '../src/parse/page-parser.ts';
 import { createDecoder, sniffCharset } from '../src/parse/charset.ts';
 import type { ParsedPage } from '../src/types.ts';
+import { seededRandom as rng } from '../src/random.ts';
 
 const PAGE = 'http://www.cs.example.edu/dept/people/index.html';
 
@@ -24,17 +25,6 @@ function parseChunks(html: string, sizes: () => number, opts?: PageParserOptions
   return p.end();
 }
 
-/** Deterministic PRNG (mulberry32) for reproducible random chunk sizes. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const byUrl = (page: ParsedPage, suffix: string) => {
   const l = page.links.find((x) => x.url.endsWith(suffix));

@@ -55,6 +55,7 @@
  */
 import { canonicalize } from '../url.ts';
 import { UsageError } from '../errors.ts';
+import { Rng, fnv1a } from '../random.ts';
 
 /** One labelled headline. */
 export interface Headline {
@@ -151,49 +152,7 @@ export const HTTP_DATE = 'Sat, 01 Jun 2024 08:00:00 GMT';
 
 // ---------------------------------------------------------------- PRNG
 
-/** mulberry32: small deterministic 32-bit PRNG. */
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  range(lo: number, hi: number): number {
-    return lo + this.int(hi - lo + 1);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(arr: readonly T[]): T {
-    return arr[this.int(arr.length)];
-  }
-  shuffle<T>(arr: T[]): T[] {
-    for (let i = arr.length - 1; i > 0; i--) {
-      const j = this.int(i + 1);
-      [arr[i], arr[j]] = [arr[j], arr[i]];
-    }
-    return arr;
-  }
-}
 
-/** FNV-1a 32-bit hash. */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 // ---------------------------------------------------------------- GBK / GB18030 encoder
 

@@ -4,6 +4,7 @@
  * AUC), seeded k-fold splits, a seeded PRNG, and the information gain of a
  * binary feature (used to pick features).
  */
+import { seededRandom } from '../random.ts';
 
 /** Precision, recall, F1 and AUC of a binary scorer on labelled examples. */
 export interface BinaryMetrics {
@@ -70,20 +71,7 @@ function auc(scores: readonly number[], labels: readonly (0 | 1)[], positives: n
   return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
 }
 
-/**
- * A deterministic PRNG (mulberry32) returning floats in [0, 1). The same
- * seed gives the same sequence on every platform.
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../random.ts';
 
 /**
  * The test folds of a k-fold cross-validation of n examples: the indices
