@@ -19,7 +19,7 @@ import type { ParsedPage } from './types.ts';
 import type { LearnedModel } from './scorers/context.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { tokenize } from './text/tokenize.ts';
-import { linkFeatures, pageFeatures, type FeatureGroup } from './learn/features.ts';
+import { classDocFreq, linkFeatures, pageFeatures, type FeatureGroup } from './learn/features.ts';
 import { BernoulliNB, type BernoulliNBJSON } from './learn/bernoulli-nb.ts';
 import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
@@ -297,18 +297,7 @@ const DIGITS_ONLY = /^\p{Nd}+$/u;
  * all digits. Order: z descending, then d₊ descending, then the token.
  */
 export function discriminativeTerms(examples: Iterable<{ tokens: readonly string[]; label: 0 | 1 }>, size: number): string[] {
-  let nPos = 0;
-  let nNeg = 0;
-  const df = new Map<string, [number, number]>();
-  for (const ex of examples) {
-    if (ex.label === 1) nPos++;
-    else nNeg++;
-    for (const t of new Set(ex.tokens)) {
-      let c = df.get(t);
-      if (c === undefined) df.set(t, (c = [0, 0]));
-      c[ex.label === 1 ? 0 : 1]++;
-    }
-  }
+  const { nPos, nNeg, df } = classDocFreq(examples);
   const scored: [string, number, number][] = [];
   for (const [t, [p, n]] of df) {
     if (p < 2 || DIGITS_ONLY.test(t)) continue;

@@ -110,6 +110,30 @@ export interface MineDomainOptions {
 }
 
 /**
+ * Per token, in how many positive and how many negative examples it occurs
+ * (each example counts a token once), plus the class sizes.
+ */
+export function classDocFreq(examples: Iterable<{ tokens: readonly string[]; label: 0 | 1 }>): {
+  nPos: number;
+  nNeg: number;
+  df: Map<string, [number, number]>;
+} {
+  let nPos = 0;
+  let nNeg = 0;
+  const df = new Map<string, [number, number]>();
+  for (const ex of examples) {
+    if (ex.label === 1) nPos++;
+    else nNeg++;
+    for (const t of new Set(ex.tokens)) {
+      let c = df.get(t);
+      if (c === undefined) df.set(t, (c = [0, 0]));
+      c[ex.label === 1 ? 0 : 1]++;
+    }
+  }
+  return { nPos, nNeg, df };
+}
+
+/**
  * A domain dictionary mined from labelled training examples (each example
  * given by its tokens): the `size` tokens with the highest smoothed log-odds
  * of occurring in a positive rather than a negative example,
@@ -125,18 +149,7 @@ export function mineDomainTerms(
 ): string[] {
   const size = opts.size ?? 50;
   const minCount = opts.minCount ?? 2;
-  let nPos = 0;
-  let nNeg = 0;
-  const df = new Map<string, [number, number]>();
-  for (const ex of examples) {
-    if (ex.label === 1) nPos++;
-    else nNeg++;
-    for (const t of new Set(ex.tokens)) {
-      let c = df.get(t);
-      if (!c) df.set(t, (c = [0, 0]));
-      c[ex.label === 1 ? 0 : 1]++;
-    }
-  }
+  const { nPos, nNeg, df } = classDocFreq(examples);
   const scored: [string, number, number][] = [];
   for (const [t, [pos, neg]] of df) {
     if (pos < minCount) continue;
