@@ -12,6 +12,7 @@ import { canonicalize } from './url.ts';
 import { loadTopic } from './topic.ts';
 import { knownStrategies, needsModel } from './scorers/index.ts';
 import { loadModel } from './model.ts';
+import { getSegmenter } from './text/segmenter.ts';
 import { runCrawl, type CrawlConfig } from './pipeline.ts';
 import { runReplay } from './replay/command.ts';
 import { runTrain } from './train/command.ts';
@@ -53,6 +54,8 @@ Topic and strategy:
   --density NAME        bayes-kde density: kernel (default) | gaussian
   --tunnel K            follow at most K consecutive off-topic hops (default: no limit;
                         0 = hard focus)
+  --segmenter NAME      Chinese word segmentation: node-rs (default, @node-rs/jieba) |
+                        nodejieba (optional package, if installed)
 Scope:
   --max-pages N         stop after N pages (counted across resumed runs; default: no limit)
   --max-depth N         do not queue links more than N hops from a seed (default: no limit)
@@ -143,6 +146,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       param: { type: 'string', multiple: true },
       density: { type: 'string' },
       tunnel: { type: 'string' },
+      segmenter: { type: 'string' },
       'max-pages': { type: 'string' },
       'max-depth': { type: 'string' },
       'max-frontier': { type: 'string' },
@@ -169,7 +173,8 @@ async function crawlCommand(argv: string[]): Promise<number> {
   for (const s of seeds) if (canonicalize(s) === null) throw new UsageError(`--seed is not an http(s) URL: ${JSON.stringify(s)}`);
   if (values.seeds !== undefined) seeds.push(...(await readSeeds(values.seeds)));
   const topic = values.topic === undefined ? null : await loadTopic(values.topic);
-  const model = values.model === undefined ? null : await loadModel(values.model);
+  const segmenter = getSegmenter(values.segmenter ?? 'node-rs');
+  const model = values.model === undefined ? null : await loadModel(values.model, segmenter);
   const strategy = values.strategy ?? (topic === null && model === null ? 'bfs' : 'best-first');
   if (!knownStrategies().includes(strategy)) {
     throw new UsageError(`unknown --strategy ${JSON.stringify(strategy)}; known: ${knownStrategies().join(', ')}`);
@@ -198,6 +203,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     model,
     strategy,
     params,
+    segmenter,
     tunnel: positiveInt('tunnel', values.tunnel, Infinity),
     storeDir: values.store ?? './focuscrawl-store',
     fresh: values.fresh === true,

@@ -27,6 +27,7 @@ import { HostScheduler } from './politeness.ts';
 import { RobotsCache } from './robots.ts';
 import { DEFAULT_ROUND_SIZE } from './scorers/best-n-first.ts';
 import type { LearnedModel } from './scorers/context.ts';
+import type { Segmenter } from './text/segmenter.ts';
 import { createScorer, relevanceThreshold } from './scorers/index.ts';
 import { classifyStage } from './stages/classify.ts';
 import { fetchStage } from './stages/fetch.ts';
@@ -48,6 +49,8 @@ export interface CrawlConfig {
   params?: Record<string, number | string>;
   /** follow at most this many consecutive off-topic hops (default no limit) */
   tunnel?: number;
+  /** Chinese word segmenter (default node-rs jieba) */
+  segmenter?: Segmenter;
   storeDir: string;
   fresh: boolean;
   maxPages: number;
@@ -132,7 +135,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const model = cfg.model ?? null;
   const params = { ...cfg.topic?.params, ...cfg.params };
   const focused = cfg.topic !== null || model !== null;
-  const scorer = focused ? createScorer(cfg.strategy, cfg.topic, { model, params }) : UNFOCUSED;
+  const scorer = focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter }) : UNFOCUSED;
   const threshold = focused ? relevanceThreshold(cfg.topic, model, params) : Infinity;
   const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
   if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {

@@ -42,6 +42,11 @@ test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {
     [['crawl', '--seed', 'http://x.example/', '--proxy', 'nonsense'], /--proxy/],
     [['crawl', '--seed', 'http://x.example/', '--auth', 'nouser'], /--auth/],
     [['replay'], /--warc/],
+    [['crawl', '--seed', 'http://x.example/', '--segmenter', 'foo'], /unknown segmenter/],
+    [['crawl', '--seed', 'http://x.example/', '--model', path.join(dir, 'missing.json')], /FC_BAD_MODEL/],
+    [['crawl', '--seed', 'http://x.example/', '--topic', badJson.replace('bad', 'missing'), '--strategy', 'nb-link'], /FC_BAD_TOPIC|--model/],
+    [['crawl', '--seed', 'http://x.example/', '--param', 'novalue'], /--param/],
+    [['crawl', '--seed', 'http://x.example/', '--tunnel', 'x'], /--tunnel/],
   ];
   for (const [args, pattern] of cases) {
     const r = await runCli(args);
