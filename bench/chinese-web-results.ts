@@ -88,6 +88,8 @@ const rows = summaries.map((s) => {
 });
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
 const table = [
+  `## Focus on a generated Chinese portal web (${TARGET})`,
+  '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
     `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/chinese-web-results.ts --write\`. One crawl per row.`,
   '',

@@ -129,6 +129,8 @@ for (const target of values.targets!.split(',')) {
 
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
 const table = [
+  '## Focus on the WebKB web (course, student, faculty)',
+  '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
     `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/webkb-results.ts --write\`. One crawl per cell ` +
     `(concurrency 16, 8 per host: the order of completions varies a little between runs).`,
