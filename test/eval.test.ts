@@ -194,6 +194,15 @@ test('runEval with several inputs writes one plot with every run', async (t) => 
   assert.deepEqual(summaries.map((s) => s.run), ['forward', 'backward']);
   const svg = await readFile(svgFile, 'utf8');
   assert.ok(svg.includes('forward') && svg.includes('backward'));
+
+  // Regression: with --status both views were drawn on one page axis, so the
+  // filtered curves (fewer pages) were squashed; now only they are drawn.
+  const filteredSvg = path.join(dir, 'status.svg');
+  const code2 = await runEval(['--labels', await labelsFile(dir), '--target', 'solar', '--input', a, '--name', 'forward', '--status', '200', '--plot', filteredSvg], { stdout: sink().stream, stderr: err.stream });
+  assert.equal(code2, 0, err.text());
+  const svg2 = await readFile(filteredSvg, 'utf8');
+  assert.ok(svg2.includes('forward') && svg2.includes('status 200'));
+  assert.ok(!svg2.includes('[status'), 'one series per run, named by the run');
 });
 
 test('runEval usage errors exit 2 with one stderr line; --help exits 0', async (t) => {

@@ -184,11 +184,20 @@ export function seriesName(run: string, status: number | null): string {
   return status === null ? run : `${run} [status ${status}]`;
 }
 
-/** Plot every view of every run into one SVG file. */
+/**
+ * Plot every run into one SVG file. With --status, only the filtered view of
+ * each run is drawn (the all-pages view runs on a different page count and
+ * would squash it); both views stay in the NDJSON output.
+ */
 export async function writePlot(file: string, runs: ScoredRun[], title: string): Promise<void> {
   const series: PlotSeries[] = [];
-  for (const r of runs) for (const v of r.views) series.push({ name: seriesName(r.name, v.summary.status), points: v.plot });
-  await writeFile(file, await plotCurves(series, { title }));
+  for (const r of runs) {
+    const filtered = r.views.filter((v) => v.summary.status !== null);
+    if (filtered.length > 0) for (const v of filtered) series.push({ name: r.name, points: v.plot });
+    else for (const v of r.views) series.push({ name: seriesName(r.name, v.summary.status), points: v.plot });
+  }
+  const status = runs.flatMap((r) => r.views).find((v) => v.summary.status !== null)?.summary.status;
+  await writeFile(file, await plotCurves(series, { title: status === undefined ? title : `${title} (pages with status ${status})` }));
 }
 
 /** Write `text` and wait while `out` is full. */
