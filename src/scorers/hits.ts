@@ -46,6 +46,63 @@ import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } fro
 import { anchorSimilarity } from './best-first.ts';
 import type { ScorerContext } from './context.ts';
 
+/**
+ * Round and size parameters shared by the graph strategies (hits,
+ * ipagerank): bounded power iteration on a capped graph, so each round costs
+ * the same however long the crawl runs.
+ */
+export const GRAPH_DEFAULTS = {
+  /** relevance at or above this makes a page relevant */
+  threshold: 0.2,
+  /** power iterations per round at most */
+  iterations: 10,
+  /** a round stops early when the L1 change of one iteration is below this */
+  tol: 1e-4,
+  /** 1: a round starts from the previous round's values; 0: cold start, as in the papers (for comparison) */
+  warm: 1,
+  /** cap on graph nodes */
+  maxNodes: 50_000,
+  /** cap on graph edges */
+  maxEdges: 100_000,
+  /** edges taken from one page at most (its first links) */
+  maxOutEdges: 200,
+  /** new priorities handed out per round at most */
+  maxRescore: 2_000,
+  /** a queued URL is re-scored only when its value moved by more than this */
+  epsilon: 1e-3,
+} as const;
+
+export interface GraphParams {
+  p: number;
+  threshold: number;
+  iterations: number;
+  tol: number;
+  warm: boolean;
+  maxNodes: number;
+  maxEdges: number;
+  maxOutEdges: number;
+  maxRescore: number;
+  epsilon: number;
+}
+
+/** Read and check the shared graph parameters (and the round length p). */
+export function graphParams(num: (name: keyof typeof GRAPH_DEFAULTS | 'p', opts?: Parameters<typeof numberParam>[4]) => number): GraphParams {
+  const maxNodes = num('maxNodes', { min: 10, integer: true });
+  const maxEdges = num('maxEdges', { min: 10, integer: true });
+  return {
+    p: num('p', { min: 1, integer: true }),
+    threshold: num('threshold', { min: 0, max: 1 }),
+    iterations: num('iterations', { min: 1, integer: true }),
+    tol: num('tol', { min: 0 }),
+    warm: num('warm', { min: 0, max: 1, integer: true }) === 1,
+    maxNodes,
+    maxEdges,
+    maxOutEdges: Math.min(num('maxOutEdges', { min: 1, integer: true }), Math.floor(maxNodes / 10), Math.floor(maxEdges / 10)),
+    maxRescore: num('maxRescore', { min: 0, integer: true }),
+    epsilon: num('epsilon', { min: 0 }),
+  };
+}
+
 /** Parameters of `hits` and their defaults. */
 export const HITS_DEFAULTS = {
   /** weight of the text part (A + B + C = 1) */
@@ -60,24 +117,7 @@ export const HITS_DEFAULTS = {
   beta: 0.3,
   /** round length in fetched pages; also the number of relevant pages before HITS starts */
   p: 100,
-  /** relevance at or above this makes a page relevant (a hub candidate) */
-  threshold: 0.2,
-  /** power iterations per round at most */
-  iterations: 10,
-  /** a round stops early when the L1 change of one iteration is below this */
-  tol: 1e-4,
-  /** 1: a round starts from the previous round's vectors; 0: from all ones, as in the paper (for comparison) */
-  warm: 1,
-  /** cap on graph nodes */
-  maxNodes: 50_000,
-  /** cap on graph edges */
-  maxEdges: 100_000,
-  /** edges taken from one page at most (its first links) */
-  maxOutEdges: 200,
-  /** new priorities handed out per round at most */
-  maxRescore: 2_000,
-  /** a queued URL is re-scored only when its score moved by more than this */
-  epsilon: 1e-3,
+  ...GRAPH_DEFAULTS,
 } as const;
 
 /** A number parameter from ctx.params within [min, max] (integer when asked); UsageError (FC_USAGE) otherwise. */
@@ -141,16 +181,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
   const alpha = num('alpha', { min: 0 });
   const beta = num('beta', { min: 0 });
   if (!(beta < alpha)) throw new UsageError(`hits: parameter beta must be below alpha, got alpha ${alpha}, beta ${beta}`);
-  const p = num('p', { min: 1, integer: true });
-  const threshold = num('threshold', unit);
-  const iterations = num('iterations', { min: 1, integer: true });
-  const tol = num('tol', { min: 0 });
-  const warm = num('warm', { min: 0, max: 1, integer: true }) === 1;
-  const maxNodes = num('maxNodes', { min: 10, integer: true });
-  const maxEdges = num('maxEdges', { min: 10, integer: true });
-  const maxOutEdges = Math.min(num('maxOutEdges', { min: 1, integer: true }), Math.floor(maxNodes / 10), Math.floor(maxEdges / 10));
-  const maxRescore = num('maxRescore', { min: 0, integer: true });
-  const epsilon = num('epsilon', { min: 0 });
+  const { p, threshold, iterations, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = graphParams(num);
 
   let authority: Float64Array = new Float64Array(0);
   let hub: Float64Array = new Float64Array(0);

@@ -40,7 +40,7 @@ import { DocFreq } from '../text/vector.ts';
 import { canonicalize } from '../url.ts';
 import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore } from '../types.ts';
 import type { ScorerContext } from './context.ts';
-import { itemUrls, numberParam, textKey, type GraphScorer } from './hits.ts';
+import { GRAPH_DEFAULTS, graphParams, itemUrls, numberParam, textKey, type GraphScorer } from './hits.ts';
 
 /** Parameters of `ipagerank` and their defaults. */
 export const IPAGERANK_DEFAULTS = {
@@ -50,30 +50,13 @@ export const IPAGERANK_DEFAULTS = {
   c: 0,
   /** round length in fetched pages */
   p: 100,
-  /** relevance at or above this makes a page relevant (for learning related words) */
-  threshold: 0.2,
-  /** power iterations per round at most */
-  iterations: 10,
-  /** a round stops early when the L1 change of one iteration is below this */
-  tol: 1e-4,
-  /** 1: a round starts from the previous round's IPR; 0: from 1 − d (for comparison) */
-  warm: 1,
-  /** cap on graph nodes */
-  maxNodes: 50_000,
-  /** cap on graph edges */
-  maxEdges: 100_000,
-  /** edges taken from one page at most (its first links) */
-  maxOutEdges: 200,
-  /** new priorities handed out per round at most */
-  maxRescore: 2_000,
-  /** a queued URL is re-scored only when its IPR moved by more than this */
-  epsilon: 1e-3,
   /** a related word occurs in at least this many relevant pages (title/headings) */
   relatedMinPages: 3,
   /** ... and is at least this many times more frequent in relevant pages than in all */
   relatedLift: 2,
   /** tokens remembered per co-occurrence table */
   relatedCapacity: 50_000,
+  ...GRAPH_DEFAULTS,
 } as const;
 
 /** sim of a near word (partial topic term or learnt related token). */
@@ -95,16 +78,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
     numberParam(ctx, 'ipagerank', name, IPAGERANK_DEFAULTS[name], opts);
   const d = num('d', { min: 0.01, max: 0.99 });
   const c = num('c', { min: 0, max: 1 });
-  const p = num('p', { min: 1, integer: true });
-  const threshold = num('threshold', { min: 0, max: 1 });
-  const iterations = num('iterations', { min: 1, integer: true });
-  const tol = num('tol', { min: 0 });
-  const warm = num('warm', { min: 0, max: 1, integer: true }) === 1;
-  const maxNodes = num('maxNodes', { min: 10, integer: true });
-  const maxEdges = num('maxEdges', { min: 10, integer: true });
-  const maxOutEdges = Math.min(num('maxOutEdges', { min: 1, integer: true }), Math.floor(maxNodes / 10), Math.floor(maxEdges / 10));
-  const maxRescore = num('maxRescore', { min: 0, integer: true });
-  const epsilon = num('epsilon', { min: 0 });
+  const { p, threshold, iterations, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = graphParams(num);
   const relatedMinPages = num('relatedMinPages', { min: 1 });
   const relatedLift = num('relatedLift', { min: 1 });
   const relatedCapacity = num('relatedCapacity', { min: 1, integer: true });
