@@ -257,15 +257,20 @@ class Plan {
       this.unqueue(uk);
       if (!this.outcome.has(uk)) this.outcome.set(uk, 'raised');
     }
-    const k = frontierKey(e.score, seq);
-    const entry: FrontierEntry = { url: e.url, score: e.score, depth: e.depth, parent: e.parent, seq };
+    const entry: FrontierEntry & { seq: number } = { url: e.url, score: e.score, depth: e.depth, parent: e.parent, seq };
     if (e.anchor !== undefined) entry.anchor = e.anchor;
     if (e.context !== undefined && e.context !== '') entry.context = e.context;
     if (e.offTopicHops !== undefined) entry.offTopicHops = e.offTopicHops;
+    this.place(uk, entry);
+  }
+
+  /** Put a URL (not queued in this plan) into the frontier under its score and seq. */
+  place(uk: string, entry: FrontierEntry & { seq: number }): void {
+    const k = frontierKey(entry.score, entry.seq);
     this.put(this.store.frontier, k, entry);
     this.added.set(k, { uk, entry });
     this.c.frontierSize++;
-    this.setSeen(uk, { s: 'q', k, score: e.score });
+    this.setSeen(uk, { s: 'q', k, score: entry.score });
   }
 
   /**
@@ -549,12 +554,7 @@ export class CrawlStore {
         const old = entries[i];
         if (old === undefined) return;
         plan.unqueue(m.uk);
-        const k = frontierKey(m.score, seqOf(m.k));
-        const entry: FrontierEntry = { ...old, score: m.score };
-        plan.put(this.frontierDb, k, entry);
-        plan.added.set(k, { uk: m.uk, entry });
-        plan.c.frontierSize++;
-        plan.setSeen(m.uk, { s: 'q', k, score: m.score });
+        plan.place(m.uk, { ...old, score: m.score, seq: seqOf(m.k) });
         moved++;
       });
       await this.apply(plan);
