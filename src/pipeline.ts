@@ -160,7 +160,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     }
     const robots = new RobotsCache({
       userAgent: 'focuscrawl',
-      fetchRobots: (url) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES }),
+      fetchRobots: (url, signal) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES, signal }),
     });
     const scheduler = new HostScheduler({
       perHost: cfg.perHost,
