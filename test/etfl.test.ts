@@ -13,23 +13,13 @@ import { FeatureLibrary, libraryFromTopic, loadTopicLibrary, loadTopicLibrarySyn
 import { createEtflScorer } from '../src/scorers/etfl.ts';
 import type { ScorerContext } from '../src/scorers/context.ts';
 import { TopicModel, parseTopic } from '../src/topic.ts';
-import type { BlockType, CrawlItem, PageLink, ParsedPage } from '../src/types.ts';
+import type { CrawlItem, PageLink, ParsedPage } from '../src/types.ts';
+import { makePage } from './helpers/pages.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FIXTURES = path.join(ROOT, 'fixtures');
 
-function page(title: string, blocks: Partial<Record<BlockType, string>> = {}, links: PageLink[] = []): ParsedPage {
-  return {
-    title,
-    charset: 'utf-8',
-    blocks: { title, heading: '', content: '', navigation: '', anchor: '', other: '', ...blocks },
-    links,
-    base: 'http://127.0.0.1/',
-    noindex: false,
-    nofollow: false,
-    lang: null,
-  };
-}
+const page = makePage;
 
 function link(anchor: string, context = ''): PageLink {
   return { url: 'http://127.0.0.1/x', anchor, context, tag: 'a', nofollow: false, block: 'content' };

@@ -5,14 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScorer } from '../src/scorers/index.ts';
 import { parseTopic } from '../src/topic.ts';
-import type { BlockType, CrawlItem, FrontierEntry, PageLink, ParsedPage } from '../src/types.ts';
+import type { CrawlItem, FrontierEntry, PageLink, ParsedPage } from '../src/types.ts';
+import { makePage } from './helpers/pages.ts';
 
 const TOPIC = parseTopic({ name: 'courses', terms: ['course', 'syllabus', 'lecture'] }, 'test');
 
-function page(text: string): ParsedPage {
-  const blocks = { title: '', heading: '', content: text, navigation: '', anchor: '', other: '' } as Record<BlockType, string>;
-  return { title: '', charset: 'utf-8', blocks, links: [], base: 'http://x.test/', noindex: false, nofollow: false, lang: null };
-}
+const page = (text: string): ParsedPage => makePage('', { content: text });
 
 function link(anchor: string): PageLink {
   return { url: 'http://x.test/l', anchor, context: '', tag: 'a', nofollow: false, block: 'content' };

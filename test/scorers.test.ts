@@ -6,20 +6,10 @@ import { createScorer, knownStrategies, needsModel } from '../src/scorers/index.
 const termStrategies = (): string[] => knownStrategies().filter((n) => !needsModel(n));
 import { TopicModel, parseTopic } from '../src/topic.ts';
 import { UsageError } from '../src/errors.ts';
-import type { BlockType, CrawlItem, PageLink, ParsedPage, Topic } from '../src/types.ts';
+import type { CrawlItem, PageLink, Topic } from '../src/types.ts';
+import { makePage } from './helpers/pages.ts';
 
-function page(title: string, blocks: Partial<Record<BlockType, string>> = {}, links: PageLink[] = []): ParsedPage {
-  return {
-    title,
-    charset: 'utf-8',
-    blocks: { title, heading: '', content: '', navigation: '', anchor: '', other: '', ...blocks },
-    links,
-    base: 'http://127.0.0.1/',
-    noindex: false,
-    nofollow: false,
-    lang: null,
-  };
-}
+const page = makePage;
 
 function link(anchor: string, context = '', url = 'http://127.0.0.1/x'): PageLink {
   return { url, anchor, context, tag: 'a', nofollow: false, block: 'content' };
