@@ -11,17 +11,17 @@
  * headline the model saw is on the crawled web. Links of the web are
  * synthetic (see src/genweb/portal.ts).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile, copyFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { focusCells, runFocuscrawl, summariesOf } from './lib/focus.ts';
 import { writeSection } from './lib/sections.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = path.join(ROOT, 'bin', 'focuscrawl');
 const TNEWS = path.resolve(ROOT, '..', 'shared', 'corpora', 'tnews', 'tnews-dev.ndjson');
 const TARGET = 'news_finance';
 const ALL = 'bfs,best-first,best-n-first,nb-link,bayes-kde,etfl,hits,ipagerank,online';
@@ -40,16 +40,6 @@ if (!existsSync(TNEWS)) {
 const out = values.out!;
 await mkdir(out, { recursive: true });
 
-function run(args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`focuscrawl ${args[0]} exited ${code}: ${stderr.slice(-2000)}`))));
-  });
-}
 
 const started = Date.now();
 const lines = readFileSync(TNEWS, 'utf8').split('\n').filter((l) => l.trim() !== '');
@@ -60,32 +50,18 @@ await writeFile(webFile, `${lines.filter((_, i) => i % 2 === 1).join('\n')}\n`);
 const warc = path.join(out, 'web.warc.gz');
 const labels = path.join(out, 'web-labels.tsv');
 const seeds = path.join(out, 'web-seeds.txt');
-await run(['gen-web', '--headlines', webFile, '--out', warc, '--labels-out', labels, '--seeds-out', seeds, '--seed', '1']);
+await runFocuscrawl(['gen-web', '--headlines', webFile, '--out', warc, '--labels-out', labels, '--seeds-out', seeds, '--seed', '1']);
 const model = path.join(out, `${TARGET}.model.json`);
-await run(['train', '--texts', trainFile, '--text-field', 'sentence', '--label-field', 'label_desc', '--context-field', 'keywords', '--target', TARGET, '--out', model]);
-const text = await run([
+await runFocuscrawl(['train', '--texts', trainFile, '--text-field', 'sentence', '--label-field', 'label_desc', '--context-field', 'keywords', '--target', TARGET, '--out', model]);
+const text = await runFocuscrawl([
   'compare', '--warc', warc, '--labels', labels, '--target', TARGET, '--seeds', seeds, '--strategies', values.strategies!,
   '--model', model, '--status', '200', '--at', '200,500,1000', '--out-dir', path.join(out, 'runs'), '--plot', path.join(out, 'chinese.svg'),
   '--', '--concurrency', '16', '--per-host', '8',
 ]);
 
-interface Summary {
-  run: string;
-  status: number | null;
-  found: number;
-  targets: number;
-  pagesTo50: number | null;
-  pagesTo80: number | null;
-  pagesTo90: number | null;
-  harvestAt: Record<string, number | null>;
-}
-const summaries = text.split('\n').filter((l) => l.includes('"summary"')).map((l) => JSON.parse(l) as Summary).filter((s) => s.status === 200);
+const summaries = summariesOf(text, 200);
 const bfs = summaries.find((s) => s.run === 'bfs');
-const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${(100 * v).toFixed(1)}%`);
-const rows = summaries.map((s) => {
-  const ratio = bfs?.pagesTo80 && s.pagesTo80 ? (s.pagesTo80 / bfs.pagesTo80).toFixed(2) : '–';
-  return `| ${s.run} | ${s.pagesTo50 ?? '–'} | ${s.pagesTo80 ?? '–'} | ${ratio} | ${s.pagesTo90 ?? '–'} | ${pct(s.harvestAt['200'])} | ${pct(s.harvestAt['500'])} | ${pct(s.harvestAt['1000'])} | ${s.found}/${s.targets} |`;
-});
+const rows = summaries.map((s) => `| ${s.run} | ${focusCells(s, bfs)} |`);
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
 const table = [
   `## Focus on a generated Chinese portal web (${TARGET})`,

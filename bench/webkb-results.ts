@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { focusCells, runFocuscrawl, summariesOf } from './lib/focus.ts';
 import { writeSection } from './lib/sections.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -50,20 +51,6 @@ if (!existsSync(WARC)) {
 const out = values.out!;
 await mkdir(out, { recursive: true });
 
-function run(args: string[], stdoutFile?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('close', async (code) => {
-      if (stdoutFile !== undefined) await writeFile(stdoutFile, stdout);
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`focuscrawl ${args[0]} exited ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
-}
 
 // 2. the reachable set: exhaustive breadth-first crawl through one replay proxy
 const reachableFile = path.join(out, 'reachable.txt');
@@ -73,7 +60,7 @@ if (!existsSync(reachableFile)) {
   const first = await new Promise<string>((resolve) => replay.stdout.once('data', (d: Buffer) => resolve(d.toString())));
   const proxy = (JSON.parse(first.split('\n')[0]) as { listening: string }).listening;
   const bfsOut = path.join(out, 'bfs-exhaustive.ndjson');
-  await run(['crawl', ...SEEDS.flatMap((s) => ['--seed', s]), '--proxy', proxy, '--store', path.join(out, 'bfs-store'), '--fresh', '--quiet', ...CRAWL_FLAGS], bfsOut);
+  await writeFile(bfsOut, await runFocuscrawl(['crawl', ...SEEDS.flatMap((s) => ['--seed', s]), '--proxy', proxy, '--store', path.join(out, 'bfs-store'), '--fresh', '--quiet', ...CRAWL_FLAGS]));
   replay.kill('SIGTERM');
   const urls = new Set<string>();
   for (const line of readFileSync(bfsOut, 'utf8').split('\n')) {
@@ -85,17 +72,6 @@ if (!existsSync(reachableFile)) {
   process.stderr.write(`webkb-results: ${urls.size} archived pages reachable from the seeds\n`);
 }
 
-interface Summary {
-  run: string;
-  status: number | null;
-  pages: number;
-  found: number;
-  targets: number;
-  pagesTo50: number | null;
-  pagesTo80: number | null;
-  pagesTo90: number | null;
-  harvestAt: Record<string, number | null>;
-}
 
 const rows: string[] = [];
 const started = Date.now();
@@ -104,23 +80,19 @@ for (const target of values.targets!.split(',')) {
   const model = path.join(out, `${target}.model.json`);
   if (!existsSync(model)) {
     process.stderr.write(`webkb-results: training ${target} on misc pages...\n`);
-    await run(['train', '--warc', WARC, '--labels', LABELS, '--where', 'university=misc', '--target', target, '--out', model]);
+    await runFocuscrawl(['train', '--warc', WARC, '--labels', LABELS, '--where', 'university=misc', '--target', target, '--out', model]);
   }
   // 3. every strategy on the same replay
   process.stderr.write(`webkb-results: compare for ${target}...\n`);
   const dir = path.join(out, target);
-  const text = await run([
+  const text = await runFocuscrawl([
     'compare', '--warc', WARC, '--labels', LABELS, '--target', target, ...SEEDS.flatMap((s) => ['--seed', s]),
     '--strategies', values.strategies!, '--model', model, '--status', '200', '--reachable', reachableFile,
     '--at', '200,500,1000', '--out-dir', dir, '--plot', path.join(dir, `${target}.svg`), '--', ...CRAWL_FLAGS,
   ]);
-  const summaries = text.split('\n').filter((l) => l.includes('"summary"')).map((l) => JSON.parse(l) as Summary).filter((s) => s.status === 200);
+  const summaries = summariesOf(text, 200);
   const bfs = summaries.find((s) => s.run === 'bfs');
-  const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${(100 * v).toFixed(1)}%`);
-  for (const s of summaries) {
-    const ratio = bfs?.pagesTo80 && s.pagesTo80 ? (s.pagesTo80 / bfs.pagesTo80).toFixed(2) : '–';
-    rows.push(`| ${target} | ${s.run} | ${s.pagesTo50 ?? '–'} | ${s.pagesTo80 ?? '–'} | ${ratio} | ${s.pagesTo90 ?? '–'} | ${pct(s.harvestAt['200'])} | ${pct(s.harvestAt['500'])} | ${pct(s.harvestAt['1000'])} | ${s.found}/${s.targets} |`);
-  }
+    for (const s of summaries) rows.push(`| ${target} | ${s.run} | ${focusCells(s, bfs)} |`);
   if (values.write) {
     await mkdir(path.join(ROOT, 'docs', 'results'), { recursive: true });
     await copyFile(path.join(dir, `${target}.svg`), path.join(ROOT, 'docs', 'results', `webkb-${target}.svg`));
