@@ -5,28 +5,35 @@
  * 2 bad input (unknown flag, missing seeds, unreadable topic, malformed URL),
  * 130/143 interrupted by SIGINT/SIGTERM (the store stays consistent).
  */
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { FocuscrawlError, UsageError } from './errors.ts';
 import { canonicalize } from './url.ts';
+import { readSeedsFile } from './seeds.ts';
 import { loadTopic } from './topic.ts';
 import { knownStrategies, needsModel } from './scorers/index.ts';
 import { loadModel } from './model.ts';
 import { getSegmenter } from './text/segmenter.ts';
 import { runCrawl, type CrawlConfig } from './pipeline.ts';
+import { DEFAULT_MAX_PAGES_PER_HOST } from './host-budget.ts';
+import { DEFAULT_TRAP_LIMITS } from './traps.ts';
+import { DEFAULT_RETRY_POLICY } from './retry.ts';
 import { runReplay } from './replay/command.ts';
 import { runTrain } from './train/command.ts';
 import { runEval } from './eval/command.ts';
 import { runCompare } from './eval/compare.ts';
 import { runExpandTopic } from './etfl/command.ts';
 import { runGenWeb } from './genweb/command.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from './term.ts';
 import { VERSION } from './version.ts';
+import { CrawlLog } from './crawl-log.ts';
+import { runStats } from './stats-command.ts';
 
 const MAIN_HELP = `focuscrawl ${VERSION}: a focused web crawler that streams NDJSON
 
 Usage:
   focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
   focuscrawl replay --warc FILE... [--port N]
+  focuscrawl stats --store DIR [--log-format text|json]
   focuscrawl train | eval | compare | expand-topic | gen-web ...
   focuscrawl --help | --version
   focuscrawl <command> --help
@@ -39,6 +46,7 @@ Commands:
   compare       crawl one archive with several strategies and compare them (table + plot)
   expand-topic  mine extension terms for a topic (seed 002's feature library)
   gen-web       build a synthetic Chinese portal web (WARC) from labelled headlines
+  stats         pages, harvest, errors, latency of a crawl store, finished or running
 `;
 
 const CRAWL_HELP = `Usage: focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
@@ -61,6 +69,18 @@ Scope:
   --max-depth N         do not queue links more than N hops from a seed (default: no limit)
   --max-frontier N      keep at most the N best queued URLs (default: no limit)
   --keep-index-html     do not treat /dir/index.html and /dir/ as one URL
+  --keep-session-ids    do not strip session ids from URLs (;jsessionid=, PHPSESSID=,
+                        sessionid=, session_id=, osCsid=, CFID=, CFTOKEN=, ASPSESSIONID*=,
+                        and sid= when its value is a 16+ character token)
+Crawler traps (0 turns a limit off):
+  --max-pages-per-host N
+                        at most N pages per host; then its queued URLs become
+                        FC_HOST_BUDGET records (no request) and links to it are
+                        dropped (default ${DEFAULT_MAX_PAGES_PER_HOST}; counted across resumed runs)
+  --max-path-repeat N   drop links whose path has a segment or group of segments more
+                        than N times in a row: /a/a/a/, /a/b/a/b/a/b/ (default ${DEFAULT_TRAP_LIMITS.maxRepeat})
+  --max-path-segments N drop links with more than N path segments (default ${DEFAULT_TRAP_LIMITS.maxSegments})
+  --max-url-length N    drop links longer than N characters (default ${DEFAULT_TRAP_LIMITS.maxUrlLength})
 Politeness:
   --concurrency N       requests in flight in all (default 8)
   --per-host N          requests in flight per host (default 1)
@@ -71,13 +91,32 @@ Politeness:
   --user-agent STRING   User-Agent header (default names focuscrawl and its version)
 HTTP:
   --proxy URL           send every request through this HTTP forward proxy (e.g. replay)
+  --allow-private       also fetch loopback, private, link-local and cloud-metadata
+                        addresses (refused by default: FC_PRIVATE_ADDRESS; not checked
+                        with --proxy, which resolves names itself)
   --max-bytes N         body cap per page (default 1048576; the record says truncated)
   --auth HOST=USER:PASS basic credentials sent only to HOST (repeatable)
+  --timeout-ms N        connect, response-headers and body-gap timeout, each (defaults
+                        10000, 20000, 30000): FC_TIMEOUT
+  --fetch-timeout-ms N  cap on one whole request, body included (default 60000): FC_TIMEOUT
+Retries:
+  --retries N           fetch a URL again after FC_NETWORK, FC_TIMEOUT or HTTP 429, 500,
+                        502, 503, 504, at most N more times (default 2); the record of
+                        the last attempt says "attempts"
+  --retry-base-ms N     after such a failure its host waits N * 2^(attempt-1) ms, +-25%
+                        (default 1000), or the answer's Retry-After
+  --max-retry-after S   cap on any host wait, seconds (default 120); an answer with a
+                        longer Retry-After is not retried
 State:
   --store DIR           crawl state (LevelDB; default ./focuscrawl-store). Rerunning with
                         the same store resumes; seeds are optional then
   --fresh               delete the store first
-  --quiet               no progress or summary on stderr
+Logging (stderr):
+  --stats-interval S    a stats record every S seconds (default 10; 0 = none): pages,
+                        pages/s, harvest, frontier, hosts, errors by code, fetch latency
+                        p50/p95/p99, bytes; a final one at exit (also kept in the store)
+  --log-format FORMAT   text (default) | json: every stderr line is one JSON object
+  --quiet               no stats, progress line or summary on stderr
 `;
 
 /** Exit code for an error: 2 for bad input, 1 otherwise. */
@@ -94,21 +133,18 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
-async function readSeeds(file: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read seeds file ${file}: ${(err as Error).message}`, { cause: err });
-  }
-  const seeds: string[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    const s = line.trim();
-    if (s === '' || s.startsWith('#')) return;
-    if (canonicalize(s) === null) throw new UsageError(`${file}:${i + 1}: not an http(s) URL: ${JSON.stringify(s.slice(0, 200))}`);
-    seeds.push(s);
-  });
-  return seeds;
+/** A trap limit: a non-negative integer, where 0 means no limit (Infinity). */
+function limit(name: string, value: string | undefined, fallback: number): number {
+  const n = positiveInt(name, value, fallback);
+  return n === 0 ? Infinity : n;
+}
+
+/** A timeout flag in ms (at least 1), or undefined for the default. */
+function timeoutMs(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = positiveInt(name, value, 0);
+  if (n < 1) throw new UsageError(`--${name} must be at least 1`);
+  return n;
 }
 
 function parseParams(values: string[]): Record<string, number | string> {
@@ -151,17 +187,30 @@ async function crawlCommand(argv: string[]): Promise<number> {
       'max-depth': { type: 'string' },
       'max-frontier': { type: 'string' },
       'keep-index-html': { type: 'boolean' },
+      'keep-session-ids': { type: 'boolean' },
+      'max-pages-per-host': { type: 'string' },
+      'max-path-repeat': { type: 'string' },
+      'max-path-segments': { type: 'string' },
+      'max-url-length': { type: 'string' },
       store: { type: 'string' },
       proxy: { type: 'string' },
+      'allow-private': { type: 'boolean' },
       concurrency: { type: 'string' },
       'per-host': { type: 'string' },
       'delay-ms': { type: 'string' },
       'host-diversity': { type: 'string' },
       'max-bytes': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'fetch-timeout-ms': { type: 'string' },
+      retries: { type: 'string' },
+      'retry-base-ms': { type: 'string' },
+      'max-retry-after': { type: 'string' },
       'user-agent': { type: 'string' },
       auth: { type: 'string', multiple: true },
       fresh: { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'stats-interval': { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -169,9 +218,10 @@ async function crawlCommand(argv: string[]): Promise<number> {
     process.stdout.write(CRAWL_HELP);
     return 0;
   }
-  const seeds = [...(values.seed ?? [])];
+  let seeds = [...(values.seed ?? [])];
   for (const s of seeds) if (canonicalize(s) === null) throw new UsageError(`--seed is not an http(s) URL: ${JSON.stringify(s)}`);
-  if (values.seeds !== undefined) seeds.push(...(await readSeeds(values.seeds)));
+  // concat, not push(...): a seeds file may hold more URLs than a call has room for arguments
+  if (values.seeds !== undefined) seeds = seeds.concat(await readSeedsFile(values.seeds));
   const topic = values.topic === undefined ? null : await loadTopic(values.topic);
   const segmenter = getSegmenter(values.segmenter ?? 'node-rs');
   const model = values.model === undefined ? null : await loadModel(values.model, segmenter);
@@ -197,6 +247,17 @@ async function crawlCommand(argv: string[]): Promise<number> {
   const concurrency = positiveInt('concurrency', values.concurrency, 8);
   const perHost = positiveInt('per-host', values['per-host'], 1);
   if (concurrency < 1 || perHost < 1) throw new UsageError('--concurrency and --per-host must be at least 1');
+  const logFormat = values['log-format'] ?? 'text';
+  if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`--log-format must be text or json, got ${JSON.stringify(logFormat)}`);
+  const statsInterval = values['stats-interval'];
+  const statsIntervalS = Number(statsInterval);
+  if (statsInterval !== undefined && (statsInterval.trim() === '' || !(Number.isFinite(statsIntervalS) && statsIntervalS >= 0))) {
+    throw new UsageError(`--stats-interval must be a number of seconds >= 0, got ${JSON.stringify(statsInterval)}`);
+  }
+  const quiet = values.quiet === true;
+  // a progress line only in text mode on a terminal, and not when records go to that terminal too
+  const progress = !quiet && logFormat === 'text' && process.stderr.isTTY === true && process.stdout.isTTY !== true;
+  const log = new CrawlLog(process.stderr, { format: logFormat, progress });
   const config: CrawlConfig = {
     seeds,
     topic,
@@ -211,7 +272,15 @@ async function crawlCommand(argv: string[]): Promise<number> {
     maxDepth: positiveInt('max-depth', values['max-depth'], Infinity),
     maxFrontier: positiveInt('max-frontier', values['max-frontier'], Infinity),
     dropIndex: values['keep-index-html'] !== true,
+    stripSessionIds: values['keep-session-ids'] !== true,
+    maxPagesPerHost: limit('max-pages-per-host', values['max-pages-per-host'], DEFAULT_MAX_PAGES_PER_HOST),
+    traps: {
+      maxRepeat: limit('max-path-repeat', values['max-path-repeat'], DEFAULT_TRAP_LIMITS.maxRepeat),
+      maxSegments: limit('max-path-segments', values['max-path-segments'], DEFAULT_TRAP_LIMITS.maxSegments),
+      maxUrlLength: limit('max-url-length', values['max-url-length'], DEFAULT_TRAP_LIMITS.maxUrlLength),
+    },
     proxy: values.proxy,
+    allowPrivate: values['allow-private'] === true,
     concurrency,
     perHost,
     delayMs: positiveInt('delay-ms', values['delay-ms'], 1000),
@@ -220,9 +289,24 @@ async function crawlCommand(argv: string[]): Promise<number> {
     maxBytes: positiveInt('max-bytes', values['max-bytes'], 1024 * 1024),
     userAgent: values['user-agent'],
     auth: parseAuth(values.auth ?? []),
-    quiet: values.quiet === true,
+    timeouts: {
+      connectMs: timeoutMs('timeout-ms', values['timeout-ms']),
+      headersMs: timeoutMs('timeout-ms', values['timeout-ms']),
+      bodyMs: timeoutMs('timeout-ms', values['timeout-ms']),
+      fetchMs: timeoutMs('fetch-timeout-ms', values['fetch-timeout-ms']),
+    },
+    retry: {
+      retries: positiveInt('retries', values.retries, DEFAULT_RETRY_POLICY.retries),
+      baseMs: positiveInt('retry-base-ms', values['retry-base-ms'], DEFAULT_RETRY_POLICY.baseMs),
+      maxRetryAfterMs: positiveInt('max-retry-after', values['max-retry-after'], DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000) * 1000,
+    },
+    quiet,
+    statsIntervalMs: statsInterval === undefined ? undefined : Math.round(statsIntervalS * 1000),
+    logFormat,
+    logStats: quiet ? undefined : (snapshot) => log.stats(snapshot),
+    progress: progress ? (snapshot) => log.progress(snapshot) : undefined,
     output: process.stdout,
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: (line) => log.line(line),
   };
   const ac = new AbortController();
   let signalCode = 0;
@@ -234,7 +318,13 @@ async function crawlCommand(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal);
   try {
     await runCrawl({ ...config, signal: ac.signal });
+  } catch (err) {
+    // through the log: the progress line is erased first, and with --log-format json it is a JSON line
+    if (!(err instanceof FocuscrawlError)) throw err;
+    log.fatal(err.code, err.message);
+    return exitCodeOf(err);
   } finally {
+    log.clear();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -263,19 +353,22 @@ export async function main(argv: string[]): Promise<number> {
     if (cmd === 'compare') return await runCompare(rest);
     if (cmd === 'expand-topic') return await runExpandTopic(rest);
     if (cmd === 'gen-web') return await runGenWeb(rest);
+    if (cmd === 'stats') return await runStats(rest);
     throw new UsageError(`unknown command ${JSON.stringify(cmd)} (try focuscrawl --help)`);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
       const oneLine = (err as Error).message.replace(/\s*\n\s*/g, ' ');
-      process.stderr.write(`focuscrawl: ${oneLine} (try focuscrawl ${cmd} --help)\n`);
+      process.stderr.write(`focuscrawl: ${sanitizeForTerminal(oneLine, LOG_LINE_MAX)} (try focuscrawl ${sanitizeForTerminal(String(cmd), 100)} --help)\n`);
       return 2;
     }
     if (err instanceof FocuscrawlError) {
-      process.stderr.write(`focuscrawl: ${err.code}: ${err.message}\n`);
+      // messages quote URLs and lines from seeds files, topics and pages
+      process.stderr.write(`focuscrawl: ${err.code}: ${sanitizeForTerminal(err.message, LOG_LINE_MAX)}\n`);
       return exitCodeOf(err);
     }
-    process.stderr.write(`focuscrawl: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    const stack = ((err as Error)?.stack ?? String(err)).split('\n').map((line) => sanitizeForTerminal(line, LOG_LINE_MAX));
+    process.stderr.write(`focuscrawl: internal error: ${stack.join('\n')}\n`);
     return 1;
   }
 }

@@ -102,6 +102,33 @@ export class DecodeError extends FetchError {
   }
 }
 
+/**
+ * The host is, or resolves to, a loopback, private, link-local, metadata or
+ * otherwise non-public address, refused without --allow-private (no request sent).
+ */
+export class PrivateAddressError extends FetchError {
+  /** the refused host as in the URL */
+  readonly host: string;
+  /** the refused address (the host itself for a refused name such as localhost) */
+  readonly address: string;
+  /** the range it falls in, e.g. 'loopback', 'private', 'metadata' */
+  readonly range: string;
+  constructor(host: string, address: string, range: string, options?: { cause?: unknown }) {
+    const what = address === host ? host : `${host} (${address})`;
+    super('FC_PRIVATE_ADDRESS', `refusing ${what}: ${range} address (--allow-private allows it)`, options);
+    this.host = host;
+    this.address = address;
+    this.range = range;
+  }
+}
+
+/** The URL's host has given its --max-pages-per-host pages (no request sent). */
+export class HostBudgetError extends FetchError {
+  constructor(host: string, max: number, options?: { cause?: unknown }) {
+    super('FC_HOST_BUDGET', `host ${host} has given its ${max} pages (--max-pages-per-host)`, options);
+  }
+}
+
 /** A buffer hit its cap where truncation is not an option (line, header). */
 export class CapExceededError extends FocuscrawlError {
   constructor(what: string, limit: number, options?: { cause?: unknown }) {

@@ -13,9 +13,12 @@ import {
   DecodeError,
   FocuscrawlError,
   NetworkError,
+  PrivateAddressError,
   TimeoutError,
   TooManyRedirectsError,
 } from './errors.ts';
+import { Lru } from './lru.ts';
+import { addressRange, checkHost, checkHostname, guardedLookup, type AddressPolicy, type Resolver } from './net/address-guard.ts';
 
 const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -26,6 +29,9 @@ export const DEFAULT_USER_AGENT = `focuscrawl/${VERSION} (+https://github.com/fo
 
 const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 const ACCEPT_ANY = '*/*';
+/** How long, and for how many hosts, {@link HttpClient.checkAddress} keeps an answer. */
+const HOST_CHECK_TTL_MS = 60_000;
+const HOST_CHECK_CAPACITY = 4096;
 /** Bytes read (and thrown away) from a body we do not keep, so the connection can be reused. */
 const DUMP_LIMIT = 64 * 1024;
 const PARSEABLE_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -63,10 +69,26 @@ export interface HttpClientOptions {
   headersTimeoutMs?: number;
   /** maximum gap between two body chunks, default 30 000 ms */
   bodyTimeoutMs?: number;
+  /**
+   * the whole of one request (connect, headers, body), default 60 000 ms: a
+   * body trickling in (1 byte/s) never trips the gap timeout, this does
+   */
+  fetchTimeoutMs?: number;
   /** host (as in URL.host, i.e. with a non-default port) -> basic credentials, sent only to that host */
   auth?: Record<string, { user: string; pass: string }>;
   /** connections per origin, default 8 */
   connections?: number;
+  /**
+   * connect to loopback, private, link-local and metadata addresses too
+   * (default false: such hosts fail with PrivateAddressError, FC_PRIVATE_ADDRESS,
+   * checked on the URL's host and on every address its name resolves to).
+   * Ignored with `proxy`: the proxy resolves names, and may itself be local.
+   */
+  allowPrivate?: boolean;
+  /** which addresses are forbidden (default {@link addressRange}); for tests */
+  addressPolicy?: AddressPolicy;
+  /** the resolver the guard looks names up with (default dns.lookup); for tests */
+  resolver?: Resolver;
 }
 
 export interface GetOptions {
@@ -81,9 +103,16 @@ export interface GetOptions {
   signal?: AbortSignal;
 }
 
-/** Map an undici/socket error to FC_TIMEOUT or FC_NETWORK, keeping it as `cause`. */
+/**
+ * Map an undici/socket error to FC_TIMEOUT or FC_NETWORK, keeping it as
+ * `cause`; a coded error anywhere in the `cause` chain wins (a
+ * PrivateAddressError from the connect lookup stays FC_PRIVATE_ADDRESS even
+ * if undici wraps it; undici 7 passes it through as is).
+ */
 export function toFetchError(err: unknown): FocuscrawlError {
-  if (err instanceof FocuscrawlError) return err;
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof FocuscrawlError) return e;
+  }
   if (
     err instanceof undiciErrors.ConnectTimeoutError ||
     err instanceof undiciErrors.HeadersTimeoutError ||
@@ -241,13 +270,20 @@ export class HttpClient {
   private readonly userAgent: string;
   private readonly headersTimeoutMs: number;
   private readonly bodyTimeoutMs: number;
+  private readonly fetchTimeoutMs: number;
   private readonly auth: Map<string, string>;
+  /** the address policy when the private-address guard is on, else null */
+  private readonly guard: AddressPolicy | null;
+  private readonly resolver: Resolver | undefined;
+  /** hostname -> outcome of {@link checkAddress}, kept HOST_CHECK_TTL_MS */
+  private readonly hostChecks = new Lru<string, { expires: number; refused: Promise<PrivateAddressError | null> }>(HOST_CHECK_CAPACITY);
 
   constructor(opts: HttpClientOptions = {}) {
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
     const connectTimeout = opts.connectTimeoutMs ?? 10_000;
     this.headersTimeoutMs = opts.headersTimeoutMs ?? 20_000;
     this.bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
+    this.fetchTimeoutMs = opts.fetchTimeoutMs ?? 60_000;
     const connections = opts.connections ?? 8;
     this.auth = new Map(
       Object.entries(opts.auth ?? {}).map(([host, c]) => [
@@ -256,6 +292,8 @@ export class HttpClient {
       ]),
     );
     const common = { connections, headersTimeout: this.headersTimeoutMs, bodyTimeout: this.bodyTimeoutMs };
+    this.guard = opts.proxy === undefined && opts.allowPrivate !== true ? (opts.addressPolicy ?? addressRange) : null;
+    this.resolver = opts.resolver;
     if (opts.proxy !== undefined) {
       this.dispatcher = new ProxyAgent({
         uri: opts.proxy,
@@ -267,17 +305,40 @@ export class HttpClient {
         factory: (origin: string | URL, o: object) => new Pool(origin, { ...o, ...common }),
       });
     } else {
-      this.dispatcher = new Agent({ ...common, connect: { timeout: connectTimeout } });
+      // IP-literal hosts never reach `lookup`; get() checks those
+      const lookup = this.guard === null ? {} : { lookup: guardedLookup(this.guard, opts.resolver) };
+      this.dispatcher = new Agent({ ...common, connect: { timeout: connectTimeout, ...lookup } });
     }
   }
 
   /**
    * One GET of `url` (http or https), redirects not followed. Rejects with
-   * TimeoutError (FC_TIMEOUT), NetworkError (FC_NETWORK; also on abort) or
-   * DecodeError (FC_DECODE); any HTTP status resolves.
+   * TimeoutError (FC_TIMEOUT; also past fetchTimeoutMs), NetworkError (FC_NETWORK; also on abort),
+   * DecodeError (FC_DECODE) or, unless private addresses are allowed,
+   * PrivateAddressError (FC_PRIVATE_ADDRESS, nothing sent); any HTTP status resolves.
    */
   async get(url: string, opts: GetOptions): Promise<Hop> {
+    const deadline = new AbortController();
+    const ms = this.fetchTimeoutMs;
+    const timer = setTimeout(() => deadline.abort(new TimeoutError(`no complete response from ${url} within ${ms} ms`)), ms);
+    const onAbort = (): void => deadline.abort(opts.signal?.reason);
+    if (opts.signal?.aborted === true) onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.getWithoutDeadline(url, { ...opts, signal: deadline.signal });
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** {@link get} without the fetchTimeoutMs deadline. */
+  private async getWithoutDeadline(url: string, opts: GetOptions): Promise<Hop> {
     const u = new URL(url);
+    if (this.guard !== null) {
+      const refused = checkHostname(u.hostname, this.guard);
+      if (refused !== null) throw refused;
+    }
     const headers: Record<string, string> = {
       'user-agent': this.userAgent,
       accept: opts.accept === 'any' ? ACCEPT_ANY : ACCEPT_HTML,
@@ -356,6 +417,25 @@ export class HttpClient {
       next.hash = '';
       current = next.href;
     }
+  }
+
+  /**
+   * The PrivateAddressError a request to `url` would meet (its host is a
+   * localhost name, a forbidden IP literal, or a name with a forbidden
+   * address; names are resolved once per HOST_CHECK_TTL_MS), or null: also
+   * when the guard is off or the name does not resolve. Lets a crawl refuse a
+   * URL before fetching its robots.txt; the connect-time check in
+   * {@link get} is the one that holds against DNS changes.
+   */
+  checkAddress(url: string): Promise<PrivateAddressError | null> {
+    if (this.guard === null) return Promise.resolve(null);
+    const hostname = new URL(url).hostname;
+    const now = Date.now();
+    const cached = this.hostChecks.get(hostname);
+    if (cached !== undefined && now < cached.expires) return cached.refused;
+    const refused = checkHost(hostname, this.guard, this.resolver);
+    this.hostChecks.set(hostname, { expires: now + HOST_CHECK_TTL_MS, refused });
+    return refused;
   }
 
   /** Close all connections (waits for in-flight requests). */

@@ -9,7 +9,9 @@
  * (NDJSON: `{"b": batchNumber, "ops": [...]}`) before it goes to LevelDB;
  * a process killed after the append but before LevelDB finished gets the
  * batch replayed on the next open. A torn last line (killed mid-append) is
- * a batch that never happened and is ignored.
+ * a batch that never happened and is ignored. A short write (disk full,
+ * file size limit) is cut off again and fails the append, so a batch whose
+ * line is torn is never reported as committed.
  *
  * Like LevelDB's own log, the journal is not fsynced: it protects against a
  * crashed or killed process, not against a crashed machine.
@@ -40,10 +42,15 @@ export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 export class Journal {
   readonly #fd: number;
   readonly path: string;
+  /** bytes of complete entries: where the next append starts */
+  #size: number;
+  /** set when a failed append could not be undone: the journal takes no more */
+  #broken: Error | null = null;
 
   private constructor(path: string, fd: number) {
     this.path = path;
     this.#fd = fd;
+    this.#size = fstatSync(fd).size;
   }
 
   /** Open (creating) the journal at `path` and read its complete entries. */
@@ -69,21 +76,45 @@ export class Journal {
     return { journal: new Journal(path, fd), entries };
   }
 
-  /** Append one entry with a single synchronous write. */
+  /**
+   * Append one entry with a single synchronous write; it is committed once
+   * this returns. Throws StoreError (FC_STORE) when the write fails or is
+   * short (disk full: ENOSPC; file size limit: EFBIG), after cutting the
+   * partial line off again; CapExceededError for an oversized entry.
+   */
   append(entry: JournalEntry): void {
-    const line = `${JSON.stringify(entry)}\n`;
+    if (this.#broken !== null) throw new StoreError(`journal ${this.path} is unusable after a failed write: ${this.#broken.message}`);
+    const line = Buffer.from(`${JSON.stringify(entry)}\n`);
     if (line.length > MAX_ENTRY_BYTES) throw new CapExceededError('store batch', MAX_ENTRY_BYTES);
-    writeSync(this.#fd, line);
+    let written: number;
+    try {
+      written = writeSync(this.#fd, line);
+    } catch (err) {
+      throw new StoreError(`cannot append to journal ${this.path}: ${(err as Error).message}`, { cause: err });
+    }
+    if (written === line.length) {
+      this.#size += written;
+      return;
+    }
+    const short = new StoreError(`cannot append to journal ${this.path}: short write (${written} of ${line.length} bytes: disk full or file size limit)`);
+    try {
+      ftruncateSync(this.#fd, this.#size);
+    } catch (err) {
+      this.#broken = short;
+      throw new StoreError(`${short.message}; cutting the partial entry off failed too: ${(err as Error).message}`, { cause: err });
+    }
+    throw short;
   }
 
   /** Drop every entry; call only when LevelDB holds all journaled batches. */
   truncateIfLarge(): void {
-    if (fstatSync(this.#fd).size >= TRUNCATE_AT) ftruncateSync(this.#fd, 0);
+    if (this.#size >= TRUNCATE_AT) this.clear();
   }
 
   /** Empty the journal (after a replay). */
   clear(): void {
     ftruncateSync(this.#fd, 0);
+    this.#size = 0;
   }
 
   close(): void {

@@ -12,9 +12,10 @@
  * in src/train/ only turn WARC files or labelled texts into examples.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FocuscrawlError, UsageError } from './errors.ts';
+import { formatBytes, readCapped } from './read-capped.ts';
 import type { ParsedPage } from './types.ts';
 import type { LearnedModel } from './scorers/context.ts';
 import type { Segmenter } from './text/segmenter.ts';
@@ -30,6 +31,12 @@ import { VERSION } from './version.ts';
 export const MODEL_FORMAT = 'focuscrawl-model';
 /** The only `version` this code reads and writes. */
 export const MODEL_VERSION = 1;
+/**
+ * Largest model file read (bytes); a larger one is refused unread
+ * (FC_BAD_MODEL). The WebKB course model trained with the default caps
+ * is 0.6 MiB; the learners' caps bound any model to a few tens of MiB.
+ */
+export const MAX_MODEL_BYTES = 64 * 1024 * 1024;
 /** Page-probability threshold written into new models (P(target | page) ≥ it: relevant). */
 export const DEFAULT_MODEL_THRESHOLD = 0.5;
 /** Domain-dictionary size used when the trainer is not told otherwise. */
@@ -200,15 +207,18 @@ export class Model implements LearnedModel {
  * truncated), of another format or version, or malformed.
  */
 export async function loadModel(path: string, segmenter?: Segmenter): Promise<Model> {
-  let text: string;
+  let bytes: Buffer | null;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readCapped(path, MAX_MODEL_BYTES);
   } catch (err) {
     throw new ModelError(`cannot read model file ${path}: ${(err as Error).message}`, { cause: err });
   }
+  if (bytes === null) throw new ModelError(`${path}: too large: more than ${formatBytes(MAX_MODEL_BYTES)}, the cap on model files`);
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new ModelError(`${path}: empty file, expected a model from focuscrawl train`);
   let json: unknown;
   try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+    json = JSON.parse(text);
   } catch (err) {
     throw new ModelError(`${path}: not valid JSON (truncated or corrupt?): ${(err as Error).message}`, { cause: err });
   }

@@ -1,7 +1,7 @@
 /**
  * The only place stages are wired. One crawl is one `stream.pipeline`:
  *
- *   frontier source -> robots -> fetch -> parse -> classify -> frontier sink
+ *   frontier source -> address guard -> robots -> fetch -> parse -> classify -> frontier sink
  *
  * The sink commits each page and writes its NDJSON record to the output
  * (stdout) in the same step (see src/stages/sink.ts for why).
@@ -9,7 +9,8 @@
  * Backpressure runs end to end: when stdout is slow the sink stops pulling,
  * so classify, parse and fetch stop pulling, and the frontier source yields
  * no new URL. A failure in any stage destroys all of them. The robots check
- * sits before fetch because robots.txt must be consulted before a request;
+ * sits before fetch because robots.txt must be consulted before a request,
+ * and the address guard before robots so a private host gets no request at all;
  * link canonicalisation happens in the sink, next to the seen set.
  */
 import { setMaxListeners } from 'node:events';
@@ -17,25 +18,32 @@ import { rm, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from './errors.ts';
+import { StoreLockedError, toItemError, UsageError } from './errors.ts';
 import { FrontierHead } from './frontier-head.ts';
+import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
 import { HttpClient } from './http.ts';
 import { Inflight } from './inflight.ts';
 import { firstN } from './iter.ts';
 import { LineOutput } from './output.ts';
 import { HostScheduler } from './politeness.ts';
+import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './retry.ts';
 import { RobotsCache } from './robots.ts';
 import { DEFAULT_ROUND_SIZE } from './scorers/best-n-first.ts';
 import type { LearnedModel } from './scorers/context.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { createScorer, relevanceThreshold } from './scorers/index.ts';
+import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
 import { fetchStage } from './stages/fetch.ts';
 import { frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
+import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
 import { robotsAllows, robotsStage } from './stages/robots.ts';
-import { sinkStage } from './stages/sink.ts';
+import { sinkStage, type LinkDropReason } from './stages/sink.ts';
+import type { StatsSnapshot } from './stats.ts';
+import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './stats-live.ts';
 import { CrawlStore } from './store.ts';
+import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
 import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
 import { canonicalize, type CanonOptions } from './url.ts';
 
@@ -57,7 +65,15 @@ export interface CrawlConfig {
   maxDepth: number;
   maxFrontier: number;
   dropIndex: boolean;
+  /** strip session ids from URLs (default true; src/url.ts) */
+  stripSessionIds?: boolean;
+  /** pages per host, then its URLs become FC_HOST_BUDGET records (default DEFAULT_MAX_PAGES_PER_HOST; Infinity: none) */
+  maxPagesPerHost?: number;
+  /** trap rules for links (src/traps.ts; default DEFAULT_TRAP_LIMITS; Infinity turns a rule off) */
+  traps?: Partial<TrapLimits>;
   proxy?: string;
+  /** also fetch loopback/private/link-local/metadata addresses (default false; moot with `proxy`) */
+  allowPrivate?: boolean;
   concurrency: number;
   perHost: number;
   delayMs: number;
@@ -74,6 +90,21 @@ export interface CrawlConfig {
   signal?: AbortSignal;
   /** link-context window, characters each side (seed 000) */
   contextChars?: number;
+  /**
+   * HTTP timeouts in ms: connect, complete headers, gap between body chunks,
+   * and the whole of one request (defaults 10 000, 20 000, 30 000, 60 000)
+   */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; fetchMs?: number };
+  /** retries of transient failures and host backoff (src/retry.ts; default DEFAULT_RETRY_POLICY) */
+  retry?: Partial<RetryPolicy>;
+  /** ms between stats records (default 10 000; 0: none, only the final stats are saved) */
+  statsIntervalMs?: number;
+  /** 'json': the summary is logged as one JSON object (default 'text') */
+  logFormat?: 'text' | 'json';
+  /** receives a stats record every statsIntervalMs and the final one (src/stats.ts) */
+  logStats?: (snapshot: StatsSnapshot) => void;
+  /** receives a snapshot 4 times a second, for a progress line (the CLI: only on a terminal) */
+  progress?: (snapshot: StatsSnapshot) => void;
 }
 
 export interface CrawlSummary {
@@ -87,6 +118,8 @@ export interface CrawlSummary {
   ms: number;
   /** why the crawl ended */
   stopped: 'done' | 'output-closed' | 'aborted';
+  /** links not queued in this run, by trap rule or 'host-budget' (once per page and URL) */
+  dropped: Partial<Record<LinkDropReason, number>>;
 }
 
 /** Priority of seeds: ahead of every scored link, FIFO among themselves. */
@@ -110,6 +143,15 @@ async function removeStore(dir: string): Promise<void> {
   if (names.length > 0 && !names.includes('CURRENT')) {
     throw new UsageError(`--fresh: ${dir} does not look like a focuscrawl store; not deleting it`);
   }
+  if (names.includes('CURRENT')) {
+    // never delete a store another crawl has open (FC_STORE_LOCKED); a store
+    // that fails to open otherwise (corrupt) is what --fresh is for
+    try {
+      await (await CrawlStore.open(dir)).close();
+    } catch (err) {
+      if (err instanceof StoreLockedError) throw err;
+    }
+  }
   await rm(dir, { recursive: true, force: true });
 }
 
@@ -122,10 +164,20 @@ const runPipeline = pipeline as (...stages: unknown[]) => Promise<void>;
 /** Abort reason when the reader of the output went away. */
 const OUTPUT_CLOSED = new Error('output closed');
 
+/** `; links dropped: path-repetition 3, host-budget 12`, or '' when none was. */
+function dropLine(dropped: CrawlSummary['dropped']): string {
+  const parts = Object.entries(dropped).map(([reason, n]) => `${reason} ${n}`);
+  return parts.length === 0 ? '' : `; links dropped: ${parts.join(', ')}`;
+}
+
 /** Run one crawl (or resume it) until the frontier is empty, max pages, abort, or stdout closes. */
 export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const started = Date.now();
-  const canon: CanonOptions = { dropIndex: cfg.dropIndex };
+  const canon: CanonOptions = { dropIndex: cfg.dropIndex, stripSessionIds: cfg.stripSessionIds };
+  // Redirect hops keep their session ids: a server that redirects a first
+  // visit to add one (`/p` -> `/p;jsessionid=X`) would otherwise redirect
+  // to the very URL it was asked for (FC_TOO_MANY_REDIRECTS).
+  const redirectCanon: CanonOptions = { ...canon, stripSessionIds: false };
   const seeds: FrontierEntry[] = [];
   for (const s of cfg.seeds) {
     const url = canonicalize(s, undefined, canon);
@@ -151,13 +203,26 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     maxFrontier: cfg.maxFrontier,
     onFrontierChange: (change) => head.apply(change),
   });
-  const client = new HttpClient({ proxy: cfg.proxy, userAgent: cfg.userAgent, auth: cfg.auth });
-  const summary: CrawlSummary = { pages: 0, relevant: 0, errors: 0, totalPages: 0, frontier: 0, ms: 0, stopped: 'done' };
+  const timeouts = cfg.timeouts ?? {};
+  const client = new HttpClient({
+    proxy: cfg.proxy, allowPrivate: cfg.allowPrivate, userAgent: cfg.userAgent, auth: cfg.auth,
+    connectTimeoutMs: timeouts.connectMs, headersTimeoutMs: timeouts.headersMs, bodyTimeoutMs: timeouts.bodyMs, fetchTimeoutMs: timeouts.fetchMs,
+  });
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };
+  const summary: CrawlSummary = { pages: 0, relevant: 0, errors: 0, totalPages: 0, frontier: 0, ms: 0, stopped: 'done', dropped: {} };
+  const budget = new HostBudget({
+    max: cfg.maxPagesPerHost ?? DEFAULT_MAX_PAGES_PER_HOST,
+    onFull: (host) => {
+      if (!cfg.quiet) cfg.log(`focuscrawl: ${host} has given its ${budget.max} pages (--max-pages-per-host); its other URLs are skipped (FC_HOST_BUDGET)`);
+    },
+  });
+  let reporter: StatsReporter | undefined;
   try {
     await store.addSeeds(seeds);
     if (store.frontierSize === 0 && store.committed === 0) {
       throw new UsageError('no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)');
     }
+    await budget.restore(store);
     const robots = new RobotsCache({
       userAgent: 'focuscrawl',
       fetchRobots: (url, signal) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES, signal }),
@@ -170,23 +235,41 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       crawlDelayMs: (url) => robots.crawlDelayMs(url),
     });
     const inflight = new Inflight();
-    // A host slot is freed once per item: when its fetch settles, or at the
-    // sink for items that never reached a fetch (robots refusal).
+    // A host slot is freed once per item, when the fetch stage settles it;
+    // `requested` (from the fetch stage) says whether a request went out, so
+    // the politeness delay follows it. A URL refused before the fetch
+    // (robots, address guard, host budget) made none; one whose redirect hop
+    // robots.txt refused did. The sink's calls are a safety net.
     const released = new WeakSet<CrawlItem>();
-    const release = (item: CrawlItem): void => {
+    const release = (item: CrawlItem, requested: boolean): void => {
       if (released.has(item)) return;
       released.add(item);
-      const requested = item.fetch !== undefined || !item.error?.code.startsWith('FC_ROBOTS_');
-      scheduler.finish(hostOfCanonical(item.entry.url), item.entry.url, item.fetch?.replay ?? false, requested);
+      const host = hostOfCanonical(item.entry.url);
+      scheduler.finish(host, item.entry.url, item.fetch?.replay ?? false, requested);
+      scheduler.backoff(host, hostBackoffMs(item, retry));
       inflight.wake();
     };
     const checkHop = async (url: string): Promise<ItemError | null> => {
+      const privateAddress = await client.checkAddress(url);
+      if (privateAddress !== null) return toItemError(privateAddress);
       const refused = await robotsAllows(robots, url);
       if (refused !== null) return refused;
       if ((await store.status(url)) === 'done') return { code: 'FC_REDIRECT_SEEN', message: `redirect to a URL already fetched: ${url}` };
       return null;
     };
+    // live statistics, continuing the totals of earlier runs on the store
+    const live = new StatsReporter({
+      stats: (await loadCrawlStats(store)).stats,
+      store,
+      dir: cfg.storeDir,
+      intervalMs: cfg.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS,
+      sample: () => ({ frontier: store.frontierSize, activeHosts: scheduler.activeHosts, maxPages: cfg.maxPages }),
+      onStats: cfg.logStats,
+      onProgress: cfg.progress,
+      onWarning: cfg.quiet ? undefined : cfg.log,
+    });
     const count = (record: OutputRecord): void => {
+      live.observe(record);
       if (record.type === 'error') summary.errors++;
       else {
         summary.pages++;
@@ -199,12 +282,16 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     const output = new LineOutput(cfg.output, () => ac.abort(OUTPUT_CLOSED));
     const onAbort = (): void => ac.abort();
     cfg.signal?.addEventListener('abort', onAbort, { once: true });
+    live.start();
+    reporter = live;
     try {
       await runPipeline(
         frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, signal: ac.signal }),
+        (src: AsyncIterable<CrawlItem>) => hostBudgetStage(src, { budget }),
+        (src: AsyncIterable<CrawlItem>) => addressGuardStage(src, { check: (url) => client.checkAddress(url) }),
         (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots }),
         (src: AsyncIterable<CrawlItem>) =>
-          fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: canon, checkHop, onFetched: release, signal: ac.signal }),
+          fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, onFetched: release, signal: ac.signal }),
         (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars }),
         (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold }),
         (src: AsyncIterable<CrawlItem>) =>
@@ -216,8 +303,20 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
             emit: (line) => output.write(line),
             tunnel: cfg.tunnel,
             scorer,
+            linkGuard: {
+              traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps },
+              hostFull: (host) => budget.isFull(host),
+              onDrop: (_url, reason) => (summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1),
+            },
+            retry,
+            log: cfg.quiet ? undefined : cfg.log,
+            onRetry: (item) => {
+              release(item, item.fetch !== undefined);
+              inflight.delete(item.entry.url);
+            },
             onCommitted: (item, record) => {
-              release(item);
+              budget.committed(record);
+              release(item, item.fetch !== undefined);
               inflight.delete(item.entry.url);
               count(record);
             },
@@ -236,17 +335,27 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     summary.totalPages = store.pages;
     summary.frontier = store.frontierSize;
     summary.ms = Date.now() - started;
+    // the final stats record, saved in the store's meta before it closes
+    await reporter?.stop().catch((err: unknown) => {
+      if (!cfg.quiet) cfg.log(`focuscrawl: cannot save the final stats: ${(err as Error)?.message ?? err}`);
+    });
+    await budget.save(store);
     await client.close().catch(() => {});
     await store.close();
   }
   if (!cfg.quiet) {
     const harvest = summary.pages === 0 ? 0 : summary.relevant / summary.pages;
     const rate = summary.pages / Math.max(summary.ms / 1000, 0.001);
-    cfg.log(
-      `focuscrawl: ${summary.pages} pages (${summary.relevant} relevant, harvest ${(harvest * 100).toFixed(1)}%), ` +
-        `${summary.errors} errors, ${(summary.ms / 1000).toFixed(1)} s, ${rate.toFixed(1)} pages/s; ` +
-        `store: ${summary.totalPages} pages, ${summary.frontier} queued (${summary.stopped})`,
-    );
+    if (cfg.logFormat === 'json') {
+      cfg.log(JSON.stringify({ type: 'summary', ...summary, harvest: Math.round(harvest * 1e4) / 1e4, pagesPerSec: Math.round(rate * 100) / 100 }));
+    } else {
+      cfg.log(
+        `focuscrawl: ${summary.pages} pages (${summary.relevant} relevant, harvest ${(harvest * 100).toFixed(1)}%), ` +
+          `${summary.errors} errors, ${(summary.ms / 1000).toFixed(1)} s, ${rate.toFixed(1)} pages/s; ` +
+          `store: ${summary.totalPages} pages, ${summary.frontier} queued (${summary.stopped})` +
+          dropLine(summary.dropped),
+      );
+    }
   }
   return summary;
 }

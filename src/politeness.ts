@@ -90,6 +90,21 @@ export class HostScheduler {
     if (s.active === 0 && s.nextAt <= this.#opts.now()) this.#hosts.delete(host);
   }
 
+  /**
+   * Make `host` wait at least `ms` from now before its next request (retry
+   * backoff or Retry-After, see src/retry.ts); unlike the politeness delay
+   * it applies to replayed answers too.
+   */
+  backoff(host: string, ms: number): void {
+    if (!(ms > 0)) return;
+    let s = this.#hosts.get(host);
+    if (s === undefined) {
+      s = { active: 0, nextAt: 0, replay: false };
+      this.#hosts.set(host, s);
+    }
+    s.nextAt = Math.max(s.nextAt, this.#opts.now() + ms);
+  }
+
   /** Milliseconds until some delayed host becomes ready; Infinity when none is waiting on a delay. */
   msUntilNextReady(): number {
     const now = this.#opts.now();

@@ -137,6 +137,14 @@ export function logKey(n: number): string {
   return String(n).padStart(16, '0');
 }
 
+/** An error's message with its cause's (abstract-level hides the IO error, e.g. EROFS, in `cause`). */
+function reason(err: unknown): string {
+  const e = err as { message?: unknown; cause?: { message?: unknown } } | null;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  const cause = e?.cause?.message;
+  return typeof cause === 'string' && !message.includes(cause) ? `${message} (${cause})` : message;
+}
+
 function isLocked(err: unknown): boolean {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
   return e?.code === 'LEVEL_LOCKED' || (e?.code === 'LEVEL_DATABASE_NOT_OPEN' && e.cause?.code === 'LEVEL_LOCKED');
@@ -343,6 +351,8 @@ export class CrawlStore {
     private readonly maxFrontier: number,
     private readonly onFrontierChange: ((delta: FrontierDelta) => void) | undefined,
     private readonly journal: Journal | undefined,
+    /** the store's directory (or 'in-memory store'), for error messages */
+    private readonly name: string,
   ) {
     this.frontierDb = db.sublevel('frontier', { valueEncoding: 'json' }) as Sub;
     this.seenDb = db.sublevel('seen', { valueEncoding: 'json' }) as Sub;
@@ -370,7 +380,7 @@ export class CrawlStore {
       await db.open();
     } catch (err) {
       if (isLocked(err)) throw new StoreLockedError(name, { cause: err });
-      throw new StoreError(`cannot open store ${name}: ${(err as Error)?.message ?? err}`, { cause: err });
+      throw new StoreError(`cannot open store ${name}: ${reason(err)}`, { cause: err });
     }
     let journal: Journal | undefined;
     try {
@@ -384,12 +394,12 @@ export class CrawlStore {
         if (missing.length > 0) counters = readCounters(await meta.get(COUNTERS_KEY));
         journal.clear();
       }
-      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange, journal);
+      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange, journal, name);
     } catch (err) {
       journal?.close();
       await db.close().catch(() => {});
       if (err instanceof StoreError) throw err;
-      throw new StoreError(`cannot read store ${name}: ${(err as Error)?.message ?? err}`, { cause: err });
+      throw new StoreError(`cannot read store ${name}: ${reason(err)}`, { cause: err });
     }
   }
 
@@ -421,7 +431,7 @@ export class CrawlStore {
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn).catch((err: unknown) => {
       if (err instanceof StoreError || err instanceof TypeError) throw err;
-      throw new StoreError(`store failed: ${(err as Error)?.message ?? err}`, { cause: err });
+      throw new StoreError(`store ${this.name} failed: ${reason(err)}`, { cause: err });
     });
     this.queue = run.catch(() => {});
     return run;
@@ -449,14 +459,14 @@ export class CrawlStore {
       // right after it, and LevelDB catches up asynchronously.
       this.journal?.append({ b: plan.c.b, ops: ops.map(toJournal) });
     } catch (err) {
-      throw new StoreError(`store write failed: ${(err as Error)?.message ?? err}`, { cause: err });
+      throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
     beforeBatch?.();
     try {
       await this.db.batch(ops);
       this.journal?.truncateIfLarge();
     } catch (err) {
-      throw new StoreError(`store write failed: ${(err as Error)?.message ?? err}`, { cause: err });
+      throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
     this.c = plan.c;
     this.tail = plan.tail;
@@ -530,6 +540,34 @@ export class CrawlStore {
   }
 
   /**
+   * Put a URL taken from the frontier back for another attempt (its fetch
+   * failed transiently; see src/retry.ts) in ONE atomic batch: its frontier
+   * entry is rewritten with `entry.attempts`, keeping the stored score, seq
+   * and link fields, so a resumed crawl keeps the count. Nothing is logged
+   * or counted and redirect hops are not marked done. A URL that is done
+   * by now (another page's redirect hop) is left alone; one evicted
+   * meanwhile (maxFrontier) is queued again under a new seq.
+   */
+  retry(entry: FrontierEntry): Promise<void> {
+    return this.serial(async () => {
+      const plan = this.newPlan();
+      const uk = urlKey(entry.url);
+      await this.loadSeen(plan, [entry.url]);
+      const s = plan.seen.get(uk);
+      if (s?.s === 'd') return;
+      if (s?.s === 'q') {
+        const stored = ((await this.frontierDb.get(s.k)) as FrontierEntry | undefined) ?? entry;
+        plan.unqueue(uk);
+        plan.place(uk, { ...stored, attempts: entry.attempts, seq: seqOf(s.k) });
+      } else {
+        plan.place(uk, { ...entry, seq: ++plan.c.seq });
+      }
+      await plan.evict(this.maxFrontier);
+      await this.apply(plan);
+    });
+  }
+
+  /**
    * Give queued URLs new priorities, up or down (a strategy re-scored them,
    * e.g. after a HITS round), keeping their discovery seq. URLs that are not
    * queued, and non-finite scores, are ignored. One atomic batch; returns
@@ -568,14 +606,27 @@ export class CrawlStore {
     for await (const value of this.logDb.values(range)) yield value as object;
   }
 
-  /** A JSON value stored with putMeta, or undefined. */
+  /** A JSON value stored with putMeta, or undefined. Throws StoreError (FC_STORE) when the read fails. */
   async getMeta(key: string): Promise<unknown> {
-    return this.metaDb.get(this.metaKey(key));
+    const k = this.metaKey(key);
+    try {
+      return await this.metaDb.get(k);
+    } catch (err) {
+      throw new StoreError(`cannot read store ${this.name}: ${reason(err)}`, { cause: err });
+    }
   }
 
-  /** Store a JSON value under `key` (the key '_counters' is reserved). */
+  /**
+   * Store a JSON value under `key` (the key '_counters' is reserved; not
+   * journaled). Throws StoreError (FC_STORE) when the write fails (disk full).
+   */
   async putMeta(key: string, value: unknown): Promise<void> {
-    await this.metaDb.put(this.metaKey(key), value);
+    const k = this.metaKey(key);
+    try {
+      await this.metaDb.put(k, value);
+    } catch (err) {
+      throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
+    }
   }
 
   private metaKey(key: string): string {

@@ -3,16 +3,20 @@
  * and the page-relevance judge every strategy shares, so an output record's
  * `relevance` means the same thing whatever the strategy.
  *
- * topic.json: `{ "name": string, "terms": [string, ...], "threshold"?: number }`.
- * `threshold` is in [0, 1], default 0.2. Unknown keys are ignored (later
- * strategies may read their own).
+ * topic.json: `{ "name": string, "terms": [string, ...], "threshold"?: number,
+ * "version"?: 1 }`. `threshold` is in [0, 1], default 0.2; a `version` other
+ * than 1 is refused. Unknown keys are ignored (later strategies may read
+ * their own).
  */
-import { readFile } from 'node:fs/promises';
 import { TopicError } from './errors.ts';
+import { formatBytes, readCapped } from './read-capped.ts';
 import type { BlockType, ParsedPage, Topic } from './types.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { tokenize } from './text/tokenize.ts';
 import { DocFreq, cosine, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+
+/** The only `version` a topic file may declare (the key is optional). */
+export const TOPIC_VERSION = 1;
 
 /** Threshold used when topic.json gives none. */
 export const DEFAULT_THRESHOLD = 0.2;
@@ -29,6 +33,9 @@ export function parseTopic(json: unknown, source: string): Topic {
     bad(`expected a JSON object {"name", "terms", "threshold"?}, got ${describe(json)}`);
   }
   const o = json as Record<string, unknown>;
+  if (o.version !== undefined && o.version !== TOPIC_VERSION) {
+    bad(`unsupported topic version ${describe(o.version)} (this focuscrawl reads version ${TOPIC_VERSION}, or a file without "version")`);
+  }
   if (typeof o.name !== 'string' || o.name.trim() === '') bad(`"name" must be a non-empty string, got ${describe(o.name)}`);
   if (!Array.isArray(o.terms) || o.terms.length === 0) bad(`"terms" must be a non-empty array of strings, got ${describe(o.terms)}`);
   const terms = (o.terms as unknown[]).map((t, i) => {
@@ -58,22 +65,38 @@ function parseParams(v: unknown, bad: (what: string) => never): Record<string, n
   return out;
 }
 
-/** Reads and validates a topic file. Throws TopicError (FC_BAD_TOPIC) if unreadable, not JSON, or malformed. */
+/** Largest topic file read (bytes); a larger one is refused unread (FC_BAD_TOPIC). */
+export const MAX_TOPIC_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and validates a topic file. Throws TopicError (FC_BAD_TOPIC), naming
+ * the file, if it is unreadable, larger than MAX_TOPIC_BYTES, empty, not
+ * JSON, malformed (parseTopic), or if no term leaves an indexable word.
+ */
 export async function loadTopic(path: string): Promise<Topic> {
-  let text: string;
+  let bytes: Buffer | null;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readCapped(path, MAX_TOPIC_BYTES);
   } catch (err) {
     throw new TopicError(`cannot read topic file ${path}: ${(err as Error).message}`, { cause: err });
   }
-  text = text.replace(/^\uFEFF/, '');
+  if (bytes === null) {
+    throw new TopicError(`${path}: too large: more than ${formatBytes(MAX_TOPIC_BYTES)}, the cap on topic files`);
+  }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new TopicError(`${path}: empty file, expected a JSON topic {"name", "terms", "threshold"?}`);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
     throw new TopicError(`${path}: invalid JSON${jsonErrorPlace(text, err)}: ${(err as Error).message}`, { cause: err });
   }
-  return parseTopic(json, path);
+  const topic = parseTopic(json, path);
+  // the check TopicModel makes, here too so that the message names the file
+  if (!topic.terms.some((t) => tokenize(t).length > 0)) {
+    throw new TopicError(`${path}: "terms" contain no indexable words (only stop words, punctuation or single letters)`);
+  }
+  return topic;
 }
 
 function describe(v: unknown): string {

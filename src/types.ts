@@ -29,6 +29,8 @@ export interface FrontierEntry {
   offTopicHops?: number;
   /** discovery order, assigned by the store; FIFO tie-break */
   seq?: number;
+  /** fetch attempts already made that failed transiently (absent: none; see src/retry.ts) */
+  attempts?: number;
 }
 
 /** What the fetch stage learnt about one URL. */
@@ -137,6 +139,8 @@ export interface PageRecord {
   links: number;
   strategy: string;
   ms: number;
+  /** fetch attempts, present when more than one (src/retry.ts) */
+  attempts?: number;
 }
 
 /** One line of stdout for a URL that failed (no usable HTTP answer). */
@@ -149,6 +153,8 @@ export interface ErrorRecord {
   depth: number;
   parent: string | null;
   strategy: string;
+  /** fetch attempts, present when more than one (src/retry.ts) */
+  attempts?: number;
 }
 
 export type OutputRecord = PageRecord | ErrorRecord;

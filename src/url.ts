@@ -8,22 +8,69 @@
  * file name (`index.html`, ...) at the end of the path, which is a heuristic
  * and therefore an option (on by default). User info (`user:pass@`) is
  * dropped: credentials go in `--auth`, never in records or host keys.
+ *
+ * Session ids are stripped (an option, on by default), as Nutch's URL
+ * normaliser does: a session id in a URL makes every visit a new URL, an
+ * endless copy of the site. Removed are `;name=value` path parameters and
+ * query parameters whose name is, case-insensitively, `jsessionid`,
+ * `phpsessid`, `sessionid`, `session_id`, `oscsid`, `cfid`, `cftoken` or
+ * starts with `aspsessionid`, whatever the value; and `sid` only when its
+ * value looks like a token (16 or more of `A-Z a-z 0-9 _ -`), because short
+ * `sid` values are often content ids (a story or section number). Other
+ * query parameters keep their order and spelling.
  */
 import { createHash } from 'node:crypto';
 
 export interface CanonOptions {
   /** drop index.html / index.htm / default.htm(l) at the end of the path (default true) */
   dropIndex?: boolean;
+  /** remove session-id path parameters and query parameters (default true; see the module comment) */
+  stripSessionIds?: boolean;
 }
 
 const DEFAULT_FILES = new Set(['index.html', 'index.htm', 'default.htm', 'default.html']);
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
-function normaliseEscapes(s: string): string {
-  return s.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => {
-    const ch = String.fromCharCode(parseInt(hex, 16));
-    return UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
+/** Parameter names that always carry a session id (lower case). */
+const SESSION_NAMES = new Set(['jsessionid', 'phpsessid', 'sessionid', 'session_id', 'oscsid', 'cfid', 'cftoken']);
+/** A `sid` value that looks like a session token rather than a content id. */
+const SID_TOKEN = /^[A-Za-z0-9_-]{16,}$/;
+/** `;name=value` path parameters (WHATWG keeps `;` in the path). */
+const PATH_PARAM = /;([^;=/]*)=([^;/]*)/g;
+
+function isSessionParam(name: string, value: string): boolean {
+  const n = name.toLowerCase();
+  if (SESSION_NAMES.has(n) || n.startsWith('aspsessionid')) return true;
+  return n === 'sid' && SID_TOKEN.test(value);
+}
+
+/** `search` (with its '?', or '') without session-id parameters; '' when none is left. */
+function stripSessionQuery(search: string): string {
+  const parts = search.slice(1).split('&');
+  const kept = parts.filter((p) => {
+    const eq = p.indexOf('=');
+    return eq < 0 || !isSessionParam(p.slice(0, eq), p.slice(eq + 1));
   });
+  if (kept.length === parts.length) return search;
+  return kept.length === 0 ? '' : `?${kept.join('&')}`;
+}
+
+const ESCAPE = /%([0-9a-fA-F]{2})/g;
+const HEX = /[0-9A-Fa-f]/;
+const OPEN_ESCAPE = /%[0-9A-Fa-f]?$/;
+
+function normaliseEscapes(s: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(ESCAPE)) {
+    out += s.slice(last, m.index);
+    last = m.index + 3;
+    const ch = String.fromCharCode(parseInt(m[1], 16));
+    // decoding must not make a new escape with a stray '%' before it ("%4%41" is not "%4A")
+    const joins = HEX.test(ch) && OPEN_ESCAPE.test(out);
+    out += UNRESERVED.test(ch) && !joins ? ch : `%${m[1].toUpperCase()}`;
+  }
+  return out + s.slice(last);
 }
 
 /**
@@ -44,13 +91,19 @@ export function canonicalize(input: string, base?: string, opts: CanonOptions = 
   u.username = '';
   u.password = '';
   if (u.hostname.endsWith('.')) u.hostname = u.hostname.replace(/\.+$/, '');
+  const stripSessions = opts.stripSessionIds !== false;
   let path = normaliseEscapes(u.pathname);
+  if (stripSessions && path.includes(';')) path = path.replace(PATH_PARAM, (m, name: string, value: string) => (isSessionParam(name, value) ? '' : m));
   if (opts.dropIndex !== false) {
     const slash = path.lastIndexOf('/');
     if (DEFAULT_FILES.has(path.slice(slash + 1).toLowerCase())) path = path.slice(0, slash + 1);
   }
   u.pathname = path;
   if (u.search !== '') u.search = normaliseEscapes(u.search);
+  if (stripSessions && u.search !== '') {
+    const search = stripSessionQuery(u.search);
+    if (search !== u.search) u.search = search;
+  }
   // WHATWG keeps a lone '?' as search ''. Drop it so `a?` and `a` are one URL.
   return u.search === '' && u.href.endsWith('?') ? u.href.slice(0, -1) : u.href;
 }

@@ -18,7 +18,7 @@ async function* from(items: CrawlItem[]): AsyncGenerator<CrawlItem> {
 }
 
 function stage(t: TestContext, items: CrawlItem[], opts: Partial<FetchStageOptions> = {}): AsyncGenerator<CrawlItem> {
-  const client = new HttpClient();
+  const client = new HttpClient({ allowPrivate: true });
   t.after(() => client.close());
   return fetchStage(from(items), { client, concurrency: 4, maxBytes: 1 << 20, ...opts });
 }
@@ -157,7 +157,7 @@ test('backpressure: a paused consumer stops new fetches', async (t) => {
       yield item(`${base}/p${i}`);
     }
   }
-  const client = new HttpClient();
+  const client = new HttpClient({ allowPrivate: true });
   t.after(() => client.close());
   const concurrency = 3;
   const gen = fetchStage(source(), { client, concurrency, maxBytes: 1000 });

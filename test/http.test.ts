@@ -9,7 +9,7 @@ import { serve } from './helpers/serve.ts';
 
 
 function client(t: TestContext, opts: ConstructorParameters<typeof HttpClient>[0] = {}): HttpClient {
-  const c = new HttpClient(opts);
+  const c = new HttpClient({ allowPrivate: true, ...opts });
   t.after(() => c.close());
   return c;
 }
@@ -263,7 +263,7 @@ test('refused connection maps to FC_NETWORK with the cause kept', async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  const c = new HttpClient();
+  const c = new HttpClient({ allowPrivate: true });
   try {
     const err = await rejectsWithCode(c.get(`http://127.0.0.1:${port}/`, { maxBytes: MAX }), 'FC_NETWORK');
     assert.equal((err.cause as { code?: string }).code, 'ECONNREFUSED');

@@ -3,25 +3,12 @@
 // concatenated outputs hold each URL once and exactly --max-pages pages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { CrawlStore } from '../src/store.ts';
-import { parseLines, runCli, spawnCli, fixtureReplay } from './helpers/cli.ts';
+import { parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
+import { runUntilKilled } from './helpers/crash.ts';
 
 const MAX_PAGES = 200;
-
-/** Run the crawl until `killAfter` more output lines arrive, then SIGKILL it. */
-async function runAndKill(args: string[], killAfter: number): Promise<string[]> {
-  const child = spawnCli(args);
-  const lines: string[] = [];
-  const exited = new Promise((resolve) => child.on('close', resolve));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    lines.push(line);
-    if (lines.length === killAfter) child.kill('SIGKILL');
-  }
-  await exited;
-  return lines;
-}
 
 test('SIGKILL three times mid-crawl, resume: no URL twice, total equals --max-pages', async (t) => {
   const { url: replayUrl, dir } = await fixtureReplay(t);
@@ -32,8 +19,8 @@ test('SIGKILL three times mid-crawl, resume: no URL twice, total equals --max-pa
   ];
   const outputs: string[] = [];
   for (const killAfter of [30, 45, 40]) {
-    const lines = await runAndKill(args, killAfter);
-    assert.ok(lines.length >= killAfter, 'the crawl was killed mid-crawl, not after it ended');
+    const { lines, killed } = await runUntilKilled(args, { kind: 'line', line: killAfter });
+    assert.ok(killed && lines.length >= killAfter, 'the crawl was killed mid-crawl, not after it ended');
     outputs.push(...lines);
   }
   const last = await runCli(args);

@@ -133,3 +133,39 @@ test('hostOf and originOf', () => {
   assert.equal(originOf('https://a.com:8443/x?y'), 'https://a.com:8443');
   assert.equal(originOf('http://a.com/x'), 'http://a.com');
 });
+
+// Session ids (issue 5): every visit to a site that puts its session id in
+// the URL made new URLs for the same pages, an endless copy of the site.
+for (const [input, want] of [
+  ['http://a.com/p;jsessionid=0A1B2C3D4E5F?x=1', 'http://a.com/p?x=1'],
+  ['http://a.com/p;JSESSIONID=abc', 'http://a.com/p'],
+  ['http://a.com/dir/index.html;jsessionid=abc', 'http://a.com/dir/'],
+  ['http://a.com/a;jsessionid=abc/b', 'http://a.com/a/b'],
+  ['http://a.com/a;v=2;jsessionid=abc', 'http://a.com/a;v=2'],
+  ['http://a.com/p?x=1&PHPSESSID=abc&y=2', 'http://a.com/p?x=1&y=2'],
+  ['http://a.com/p?phpsessid=abc', 'http://a.com/p'],
+  ['http://a.com/p?SessionId=1&session_id=2&z=3', 'http://a.com/p?z=3'],
+  ['http://a.com/p?z=3&osCsid=9f8e7d&CFID=12&CFTOKEN=345', 'http://a.com/p?z=3'],
+  ['http://a.com/p?ASPSESSIONIDQSDRTABC=XYZ&b=1', 'http://a.com/p?b=1'],
+  ['http://a.com/p?%50HPSESSID=abc&b=1', 'http://a.com/p?b=1'],
+  // sid only when its value looks like a session token
+  ['http://a.com/p?sid=0123456789abcdef&x=1', 'http://a.com/p?x=1'],
+  ['http://a.com/p?sid=A1b2-C3d4_E5f6G7h8i9', 'http://a.com/p'],
+  ['http://a.com/article.pl?sid=02/01/01/1234', 'http://a.com/article.pl?sid=02/01/01/1234'],
+  ['http://a.com/p?sid=42&x=1', 'http://a.com/p?sid=42&x=1'],
+  // other parameters untouched, including look-alikes
+  ['http://a.com/p?b=2&a=1&sessionidx=3&mysid=0123456789abcdef', 'http://a.com/p?b=2&a=1&sessionidx=3&mysid=0123456789abcdef'],
+  ['http://a.com/p?jsessionid', 'http://a.com/p?jsessionid'],
+] as const) {
+  test(`canonicalize: session id stripped (${input})`, () => {
+    const got = canonicalize(input);
+    assert.equal(got, want);
+    assert.equal(canonicalize(got as string), got, 'idempotent');
+  });
+}
+
+test('canonicalize: stripSessionIds:false keeps session ids', () => {
+  const keep = { stripSessionIds: false };
+  assert.equal(canonicalize('http://a.com/p;jsessionid=abc?PHPSESSID=x&y=1', undefined, keep), 'http://a.com/p;jsessionid=abc?PHPSESSID=x&y=1');
+  assert.equal(canonicalize('http://a.com/p;jsessionid=abc?PHPSESSID=x&y=1'), 'http://a.com/p?y=1');
+});

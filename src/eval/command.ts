@@ -13,6 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import ndjson from 'ndjson';
 import { UsageError } from '../errors.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { CurveSampler, DEFAULT_AT, Evaluator, parseLabels, type CurvePoint, type EvalSummary, type Labels } from './metrics.ts';
 import { plotCurves, type PlotSeries } from './plot.ts';
 
@@ -265,7 +266,7 @@ async function checkInput(file: string): Promise<void> {
 /** Exit code and one stderr line for an error escaping a command: 2 for bad usage, 1 otherwise. */
 export function reportError(err: unknown, cmd: string, stderr: Writable): number {
   const e = err as { code?: unknown; message?: unknown; stack?: unknown };
-  const oneLine = (s: unknown): string => String(s).replace(/\s*\n\s*/g, ' ');
+  const oneLine = (s: unknown): string => sanitizeForTerminal(String(s).replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX);
   if (typeof e?.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) {
     stderr.write(`focuscrawl ${cmd}: ${oneLine(e.message)} (try focuscrawl ${cmd} --help)\n`);
     return 2;
@@ -288,7 +289,8 @@ export async function runEval(argv: string[], io: EvalIo = {}): Promise<number> 
   const stdin = io.stdin ?? process.stdin;
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
-  const warn = (line: string): void => void stderr.write(`focuscrawl eval: ${line}\n`);
+  // lines quote malformed input and URLs from crawl records
+  const warn = (line: string): void => void stderr.write(`focuscrawl eval: ${sanitizeForTerminal(line, LOG_LINE_MAX)}\n`);
   try {
     const { values } = parseArgs({
       args: argv,

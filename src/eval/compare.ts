@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { createReplayServer } from '../replay/server.ts';
 import {
   atFlag, emit, intFlag, loadLabels, loadReachable, reportError, scoreRun, summaryLine, writePlot,
@@ -122,7 +123,9 @@ export function markdownTable(rows: { run: string; summary: EvalSummary }[], at:
 export async function runCompare(argv: string[], io: CompareIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
-  const warn = (line: string): void => void stderr.write(`focuscrawl compare: ${line}\n`);
+  // lines quote malformed records and a failed crawl's own stderr (kept multi-line)
+  const warn = (text: string): void =>
+    void stderr.write(`focuscrawl compare: ${text.split('\n').map((line) => sanitizeForTerminal(line, LOG_LINE_MAX)).join('\n')}\n`);
   let tmp: string | null = null;
   let replay: Awaited<ReturnType<typeof createReplayServer>> | null = null;
   try {

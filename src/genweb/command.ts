@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
 import { FocuscrawlError, UsageError } from '../errors.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { generatePortalWeb, WARCINFO_DESCRIPTION, type Headline, type PortalWeb } from './portal.ts';
 
 const USAGE = `Usage: focuscrawl gen-web --headlines FILE.ndjson --out web.warc.gz [options]
@@ -233,7 +234,7 @@ export async function runGenWeb(argv: string[], io: GenWebIo = {}): Promise<numb
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const fail = (code: number, message: string): number => {
-    stderr.write(`focuscrawl gen-web: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+    stderr.write(`focuscrawl gen-web: ${sanitizeForTerminal(message.replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX)}\n`);
     return code;
   };
   let values;

@@ -128,6 +128,28 @@ class Windows1252Decoder extends TextDecoder {
 }
 
 /**
+ * Node 20's streaming gb18030 and euc-jp decoders throw
+ * ERR_ENCODING_INVALID_ENCODED_DATA on some malformed sequences even when
+ * not fatal (e.g. gb18030 bytes 81 30 | 00 fed in two calls); decoding in
+ * one call never throws. This decoder keeps the streamed chunks and decodes
+ * them in one piece on the final (non-stream) call, so those encodings are
+ * parsed in one step (bodies are capped by --max-bytes).
+ */
+class OneShotDecoder extends TextDecoder {
+  #parts: Buffer[] = [];
+
+  override decode(input?: Parameters<TextDecoder['decode']>[0], options?: { stream?: boolean }): string {
+    if (input !== undefined) {
+      this.#parts.push(ArrayBuffer.isView(input) ? Buffer.from(input.buffer, input.byteOffset, input.byteLength) : Buffer.from(input));
+    }
+    if (options?.stream === true) return '';
+    const all = Buffer.concat(this.#parts);
+    this.#parts = [];
+    return super.decode(all);
+  }
+}
+
+/**
  * A non-fatal TextDecoder for `charset` (malformed bytes become U+FFFD; a
  * leading BOM is removed). An unknown label gives a windows-1252 decoder.
  * Never throws. Use it instead of `new TextDecoder(charset)`: windows-1252
@@ -143,6 +165,7 @@ export function createDecoder(charset: string): TextDecoder {
   if (encoding === 'windows-1252') return new Windows1252Decoder(encoding, { fatal: false });
   // Node 20's 'gbk' decoder drops or garbles some characters (€ and
   // four-byte sequences); GB18030 is a superset of GBK, so decode with it.
-  if (encoding === 'gbk') return new TextDecoder('gb18030', { fatal: false });
+  if (encoding === 'gbk' || encoding === 'gb18030') return new OneShotDecoder('gb18030', { fatal: false });
+  if (encoding === 'euc-jp') return new OneShotDecoder(encoding, { fatal: false });
   return new TextDecoder(encoding, { fatal: false });
 }

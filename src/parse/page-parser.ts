@@ -109,6 +109,14 @@ const GENERIC_TITLE_PATTERNS = [/^index of\b/, /^new page \d+$/, /^(index|defaul
 export const BODY_PARAGRAPH_CHARS = 200;
 /** Longest paragraph the title heuristic accepts as a title. */
 export const TITLE_MAX_CHARS = 150;
+/**
+ * Elements open at once, at most; the rest of a document nested deeper is
+ * not parsed. htmlparser2 keeps its open-element stack with unshift/shift,
+ * so each tag costs time proportional to the depth: 100,000 nested <div>s
+ * (500 KB) took ~20 s of CPU, stalling every fetch. Chrome's tree builder
+ * stops nesting at 512 too (it makes deeper elements siblings).
+ */
+export const MAX_NESTING = 512;
 
 /** True when `title` is missing or generic (see GENERIC_TITLES). */
 export function isGenericTitle(title: string | null | undefined): boolean {
@@ -127,6 +135,29 @@ export function ownCopy(s: string): string {
 }
 
 const WS = /\s+/g;
+
+/** True for a UTF-16 high (leading) surrogate code unit. */
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** True for a UTF-16 low (trailing) surrogate code unit. */
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * Where to cut `s` to keep at most its first `n` code units without
+ * splitting a surrogate pair (a cut emoji would leave a lone surrogate).
+ */
+function headEnd(s: string, n: number): number {
+  return n > 0 && n < s.length && isHigh(s.charCodeAt(n - 1)) && isLow(s.charCodeAt(n)) ? n - 1 : n;
+}
+
+/** The first `n` code units of `s` or fewer, never half a surrogate pair. */
+function headOf(s: string, n: number): string {
+  return s.length <= n ? s : s.slice(0, headEnd(s, n));
+}
 
 /** `s` with each whitespace run replaced by one space (input of Collapser.add). */
 function squeeze(s: string): string {
@@ -183,12 +214,16 @@ class Collapser {
 /** Collapsed text (fed squeezed pieces) capped at `max` characters; more is dropped. */
 class CappedText {
   text = '';
+  /** the cap was reached (a cut before a surrogate pair leaves text one short of max) */
+  private full = false;
   private readonly c: Collapser;
 
   constructor(readonly max: number) {
     this.c = new Collapser((piece) => {
       const room = this.max - this.text.length;
-      if (room > 0) this.text += piece.length > room ? piece.slice(0, room) : piece;
+      if (room <= 0 || this.full) return;
+      this.text += headOf(piece, room);
+      this.full = piece.length >= room;
     });
   }
 
@@ -197,7 +232,7 @@ class CappedText {
   }
 
   add(sq: string): void {
-    if (this.text.length < this.max) this.c.add(sq);
+    if (!this.full) this.c.add(sq);
   }
 }
 
@@ -295,6 +330,8 @@ export class PageParser {
   private readonly charset: string;
   private readonly parser: Parser;
   private ended = false;
+  /** MAX_NESTING was passed: the parser is paused for good */
+  private tooDeep = false;
 
   private readonly frames: Frame[] = [];
   private skipDepth = 0;
@@ -309,6 +346,8 @@ export class PageParser {
   private readonly blockList: CappedText[];
   private readonly segments: Segment[] = [];
   private deferredChars = 0;
+  /** the deferred text reached its cap (a cut before a surrogate pair can leave room that must stay unused) */
+  private deferredFull = false;
 
   private base: string;
   private baseSet = false;
@@ -348,7 +387,7 @@ export class PageParser {
     this.stream = new Collapser((piece) => this.onStream(piece));
     this.unitText = new Collapser((piece) => {
       const room = BODY_PARAGRAPH_CHARS - this.unit.text.length;
-      if (room > 0) this.unit.text += piece.length > room ? piece.slice(0, room) : piece;
+      if (room > 0) this.unit.text += headOf(piece, room);
     });
     this.parser = new Parser(
       {
@@ -363,13 +402,15 @@ export class PageParser {
   /** Feed the next piece of decoded HTML. */
   write(chunk: string): void {
     if (this.ended) throw new Error('PageParser.write() after end()');
-    this.parser.write(chunk);
+    if (!this.tooDeep) this.parser.write(chunk);
   }
 
   /** Finish parsing (closes every open element) and return the page. */
   end(): ParsedPage {
     if (this.ended) throw new Error('PageParser.end() called twice');
-    this.parser.end();
+    // a paused htmlparser2 does not finish: close the open elements as its end() would
+    if (this.tooDeep) while (this.frames.length > 0) this.pop(this.frames.pop()!);
+    else this.parser.end();
     this.ended = true;
     this.finishUnit();
     for (const p of this.awaiting) this.finish(p, null);
@@ -377,7 +418,7 @@ export class PageParser {
     const rawTitle = this.blocks.title.text;
     let title = rawTitle;
     if (isGenericTitle(rawTitle)) title = this.bestHeading?.text ?? this.firstEmph ?? rawTitle;
-    title = ownCopy(title.slice(0, this.maxText));
+    title = ownCopy(headOf(title, this.maxText));
     if (this.nofollow) for (const l of this.links) l.nofollow = true;
     const b = this.blocks;
     return {
@@ -404,6 +445,10 @@ export class PageParser {
   private onOpen(tag: string, attr: Record<string, string>): void {
     const f: Frame = { tag };
     this.frames.push(f);
+    if (this.frames.length > MAX_NESTING && !this.tooDeep) {
+      this.tooDeep = true;
+      this.parser.pause();
+    }
     if (this.skipDepth > 0 || SKIP.has(tag)) {
       if (SKIP.has(tag)) {
         f.skip = true;
@@ -541,9 +586,10 @@ export class PageParser {
     }
     seg.plainChars += visibleLength(text);
     const room = this.maxText - this.deferredChars;
-    if (room <= 0) return;
-    const s = text.length > room ? text.slice(0, room) : text;
+    if (room <= 0 || this.deferredFull) return;
+    const s = headOf(text, room);
     this.deferredChars += s.length;
+    this.deferredFull = s.length < text.length;
     const fixed = type === 'navigation';
     const last = seg.frags[seg.frags.length - 1];
     if (last !== undefined && last.t === type && last.fixed === fixed) last.s += s;
@@ -601,6 +647,7 @@ export class PageParser {
       else this.blocks[fr.t].add(squeeze(fr.s));
     }
     this.deferredChars = 0;
+    this.deferredFull = false;
   }
 
   // ---- title heuristic ----------------------------------------------------
@@ -768,8 +815,10 @@ export class PageParser {
 /** The last n characters of `b` (which holds up to n + 1), without a cut word. */
 function cutBefore(b: string, n: number): string {
   if (b.length <= n) return b;
-  let w = b.slice(b.length - n);
-  const cutWord = b.charCodeAt(b.length - n - 1) !== 32 && w.charCodeAt(0) !== 32;
+  // start after a pair's low half (and after a half left by the ring buffer's cut)
+  const start = isLow(b.charCodeAt(b.length - n)) ? b.length - n + 1 : b.length - n;
+  let w = b.slice(start);
+  const cutWord = b.charCodeAt(start - 1) !== 32 && w.charCodeAt(0) !== 32;
   if (cutWord && w.includes(' ')) w = w.slice(w.indexOf(' ') + 1);
   return w;
 }
@@ -777,8 +826,9 @@ function cutBefore(b: string, n: number): string {
 /** The first n characters of `a` (which holds up to n + 1), without a cut word. */
 function cutAfter(a: string, n: number): string {
   if (a.length <= n) return a;
-  let w = a.slice(0, n);
-  const cutWord = a.charCodeAt(n) !== 32 && w.charCodeAt(w.length - 1) !== 32;
+  const end = headEnd(a, n);
+  let w = a.slice(0, end);
+  const cutWord = a.charCodeAt(end) !== 32 && w.charCodeAt(w.length - 1) !== 32;
   if (cutWord && w.includes(' ')) w = w.slice(0, w.lastIndexOf(' '));
   return w;
 }

@@ -7,6 +7,7 @@ import { access, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { FocuscrawlError } from '../errors.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { createReplayServer } from './server.ts';
 
 const USAGE = `Usage: focuscrawl replay --warc FILE [--warc FILE...] [--port N]
@@ -74,7 +75,8 @@ export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<numb
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const fail = (code: number, message: string): number => {
-    stderr.write(`focuscrawl replay: ${message}\n`);
+    // messages quote file names and malformed WARC content
+    stderr.write(`focuscrawl replay: ${sanitizeForTerminal(message, LOG_LINE_MAX)}\n`);
     return code;
   };
 

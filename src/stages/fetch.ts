@@ -26,8 +26,11 @@ export interface FetchStageOptions {
    * Called exactly once per item that enters the stage, as soon as it settles
    * and before it is queued for yielding: after the fetch (success or error),
    * or at once for an item that arrived carrying `error` (never fetched).
+   * `requested` is true when the stage attempted a request for the item, even
+   * when it ended with an error (a redirect hop refused by checkHop included),
+   * false for an item that arrived carrying `error`.
    */
-  onFetched?: (item: CrawlItem) => void;
+  onFetched?: (item: CrawlItem, requested: boolean) => void;
   /** abort: stop pulling, abort in-flight requests, yield nothing more, return */
   signal?: AbortSignal;
 }
@@ -117,9 +120,9 @@ export async function* fetchStage(
 
   abort.signal.addEventListener('abort', notify, { once: true });
 
-  const settle = (item: CrawlItem): void => {
+  const settle = (item: CrawlItem, requested: boolean): void => {
     try {
-      opts.onFetched?.(item);
+      opts.onFetched?.(item, requested);
     } catch (err) {
       item.error ??= toItemError(err);
     }
@@ -136,7 +139,7 @@ export async function* fetchStage(
       item.error = toItemError(err);
     }
     running--;
-    if (!abort.signal.aborted) settle(item);
+    if (!abort.signal.aborted) settle(item, true);
   };
 
   const pull = (): void => {
@@ -146,7 +149,7 @@ export async function* fetchStage(
         pulling = false;
         if (r.done === true) sourceDone = true;
         else if (abort.signal.aborted) return;
-        else if (r.value.error !== undefined) settle(r.value);
+        else if (r.value.error !== undefined) settle(r.value, false);
         else {
           running++;
           void run(r.value);

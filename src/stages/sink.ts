@@ -12,7 +12,10 @@
  * the page is committed and its record is missing (at most once). Anywhere
  * else, a killed crawl's stdout holds exactly the committed pages.
  */
+import { attemptOf, shouldRetry, type RetryPolicy } from '../retry.ts';
 import type { CrawlStore } from '../store.ts';
+import { stringifyForTerminal } from '../term.ts';
+import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../traps.ts';
 import { canonicalize, type CanonOptions } from '../url.ts';
 import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, QueuedLink, Scorer } from '../types.ts';
 import { hostOfCanonical } from './frontier-source.ts';
@@ -31,20 +34,42 @@ export interface SinkOptions {
   tunnel?: number;
   /** the strategy, told about each commit (observe) and asked for re-scores (rescore) */
   scorer?: Pick<Scorer, 'observe' | 'rescore'>;
+  /** trap rules, host budget and drop counter for links (default: the default trap rules only) */
+  linkGuard?: LinkGuard;
+  /** retry transient failures (src/retry.ts); without it every outcome is final */
+  retry?: RetryPolicy;
+  /** called after a URL went back to the frontier for another attempt (frees its in-flight slot) */
+  onRetry?: (item: CrawlItem) => void;
+  /** one line of human-readable log per retry */
+  log?: (line: string) => void;
 }
 
 
 /** Link context kept with a queued URL (for strategies that re-score). */
 const MAX_CONTEXT = 300;
 
+/** Why a link was not queued: a trap rule (src/traps.ts) or its host's used-up page budget. */
+export type LinkDropReason = TrapReason | 'host-budget';
+
+/** Refusals of links beyond depth and tunnel (issue 5, crawler traps). */
+export interface LinkGuard {
+  /** trap rules (default DEFAULT_TRAP_LIMITS) */
+  traps?: Readonly<TrapLimits>;
+  /** true for a host that has given its page budget: links to it are not queued */
+  hostFull?: (host: string) => boolean;
+  /** told once per page and URL about each link refused by a trap rule or the budget */
+  onDrop?: (url: string, reason: LinkDropReason) => void;
+}
+
 /**
  * Canonical, deduplicated (best score wins) links of a page, within max
  * depth. Links scored below 0 are pruned (strategies use that to drop links
  * they predict irrelevant). `offTopicHops` counts consecutive off-topic pages
  * on the path; beyond `tunnel` the page's links are not followed. Seeds count
- * as on-topic: the user chose them as starting points.
+ * as on-topic: the user chose them as starting points. Links that break a
+ * trap rule or lead to a host over its page budget are dropped (`guard`).
  */
-export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity): QueuedLink[] {
+export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity, guard: LinkGuard = {}): QueuedLink[] {
   const { entry, outlinks } = item;
   if (outlinks === undefined || outlinks.length === 0 || entry.depth + 1 > maxDepth) return [];
   const self = new Set([entry.url, item.fetch?.finalUrl]);
@@ -52,11 +77,18 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
   if (hops > tunnel) return [];
   const parent = item.fetch?.finalUrl ?? entry.url;
   const best = new Map<string, QueuedLink>();
+  const dropped = new Set<string>();
   for (const link of outlinks) {
     const url = canonicalize(link.url, undefined, canon);
     if (url === null || self.has(url)) continue;
     const score = Number.isFinite(link.score) ? link.score : 0;
-    if (score < 0) continue;
+    if (score < 0 || dropped.has(url)) continue;
+    const reason = trapReason(url, guard.traps ?? DEFAULT_TRAP_LIMITS) ?? (guard.hostFull?.(hostOfCanonical(url)) === true ? 'host-budget' : null);
+    if (reason !== null) {
+      dropped.add(url);
+      guard.onDrop?.(url, reason);
+      continue;
+    }
     const known = best.get(url);
     if (known !== undefined && known.score >= score) continue;
     best.set(url, { url, score, depth: entry.depth + 1, parent, anchor: link.anchor, context: link.context.slice(0, MAX_CONTEXT), offTopicHops: hops });
@@ -68,12 +100,18 @@ function errorRecord(entry: FrontierEntry, code: string, message: string, fetche
   return { type: 'error', url: entry.url, code, message, fetchedAt, depth: entry.depth, parent: entry.parent, strategy };
 }
 
+/** The record with `attempts` added when the item took more than one. */
+function withAttempts<R extends OutputRecord>(record: R, item: CrawlItem): R {
+  const attempts = attemptOf(item);
+  return attempts > 1 ? { ...record, attempts } : record;
+}
+
 /** The stdout record for an item. */
 export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
   const { entry, fetch } = item;
   if (item.error !== undefined || fetch === undefined) {
     const err = item.error ?? { code: 'FC_INTERNAL', message: 'item reached the sink without a fetch result' };
-    return errorRecord(entry, err.code, err.message, fetch?.fetchedAt ?? new Date().toISOString(), strategy);
+    return withAttempts(errorRecord(entry, err.code, err.message, fetch?.fetchedAt ?? new Date().toISOString(), strategy), item);
   }
   const record: PageRecord = {
     type: 'page',
@@ -96,7 +134,7 @@ export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
     strategy,
     ms: fetch.ms,
   };
-  return record;
+  return withAttempts(record, item);
 }
 
 /** Tell the strategy about a commit and apply the re-scores it asks for. */
@@ -112,9 +150,18 @@ async function* frontierEntries(store: CrawlStore): AsyncGenerator<FrontierEntry
 
 export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOptions): Promise<void> {
   for await (const item of source) {
+    if (opts.retry !== undefined && shouldRetry(item, opts.retry)) {
+      const attempts = attemptOf(item);
+      await opts.store.retry({ ...item.entry, attempts });
+      const why = item.error?.code ?? `HTTP ${item.fetch?.status}`;
+      opts.log?.(`focuscrawl: ${why} for ${item.entry.url}; attempt ${attempts + 1} of ${opts.retry.retries + 1} follows`);
+      opts.onRetry?.(item);
+      continue;
+    }
     const record = toRecord(item, opts.strategy);
-    const line = `${JSON.stringify(record)}\n`;
-    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel) : [];
+    // escapes what JSON.stringify leaves raw but a terminal acts on (C1, bidi, U+2028)
+    const line = `${stringifyForTerminal(record)}\n`;
+    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel, opts.linkGuard) : [];
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
     let backpressure: Promise<void> | undefined;
     await opts.store.commit(

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { FocuscrawlError, UsageError } from '../errors.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, fitModel, saveModel, type InSampleMetrics, type TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, readTexts } from './from-texts.ts';
 import { readWarc, type WhereFilter } from './from-warc.ts';
@@ -91,18 +92,19 @@ export async function runTrain(argv: string[], io: TrainIo = {}): Promise<number
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const log = (line: string): void => {
-    stderr.write(`train: ${line}\n`);
+    // lines quote malformed rows of labels and texts files
+    stderr.write(`train: ${sanitizeForTerminal(line, LOG_LINE_MAX)}\n`);
   };
   try {
     return await train(argv, stdout, log);
   } catch (err) {
     const code = (err as { code?: unknown })?.code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-      stderr.write(`focuscrawl: FC_USAGE: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')} (see focuscrawl train --help)\n`);
+      stderr.write(`focuscrawl: FC_USAGE: ${sanitizeForTerminal((err as Error).message.replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX)} (see focuscrawl train --help)\n`);
       return 2;
     }
     if (err instanceof FocuscrawlError) {
-      stderr.write(`focuscrawl: ${err.code}: ${err.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      stderr.write(`focuscrawl: ${err.code}: ${sanitizeForTerminal(err.message.replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX)}\n`);
       return err.code === 'FC_USAGE' || err.code === 'FC_BAD_MODEL' ? 2 : 1;
     }
     stderr.write(`focuscrawl: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
