@@ -18,6 +18,7 @@ import { rm, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreLockedError, toItemError, UsageError } from './errors.ts';
 import { FrontierHead } from './frontier-head.ts';
 import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
@@ -257,6 +258,23 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       if ((await store.status(url)) === 'done') return { code: 'FC_REDIRECT_SEEN', message: `redirect to a URL already fetched: ${url}` };
       return null;
     };
+    // A followed redirect is polite too: a hop waits its host's delay, and a
+    // hop to another host counts as a request there (see hopDelayMs).
+    const beforeHop = async (
+      url: string,
+      hop: { origin: string; replay: boolean; signal: AbortSignal },
+    ): Promise<((replay: boolean) => void) | undefined> => {
+      const host = hostOfCanonical(url);
+      const held = host === hostOfCanonical(hop.origin);
+      const wait = scheduler.hopDelayMs(host, url, held, hop.replay);
+      if (wait > 0) await sleep(wait, undefined, { signal: hop.signal });
+      if (held) return undefined;
+      scheduler.start(host);
+      return (replay) => {
+        scheduler.finish(host, url, replay);
+        inflight.wake();
+      };
+    };
     // live statistics, continuing the totals of earlier runs on the store
     const live = new StatsReporter({
       stats: (await loadCrawlStats(store)).stats,
@@ -291,7 +309,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
         (src: AsyncIterable<CrawlItem>) => addressGuardStage(src, { check: (url) => client.checkAddress(url) }),
         (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots }),
         (src: AsyncIterable<CrawlItem>) =>
-          fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, onFetched: release, signal: ac.signal }),
+          fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
         (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars }),
         (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold }),
         (src: AsyncIterable<CrawlItem>) =>

@@ -84,10 +84,31 @@ export class HostScheduler {
     s.active--;
     if (!requested) return;
     s.replay ||= replay;
-    const robotsDelay = this.#opts.crawlDelayMs?.(url) ?? 0;
-    const delay = s.replay && !this.#opts.delayExplicit ? 0 : Math.max(this.#opts.delayMs, robotsDelay);
-    s.nextAt = Math.max(s.nextAt, this.#opts.now() + delay);
+    s.nextAt = Math.max(s.nextAt, this.#opts.now() + this.#delayAfter(url, s.replay));
     if (s.active === 0 && s.nextAt <= this.#opts.now()) this.#hosts.delete(host);
+  }
+
+  /** The pause owed after a request for `url` ends: 0 for replayed hosts unless --delay-ms was explicit. */
+  #delayAfter(url: string, replay: boolean): number {
+    if (replay && !this.#opts.delayExplicit) return 0;
+    return Math.max(this.#opts.delayMs, this.#opts.crawlDelayMs?.(url) ?? 0);
+  }
+
+  /**
+   * Milliseconds a followed redirect hop to `url` on `host` must wait. When
+   * `held` (the item already holds a slot on this host: a same-host hop) it
+   * waits the politeness delay after its own request, which just ended
+   * (`replay`: that answer came from a replay proxy); either way it waits
+   * for the host's next allowed start. A hop to another host then calls
+   * {@link start} and {@link finish} around its request like any fetch; it
+   * does not wait for a free slot there (two items redirecting into each
+   * other's hosts would wait forever), so a host can briefly see one
+   * request more than `perHost`.
+   */
+  hopDelayMs(host: string, url: string, held: boolean, replay: boolean): number {
+    const s = this.#hosts.get(host);
+    const own = held ? this.#delayAfter(url, replay || (s?.replay ?? false)) : 0;
+    return Math.max(own, (s?.nextAt ?? 0) - this.#opts.now(), 0);
   }
 
   /**

@@ -309,3 +309,26 @@ it('finish without a request (robots refusal) frees the slot without a delay', (
   t += 500;
   assert.equal(s.ready('a.test'), true);
 });
+
+describe('HostScheduler: redirect hops', () => {
+  it('a same-host hop waits the delay (robots Crawl-delay when larger); a replayed answer waits none', () => {
+    const { s } = sched({ delayMs: 300, crawlDelayMs: (url) => (new URL(url).host === B ? 1000 : null) });
+    s.start(A);
+    assert.equal(s.hopDelayMs(A, u(A, 'moved'), true, false), 300);
+    assert.equal(s.hopDelayMs(A, u(A, 'moved'), true, true), 0);
+    s.start(B);
+    assert.equal(s.hopDelayMs(B, u(B, 'moved'), true, false), 1000);
+  });
+
+  it('a hop to another host waits for that host\'s next allowed start, not for a free slot', () => {
+    const { s, clock } = sched({ delayMs: 500 });
+    assert.equal(s.hopDelayMs(B, u(B), false, false), 0, 'unknown host: at once');
+    s.start(B);
+    s.finish(B, u(B), false);
+    clock.t += 200;
+    assert.equal(s.hopDelayMs(B, u(B), false, false), 300);
+    s.start(B); // B busy: a hop there does not wait for the slot (no deadlock between two hosts)
+    clock.t += 300;
+    assert.equal(s.hopDelayMs(B, u(B, 'y'), false, false), 0);
+  });
+});

@@ -23,6 +23,12 @@ export interface FetchStageOptions {
   /** vets every redirect target (not the first URL): robots + seen; an ItemError ends the item */
   checkHop?: (url: string) => Promise<ItemError | null>;
   /**
+   * Politeness for a followed redirect hop to `url`, after checkHop allowed
+   * it: resolves when the hop may be requested, to a callback called once
+   * its answer (`replay`: from a replay proxy) or failure is in, or undefined.
+   */
+  beforeHop?: (url: string, hop: { origin: string; replay: boolean; signal: AbortSignal }) => Promise<((replay: boolean) => void) | undefined>;
+  /**
    * Called exactly once per item that enters the stage, as soon as it settles
    * and before it is queued for yielding: after the fetch (success or error),
    * or at once for an item that arrived carrying `error` (never fetched).
@@ -50,8 +56,17 @@ async function fetchWithRedirects(
   const fetchedAt = new Date(started).toISOString();
   const chain = [url];
   let current = url;
+  let hopDone: ((replay: boolean) => void) | undefined;
   for (;;) {
-    const hop = await opts.client.get(current, { maxBytes: opts.maxBytes, signal });
+    let hop: Awaited<ReturnType<HttpClient['get']>>;
+    try {
+      hop = await opts.client.get(current, { maxBytes: opts.maxBytes, signal });
+    } catch (err) {
+      hopDone?.(false);
+      throw err;
+    }
+    hopDone?.(hop.replay);
+    hopDone = undefined;
     if (REDIRECT_STATUSES.has(hop.status) && hop.location !== null) {
       const next = canonicalize(hop.location, current, opts.canonOptions);
       if (next === null) {
@@ -61,6 +76,7 @@ async function fetchWithRedirects(
       if (chain.length > maxRedirects) throw new TooManyRedirectsError(`more than ${maxRedirects} redirects from ${url}`);
       const veto = opts.checkHop === undefined ? null : await opts.checkHop(next);
       if (veto !== null) return veto;
+      hopDone = await opts.beforeHop?.(next, { origin: url, replay: hop.replay, signal });
       chain.push(next);
       current = next;
       continue;
