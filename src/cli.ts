@@ -7,26 +7,13 @@
  */
 import { parseArgs } from 'node:util';
 import { FocuscrawlError, UsageError } from './errors.ts';
-import { canonicalize } from './url.ts';
-import { readSeedsFile } from './seeds.ts';
-import { loadTopic } from './topic.ts';
-import { knownStrategies, needsModel } from './scorers/index.ts';
-import { loadModel } from './model.ts';
-import { getSegmenter } from './text/segmenter.ts';
-import { runCrawl, type CrawlConfig } from './pipeline.ts';
-import { DEFAULT_MAX_PAGES_PER_HOST } from './host-budget.ts';
-import { DEFAULT_TRAP_LIMITS } from './traps.ts';
-import { DEFAULT_RETRY_POLICY } from './retry.ts';
-import { runReplay } from './replay/command.ts';
-import { runTrain } from './train/command.ts';
-import { runEval } from './eval/command.ts';
-import { runCompare } from './eval/compare.ts';
-import { runExpandTopic } from './etfl/command.ts';
-import { runGenWeb } from './genweb/command.ts';
+import type { CrawlConfig } from './pipeline.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from './term.ts';
 import { VERSION } from './version.ts';
-import { CrawlLog } from './crawl-log.ts';
-import { runStats } from './stats-command.ts';
+
+// Every command, and everything the crawl needs, is imported when it runs:
+// `--version`, `--help` and each command load only their own modules (vega,
+// warcio, the learners and the crawl pipeline are tens of MB of RSS together).
 
 const MAIN_HELP = `focuscrawl ${VERSION}: a focused web crawler that streams NDJSON
 
@@ -49,11 +36,13 @@ Commands:
   stats         pages, harvest, errors, latency of a crawl store, finished or running
 `;
 
-const CRAWL_HELP = `Usage: focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
+/** The crawl command's help; the defaults come from the modules it loads. */
+function crawlHelp(strategies: string[], maxPagesPerHost: number, traps: { maxRepeat: number; maxSegments: number; maxUrlLength: number }): string {
+  return `Usage: focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
 
 Topic and strategy:
   --topic FILE          topic.json: {"name": "...", "terms": ["..."], "threshold": 0.2}
-  --strategy NAME       ${knownStrategies().join(' | ')}
+  --strategy NAME       ${strategies.join(' | ')}
                         (default: best-first with a topic or model, else bfs)
   --model FILE          a model from \`focuscrawl train\`: judges page relevance, scores
                         links for nb-link and bayes-kde
@@ -76,11 +65,11 @@ Crawler traps (0 turns a limit off):
   --max-pages-per-host N
                         at most N pages per host; then its queued URLs become
                         FC_HOST_BUDGET records (no request) and links to it are
-                        dropped (default ${DEFAULT_MAX_PAGES_PER_HOST}; counted across resumed runs)
+                        dropped (default ${maxPagesPerHost}; counted across resumed runs)
   --max-path-repeat N   drop links whose path has a segment or group of segments more
-                        than N times in a row: /a/a/a/, /a/b/a/b/a/b/ (default ${DEFAULT_TRAP_LIMITS.maxRepeat})
-  --max-path-segments N drop links with more than N path segments (default ${DEFAULT_TRAP_LIMITS.maxSegments})
-  --max-url-length N    drop links longer than N characters (default ${DEFAULT_TRAP_LIMITS.maxUrlLength})
+                        than N times in a row: /a/a/a/, /a/b/a/b/a/b/ (default ${traps.maxRepeat})
+  --max-path-segments N drop links with more than N path segments (default ${traps.maxSegments})
+  --max-url-length N    drop links longer than N characters (default ${traps.maxUrlLength})
 Politeness:
   --concurrency N       requests in flight in all (default 8)
   --per-host N          requests in flight per host (default 1)
@@ -118,6 +107,7 @@ Logging (stderr):
   --log-format FORMAT   text (default) | json: every stderr line is one JSON object
   --quiet               no stats, progress line or summary on stderr
 `;
+}
 
 /** Exit code for an error: 2 for bad input, 1 otherwise. */
 function exitCodeOf(err: FocuscrawlError): number {
@@ -169,6 +159,31 @@ function parseAuth(values: string[]): CrawlConfig['auth'] {
 }
 
 async function crawlCommand(argv: string[]): Promise<number> {
+  const [
+    { canonicalize },
+    { readSeedsFile },
+    { loadTopic },
+    { knownStrategies, needsModel },
+    { loadModel },
+    { getSegmenter },
+    { runCrawl },
+    { DEFAULT_MAX_PAGES_PER_HOST },
+    { DEFAULT_TRAP_LIMITS },
+    { DEFAULT_RETRY_POLICY },
+    { CrawlLog },
+  ] = await Promise.all([
+    import('./url.ts'),
+    import('./seeds.ts'),
+    import('./topic.ts'),
+    import('./scorers/index.ts'),
+    import('./model.ts'),
+    import('./text/segmenter.ts'),
+    import('./pipeline.ts'),
+    import('./host-budget.ts'),
+    import('./traps.ts'),
+    import('./retry.ts'),
+    import('./crawl-log.ts'),
+  ]);
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -215,7 +230,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     },
   });
   if (values.help === true) {
-    process.stdout.write(CRAWL_HELP);
+    process.stdout.write(crawlHelp(knownStrategies(), DEFAULT_MAX_PAGES_PER_HOST, DEFAULT_TRAP_LIMITS));
     return 0;
   }
   let seeds = [...(values.seed ?? [])];
@@ -347,13 +362,13 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (cmd === 'crawl') return await crawlCommand(rest);
-    if (cmd === 'replay') return await runReplay(rest);
-    if (cmd === 'train') return await runTrain(rest);
-    if (cmd === 'eval') return await runEval(rest);
-    if (cmd === 'compare') return await runCompare(rest);
-    if (cmd === 'expand-topic') return await runExpandTopic(rest);
-    if (cmd === 'gen-web') return await runGenWeb(rest);
-    if (cmd === 'stats') return await runStats(rest);
+    if (cmd === 'replay') return await (await import('./replay/command.ts')).runReplay(rest);
+    if (cmd === 'train') return await (await import('./train/command.ts')).runTrain(rest);
+    if (cmd === 'eval') return await (await import('./eval/command.ts')).runEval(rest);
+    if (cmd === 'compare') return await (await import('./eval/compare.ts')).runCompare(rest);
+    if (cmd === 'expand-topic') return await (await import('./etfl/command.ts')).runExpandTopic(rest);
+    if (cmd === 'gen-web') return await (await import('./genweb/command.ts')).runGenWeb(rest);
+    if (cmd === 'stats') return await (await import('./stats-command.ts')).runStats(rest);
     throw new UsageError(`unknown command ${JSON.stringify(cmd)} (try focuscrawl --help)`);
   } catch (err) {
     const code = (err as { code?: unknown }).code;

@@ -206,7 +206,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   });
   const timeouts = cfg.timeouts ?? {};
   const client = new HttpClient({
-    proxy: cfg.proxy, allowPrivate: cfg.allowPrivate, userAgent: cfg.userAgent, auth: cfg.auth,
+    proxy: cfg.proxy, proxyConnections: cfg.concurrency, allowPrivate: cfg.allowPrivate, userAgent: cfg.userAgent, auth: cfg.auth,
     connectTimeoutMs: timeouts.connectMs, headersTimeoutMs: timeouts.headersMs, bodyTimeoutMs: timeouts.bodyMs, fetchTimeoutMs: timeouts.fetchMs,
   });
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };

@@ -22,6 +22,8 @@ import { Level } from 'level';
 import path from 'node:path';
 import { StoreError, StoreLockedError } from './errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
+import { Lru } from './lru.ts';
+import { SeenFilter } from './seen-filter.ts';
 import type { FrontierEntry, Rescore } from './types.ts';
 import { urlKey } from './url.ts';
 
@@ -101,6 +103,11 @@ type Sub = AbstractSublevel<Root, any, string, any>;
 type Op = AbstractBatchOperation<Root, string, any>;
 
 const COUNTERS_KEY = '_counters';
+/**
+ * Seen marks kept in memory (most recently used; ~250 bytes each): the links
+ * a site repeats on every page (navigation) are then found without a read.
+ */
+const SEEN_CACHE_ENTRIES = 16384;
 const SEQ_HEX = 14; // 0x1fffffffffffff = Number.MAX_SAFE_INTEGER fits in 14 hex digits
 
 /**
@@ -344,6 +351,8 @@ export class CrawlStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** when defined, no stored frontier key is greater (see Plan) */
   private tail: string | undefined = undefined;
+  /** urlKey -> seen mark as committed (null: none); written only after a successful batch */
+  private seenCache = new Lru<string, SeenValue | null>(SEEN_CACHE_ENTRIES);
 
   private constructor(
     private readonly db: Root,
@@ -353,6 +362,8 @@ export class CrawlStore {
     private readonly journal: Journal | undefined,
     /** the store's directory (or 'in-memory store'), for error messages */
     private readonly name: string,
+    /** every urlKey that ever had a seen mark (and some that did not): a miss needs no read */
+    private readonly seenFilter: SeenFilter,
   ) {
     this.frontierDb = db.sublevel('frontier', { valueEncoding: 'json' }) as Sub;
     this.seenDb = db.sublevel('seen', { valueEncoding: 'json' }) as Sub;
@@ -394,7 +405,9 @@ export class CrawlStore {
         if (missing.length > 0) counters = readCounters(await meta.get(COUNTERS_KEY));
         journal.clear();
       }
-      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange, journal, name);
+      const seenFilter = new SeenFilter();
+      for await (const k of db.sublevel('seen', { valueEncoding: 'json' }).keys()) seenFilter.add(k);
+      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange, journal, name, seenFilter);
     } catch (err) {
       journal?.close();
       await db.close().catch(() => {});
@@ -441,17 +454,30 @@ export class CrawlStore {
     return new Plan({ frontier: this.frontierDb, seen: this.seenDb }, { ...this.c }, this.tail);
   }
 
-  /** Load the current seen marks of `urls` into the plan (one getMany). */
+  /**
+   * Load the current seen marks of `urls` into the plan: from the cache, as
+   * none when the filter has never met the key, else with one getMany.
+   */
   private async loadSeen(plan: Plan, urls: string[]): Promise<void> {
-    const keys = [...new Set(urls.map(urlKey))];
-    const values = (await this.seenDb.getMany(keys)) as (SeenValue | undefined)[];
-    keys.forEach((k, i) => {
+    const misses: string[] = [];
+    for (const k of new Set(urls.map(urlKey))) {
+      const cached = this.seenCache.get(k);
+      if (cached !== undefined) plan.seen.set(k, cached);
+      else if (!this.seenFilter.mayHave(k)) plan.seen.set(k, null);
+      else misses.push(k);
+    }
+    if (misses.length === 0) return;
+    const values = (await this.seenDb.getMany(misses)) as (SeenValue | undefined)[];
+    misses.forEach((k, i) => {
       plan.seen.set(k, values[i] ?? null);
     });
   }
 
   /** Write the plan plus the counters in one batch; adopt the counters and tail and report the delta only on success. */
   private async apply(plan: Plan, extra: Op[] = [], beforeBatch?: () => void): Promise<void> {
+    // reads may all have been answered from memory: do not journal (or let the
+    // caller emit its record) for a batch a closed database will refuse
+    if (this.db.status !== 'open') throw new StoreError(`cannot write store ${this.name}: the database is ${this.db.status}`);
     plan.c.b = this.c.b + 1;
     const ops: Op[] = [...plan.ops.values(), ...extra, { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c }];
     try {
@@ -466,10 +492,16 @@ export class CrawlStore {
       await this.db.batch(ops);
       this.journal?.truncateIfLarge();
     } catch (err) {
+      // the journal may hold the batch; forget what the cache believed
+      this.seenCache = new Lru(SEEN_CACHE_ENTRIES);
       throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
     this.c = plan.c;
     this.tail = plan.tail;
+    for (const [k, v] of plan.seen) {
+      this.seenCache.set(k, v);
+      if (v !== null && !this.seenFilter.mayHave(k)) this.seenFilter.add(k);
+    }
     if (this.onFrontierChange !== undefined) {
       const added = [...plan.added].map(([key, { entry }]) => ({ key, entry }));
       this.onFrontierChange({ added, removed: [...plan.deleted] });

@@ -12,9 +12,13 @@
  *   installed (it is not a dependency), also in search mode with HMM.
  */
 import { createRequire } from 'node:module';
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import type { Jieba } from '@node-rs/jieba';
 import { UsageError } from '../errors.ts';
+
+// Both packages are CommonJS and loaded on the first cut: the native addon and
+// the 5 MB dictionary (dict.js also reads the 6 MB idf file) cost ~20 MB of RSS,
+// which a crawl of text without Han characters never needs.
+const require = createRequire(import.meta.url);
 
 /** Splits a run of Han text into words. */
 export interface Segmenter {
@@ -28,7 +32,11 @@ let jieba: Jieba | null = null;
 const nodeRs: Segmenter = {
   name: 'node-rs',
   cut(text: string): string[] {
-    jieba ??= Jieba.withDict(dict);
+    if (jieba === null) {
+      const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
+      const { dict } = require('@node-rs/jieba/dict.js') as typeof import('@node-rs/jieba/dict.js');
+      jieba = JiebaClass.withDict(dict);
+    }
     return jieba.cutForSearch(text, true);
   },
 };
@@ -43,7 +51,7 @@ function loadNodejieba(): Segmenter {
   if (nodejieba) return nodejieba;
   let mod: NodejiebaModule;
   try {
-    mod = createRequire(import.meta.url)('nodejieba') as NodejiebaModule;
+    mod = require('nodejieba') as NodejiebaModule;
   } catch (err) {
     throw new UsageError(
       "segmenter 'nodejieba' needs the optional package nodejieba, which is not installed (npm install nodejieba), or use --segmenter node-rs",
