@@ -11,17 +11,16 @@
  * here from spawn to exit. Run i of the ceiling fetches exactly the URLs that
  * run i of focuscrawl output records for, in the same order.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  GNU_TIME, REPO, cell, codeVersion, fmt, machine, measure as measureChild, readCrawlOutput, spread, startReplay, summarise,
+  type CrawlOutput, type Measured, type RunResult,
+} from './lib/measure.ts';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WARC = path.resolve(REPO, '../shared/corpora/webkb/webkb.warc.gz');
 const SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
 const TOPIC = {
@@ -29,148 +28,15 @@ const TOPIC = {
   terms: ['course', 'syllabus', 'homework', 'lecture', 'assignments', 'exam', 'instructor', 'office hours', 'prerequisites'],
   threshold: 0.2,
 };
-const GNU_TIME = '/usr/bin/time';
 const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
 const START_MARK = '<!-- crawl-bench:start -->';
 const END_MARK = '<!-- crawl-bench:end -->';
 /** A child running longer than this is treated as stalled and killed. */
 const CHILD_TIMEOUT_MS = 120_000;
 
-/** Child stderr lines already echoed (pid left out), so a warning shows once per bench. */
-const echoed = new Set<string>();
-
-/** One timed child process. */
-interface Measured {
-  /** spawn to exit, seconds */
-  wall: number;
-  /** user + sys CPU seconds (GNU time %U + %S) */
-  cpu: number;
-  /** peak resident set size, MB (GNU time %M) */
-  rssMb: number;
-  stdout: string;
-}
-
-/** One run of one contender. */
-interface RunResult {
-  /** pages counted for pages/s (focuscrawl: page records; ceiling: URLs fetched) */
-  pages: number;
-  wall: number;
-  cpu: number;
-  rssMb: number;
-}
-
-/** Median, min and max of a list of numbers. */
-interface Spread {
-  median: number;
-  min: number;
-  max: number;
-}
-
-/** What a focuscrawl run printed, beyond its timing. */
-interface CrawlOutput {
-  urls: string[];
-  pages: number;
-  relevant: number;
-  errors: number;
-  statuses: Map<number, number>;
-}
-
-function spread(values: number[]): Spread {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  return { median, min: s[0], max: s[s.length - 1] };
-}
-
-/**
- * Run `argv` under GNU time; resolve with its timing and stdout. Rejects
- * (naming the tail of its stderr) when it exits non-zero or runs longer
- * than CHILD_TIMEOUT_MS. Stderr lines not seen before are echoed to ours.
- */
-async function measure(argv: string[], timeFile: string, label: string): Promise<Measured> {
-  const started = performance.now();
-  const child = spawn(GNU_TIME, ['-f', '%e %U %S %M', '-o', timeFile, ...argv], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on('data', (b: Buffer) => out.push(b));
-  child.stderr.on('data', (b: Buffer) => err.push(b));
-  const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
-  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
-  const wall = (performance.now() - started) / 1000;
-  clearTimeout(timer);
-  const stderr = Buffer.concat(err).toString('utf8');
-  for (const line of stderr.split('\n')) {
-    const key = line.replace(/^\(node:\d+\)/, '(node)');
-    if (line.trim() === '' || /^Command (exited|terminated)/.test(line) || echoed.has(key)) continue;
-    echoed.add(key);
-    process.stderr.write(`  [${label}] ${line}\n`);
-  }
-  if (code !== 0) {
-    const why = signal === 'SIGKILL' ? `killed after ${CHILD_TIMEOUT_MS / 1000} s (stalled?)` : `exit code ${code ?? signal}`;
-    throw new Error(`${label}: ${why}\n${stderr.slice(-2000)}`);
-  }
-  const [, user, sys, maxKb] = (await readFile(timeFile, 'utf8')).trim().split('\n').pop()!.split(' ').map(Number);
-  return { wall, cpu: user + sys, rssMb: maxKb / 1024, stdout: Buffer.concat(out).toString('utf8') };
-}
-
-/** The code measured: `commit abc1234`, plus a note when src/ or bin/ differ from it; 'unknown' outside git. */
-function codeVersion(): string {
-  const git = (...args: string[]): string =>
-    execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  try {
-    const dirty = git('status', '--porcelain', '--', 'src', 'bin') !== '';
-    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/ or bin/' : ''}`;
-  } catch {
-    return 'unknown (not a git checkout)';
-  }
-}
-
-function readCrawlOutput(ndjson: string): CrawlOutput {
-  const result: CrawlOutput = { urls: [], pages: 0, relevant: 0, errors: 0, statuses: new Map() };
-  for (const line of ndjson.split('\n')) {
-    if (line === '') continue;
-    const r = JSON.parse(line) as { type: string; url: string; status?: number; relevant?: boolean };
-    result.urls.push(r.url);
-    if (r.type === 'page') {
-      result.pages++;
-      if (r.relevant === true) result.relevant++;
-      result.statuses.set(r.status!, (result.statuses.get(r.status!) ?? 0) + 1);
-    } else {
-      result.errors++;
-    }
-  }
-  return result;
-}
-
-/** Start `bin/focuscrawl replay` on the WARC; resolves once it prints its address. */
-async function startReplay(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/focuscrawl'), 'replay', '--warc', WARC], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`replay proxy exited early (code ${code})`);
-  });
-  const first = (async () => {
-    for await (const line of lines) return (JSON.parse(line) as { listening: string }).listening;
-    throw new Error('replay proxy closed its stdout without an address');
-  })();
-  const url = await Promise.race([first, exited]);
-  exited.catch(() => {});
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const done = once(child, 'exit');
-      child.kill('SIGTERM');
-      await done;
-    },
-  };
-}
+/** Run `argv` under GNU time, killed as stalled after CHILD_TIMEOUT_MS. */
+const measure = (argv: string[], timeFile: string, label: string): Promise<Measured> =>
+  measureChild(argv, timeFile, label, { timeoutMs: CHILD_TIMEOUT_MS });
 
 /** Self time per function of a V8 .cpuprofile, largest first: [label, ms, share of all samples]. */
 function topSelfTime(profile: CpuProfile, limit: number): [string, number, number][] {
@@ -199,20 +65,6 @@ interface CpuProfile {
   samples: number[];
   startTime: number;
   endTime: number;
-}
-
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const cell = (s: Spread, digits = 0): string =>
-  `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
-
-function summarise(runs: RunResult[]): { pps: Spread; cpuPerK: Spread; rss: Spread; pages: Spread } {
-  return {
-    pps: spread(runs.map((r) => r.pages / r.wall)),
-    cpuPerK: spread(runs.map((r) => (r.cpu / Math.max(r.pages, 1)) * 1000)),
-    rss: spread(runs.map((r) => r.rssMb)),
-    pages: spread(runs.map((r) => r.pages)),
-  };
 }
 
 async function main(): Promise<number> {
@@ -251,7 +103,7 @@ async function main(): Promise<number> {
   await writeFile(topicFile, JSON.stringify(TOPIC));
   const loadBefore = os.loadavg()[0];
   const code = codeVersion();
-  const replay = await startReplay();
+  const replay = await startReplay(WARC);
   const crawlArgs = (store: string): string[] => [
     path.join(REPO, 'bin/focuscrawl'), 'crawl',
     ...SEEDS.flatMap((s) => ['--seed', s]),
@@ -317,11 +169,9 @@ async function main(): Promise<number> {
   const ce = summarise(ceilingRuns);
   const last = outputs[outputs.length - 1];
   const statuses = [...last.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${fmt(n)} × ${s}`).join(', ');
-  const cpu = os.cpus();
   const command = `node --import tsx bench/crawl-bench.ts ${process.argv.slice(2).join(' ')}`.trim();
   const section = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ` +
-      `${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; ` +
       `1-minute load average ${fmt(loadBefore, 2)} before the bench, ${fmt(os.loadavg()[0], 2)} after it ` +
       '(the bench itself keeps about 2 processes busy; more than that means other work shared the machine: ' +
       'trust CPU s per 1,000 pages over pages/s then).',

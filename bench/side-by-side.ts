@@ -1,0 +1,272 @@
+/**
+ * Throughput side by side (issue 4): focuscrawl (best-first, nb-link),
+ * Crawlee's CheerioCrawler (in-memory and default persisted storage) and the
+ * undici ceiling crawl the same web through ONE forward proxy, in the same
+ * run, each as a child process under GNU time (CPU user + sys, peak RSS);
+ * wall time from spawn to exit.
+ *
+ *   node --import tsx bench/side-by-side.ts [--web webkb|synthetic] [--pages N]
+ *     [--runs 3] [--warmup 0] [--concurrency 16] [--contenders LIST] [--model FILE]
+ *     [--timeout-s S] [--write]
+ *
+ * --web webkb (default): the WebKB archive through `focuscrawl replay`, seeds
+ * the Cornell, Texas and Washington CS home pages, default 3,000 pages.
+ * --web synthetic: fixtures/serve-synthetic.ts (1,000,000 pages, 10,000
+ * hosts), seeds three astronomy home pages, default 50,000 pages.
+ * Contenders (default all, run in this order in every run): best-first,
+ * nb-link, crawlee-memory, crawlee-persisted, ceiling. The ceiling fetches
+ * the URLs the first focuscrawl contender of the same run fetched, in order.
+ * nb-link uses a model trained once per bench run from the WebKB archive
+ * (`focuscrawl train --where university=misc --target course`) unless
+ * --model names one. --write puts the table into BENCHMARKS.md, section
+ * `side-by-side-<web>`.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
+import {
+  GNU_TIME, REPO, cell, codeVersion, fmt, machine, measure, readCrawlOutput, startProxy, startReplay, summarise,
+  type ProxyChild, type RunResult,
+} from './lib/measure.ts';
+import { writeSection } from './lib/sections.ts';
+
+const WEBKB = path.resolve(REPO, '../shared/corpora/webkb');
+const WARC = path.join(WEBKB, 'webkb.warc.gz');
+const LABELS = path.join(WEBKB, 'labels.tsv');
+const WEBKB_SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
+const WEBKB_TOPIC = {
+  name: 'course',
+  terms: ['course', 'syllabus', 'homework', 'lecture', 'assignments', 'exam', 'instructor', 'office hours', 'prerequisites'],
+  threshold: 0.2,
+};
+/** The synthetic web served (serve-synthetic's defaults) and the topic crawled in it. */
+const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
+const SYNTH_TOPIC = 'astronomy';
+const CONTENDERS = ['best-first', 'nb-link', 'crawlee-memory', 'crawlee-persisted', 'ceiling'] as const;
+type Contender = (typeof CONTENDERS)[number];
+const LABEL: Record<Contender, string> = {
+  'best-first': 'focuscrawl best-first (LevelDB)',
+  'nb-link': 'focuscrawl nb-link (LevelDB)',
+  'crawlee-memory': 'Crawlee CheerioCrawler, in-memory storage',
+  'crawlee-persisted': 'Crawlee CheerioCrawler, default persisted storage',
+  ceiling: 'ceiling (undici loop, same URLs)',
+};
+
+/** What one run of one contender fetched, beyond its timing. */
+interface Fetched {
+  /** requests that got an HTTP answer */
+  pages: number;
+  statuses: Record<string, number>;
+  /** requests without a usable answer, by reason */
+  failures: Record<string, number>;
+}
+
+function statusText(f: Fetched): string {
+  const parts = Object.entries(f.statuses).sort().map(([s, n]) => `${fmt(n)} × ${s}`);
+  for (const [why, n] of Object.entries(f.failures)) parts.push(`${fmt(n)} failed (${why})`);
+  return parts.join(', ');
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      web: { type: 'string', default: 'webkb' },
+      pages: { type: 'string' },
+      runs: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '0' },
+      concurrency: { type: 'string', default: '16' },
+      contenders: { type: 'string', default: CONTENDERS.join(',') },
+      model: { type: 'string' },
+      'timeout-s': { type: 'string' },
+      write: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const web = values.web;
+  if (web !== 'webkb' && web !== 'synthetic') throw new Error(`--web must be webkb or synthetic, got ${web}`);
+  const num = (name: 'pages' | 'runs' | 'concurrency' | 'warmup' | 'timeout-s', fallback: number, min: number): number => {
+    const n = values[name] === undefined ? fallback : Number(values[name]);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${values[name]}`);
+    return n;
+  };
+  const pages = num('pages', web === 'webkb' ? 3000 : 50_000, 1);
+  const runs = num('runs', 3, 1);
+  const warmup = num('warmup', 0, 0);
+  const concurrency = num('concurrency', 16, 1);
+  // Crawlee with persisted storage managed ~30 pages/s on a loaded 2-core machine.
+  const timeoutMs = num('timeout-s', Math.max(300, Math.ceil(pages / 20)), 1) * 1000;
+  const contenders = values.contenders!.split(',') as Contender[];
+  for (const c of contenders) if (!CONTENDERS.includes(c)) throw new Error(`unknown contender ${c}; known: ${CONTENDERS.join(', ')}`);
+  const needsModel = contenders.includes('nb-link') && values.model === undefined;
+  if ((web === 'webkb' || needsModel) && !existsSync(WARC)) {
+    process.stderr.write(`side-by-side: ${WARC} is absent; nothing to benchmark\n`);
+    return 2;
+  }
+  if (!existsSync(GNU_TIME)) {
+    process.stderr.write(`side-by-side: ${GNU_TIME} (GNU time) is needed to measure CPU and peak RSS of child processes\n`);
+    return 2;
+  }
+
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-side-by-side-'));
+  const timeFile = path.join(tmp, 'time.txt');
+  const code = codeVersion();
+  let proxy: ProxyChild | undefined;
+  const results = new Map<Contender, RunResult[]>(contenders.map((c) => [c, []]));
+  const fetched = new Map<Contender, Fetched>();
+  const loads: number[] = [];
+  const loadBefore = os.loadavg()[0];
+  try {
+    let model = values.model;
+    if (needsModel) {
+      model = path.join(tmp, 'course.model.json');
+      process.stderr.write('side-by-side: training the nb-link model (WebKB, misc universities, target course)...\n');
+      await measure(
+        [process.execPath, path.join(REPO, 'bin/focuscrawl'), 'train', '--warc', WARC, '--labels', LABELS,
+          '--where', 'university=misc', '--target', 'course', '--out', model],
+        timeFile, 'train', { timeoutMs: 600_000 },
+      );
+    }
+    let seeds: string[];
+    const topicFile = path.join(tmp, 'topic.json');
+    if (web === 'webkb') {
+      seeds = WEBKB_SEEDS;
+      await writeFile(topicFile, JSON.stringify(WEBKB_TOPIC));
+      proxy = await startReplay(WARC);
+    } else {
+      const synth = new SyntheticWeb(SYNTH_SPEC);
+      seeds = synth.seeds(SYNTH_TOPIC, 3);
+      await writeFile(topicFile, JSON.stringify(synth.topicFile(SYNTH_TOPIC)));
+      proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'),
+        `${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}`]);
+    }
+    const proxyUrl = proxy.url;
+    process.stderr.write(`side-by-side: ${web} through ${proxyUrl}; ${warmup} warm-up + ${runs} runs of ${pages} pages; ${contenders.join(', ')}\n`);
+
+    const focuscrawl = (strategy: string, store: string): string[] => [
+      process.execPath, path.join(REPO, 'bin/focuscrawl'), 'crawl',
+      ...seeds.flatMap((s) => ['--seed', s]),
+      '--strategy', strategy, ...(strategy === 'nb-link' ? ['--model', model!] : ['--topic', topicFile]),
+      '--proxy', proxyUrl, '--store', store, '--fresh', '--max-pages', String(pages),
+      '--concurrency', String(concurrency), '--per-host', String(concurrency), '--quiet',
+    ];
+    const crawlee = (storage: string): string[] => [
+      process.execPath, '--import', 'tsx', path.join(REPO, 'bench/crawlee-contender.ts'),
+      '--proxy', proxyUrl, ...seeds.flatMap((s) => ['--seed', s]), '--pages', String(pages),
+      '--concurrency', String(concurrency), '--storage', storage,
+    ];
+
+    for (let i = 0; i < warmup + runs; i++) {
+      const counted = i >= warmup;
+      const tag = counted ? `run ${i - warmup + 1}/${runs}` : `warm-up ${i + 1}/${warmup}`;
+      const load = os.loadavg()[0];
+      if (counted) loads.push(load);
+      process.stderr.write(`side-by-side: ${tag}, 1-minute load average ${load.toFixed(2)}\n`);
+      let urls: string[] | undefined;
+      for (const c of contenders) {
+        const dir = path.join(tmp, `${c}-${i}`);
+        let m;
+        let f: Fetched;
+        if (c === 'best-first' || c === 'nb-link') {
+          m = await measure(focuscrawl(c, dir), timeFile, `${c} ${tag}`, { timeoutMs });
+          const out = readCrawlOutput(m.stdout);
+          urls ??= out.urls;
+          f = { pages: out.pages, statuses: Object.fromEntries(out.statuses), failures: out.errors > 0 ? { 'error records': out.errors } : {} };
+        } else if (c === 'crawlee-memory' || c === 'crawlee-persisted') {
+          const storage = c === 'crawlee-memory' ? 'memory' : 'persisted';
+          m = await measure(crawlee(storage), timeFile, `${c} ${tag}`, { timeoutMs, env: { CRAWLEE_STORAGE_DIR: dir } });
+          const out = JSON.parse(m.stdout) as { answered: number; statuses: Record<string, number>; failures: Record<string, number> };
+          f = { pages: out.answered, statuses: out.statuses, failures: out.failures };
+        } else {
+          if (urls === undefined) throw new Error('the ceiling needs a focuscrawl contender before it in --contenders');
+          const urlFile = path.join(tmp, `urls-${i}.txt`);
+          await writeFile(urlFile, urls.join('\n') + '\n');
+          m = await measure(
+            [process.execPath, '--import', 'tsx', path.join(REPO, 'bench/ceiling.ts'), '--proxy', proxyUrl, '--urls', urlFile, '--concurrency', String(concurrency)],
+            timeFile, `ceiling ${tag}`, { timeoutMs },
+          );
+          const out = JSON.parse(m.stdout) as { fetched: number; errors: number; statuses: Record<string, number> };
+          f = { pages: out.fetched, statuses: out.statuses, failures: out.errors > 0 ? { 'request errors': out.errors } : {} };
+        }
+        await rm(dir, { recursive: true, force: true });
+        process.stderr.write(
+          `  ${tag} ${c}: ${f.pages} pages in ${m.wall.toFixed(2)} s (${(f.pages / m.wall).toFixed(0)}/s), ` +
+            `cpu ${m.cpu.toFixed(2)} s, ${m.rssMb.toFixed(0)} MB; ${statusText(f)}\n`,
+        );
+        if (!counted) continue;
+        results.get(c)!.push({ pages: f.pages, wall: m.wall, cpu: m.cpu, rssMb: m.rssMb });
+        fetched.set(c, f);
+      }
+    }
+  } finally {
+    await proxy?.stop();
+    await rm(tmp, { recursive: true, force: true });
+  }
+
+  const sum = new Map([...results].map(([c, r]) => [c, summarise(r)]));
+  const rows = contenders.map((c) => {
+    const s = sum.get(c)!;
+    return `| ${LABEL[c]} | ${cell(s.pages)} | ${cell(s.pps)} | ${cell(s.cpuPerK, 2)} | ${cell(s.rss)} | ${statusText(fetched.get(c)!)} |`;
+  });
+  /** ratio of medians a/b of `metric`, or undefined when either contender did not run */
+  const ratio = (a: Contender, b: Contender, metric: 'pps' | 'rss' | 'cpuPerK'): number | undefined =>
+    sum.has(a) && sum.has(b) ? sum.get(a)![metric].median / sum.get(b)![metric].median : undefined;
+  const times = (r: number | undefined): string => (r === undefined ? '–' : `${r.toFixed(2)}×`);
+  const verdict = (r: number | undefined, target: number, atLeast: boolean): string =>
+    r === undefined ? 'not measured' : `${r.toFixed(2)}× (target ${atLeast ? '≥' : '≤'} ${target}×: ${(atLeast ? r >= target : r <= target) ? 'met' : 'NOT met'})`;
+  const targets = (['best-first', 'nb-link'] as const).filter((c) => sum.has(c)).map((c) =>
+    `| ${c} | ${verdict(ratio(c, 'crawlee-memory', 'pps'), 3, true)} | ${verdict(ratio(c, 'ceiling', 'pps'), 0.5, true)} | ` +
+      `${verdict(ratio(c, 'crawlee-memory', 'rss'), 0.5, false)} | ${times(ratio(c, 'crawlee-persisted', 'pps'))} / ` +
+      `${times(ratio(c, 'crawlee-persisted', 'rss'))} | ${times(ratio('crawlee-memory', c, 'cpuPerK'))} / ` +
+      `${times(ratio('ceiling', c, 'cpuPerK'))} |`);
+  const command = `node --import tsx bench/side-by-side.ts ${process.argv.slice(2).join(' ')}`.trim();
+  const what = web === 'webkb'
+    ? 'the WebKB archive (`focuscrawl replay`), seeds the Cornell, Texas and Washington CS home pages; the archive answers 404 ' +
+      'for most links that leave it, and those answers count as pages for every contender'
+    : `the synthetic web (\`fixtures/serve-synthetic.ts ${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}\`, English pages), ` +
+      `seeds three ${SYNTH_TOPIC} home pages, best-first topic ${SYNTH_TOPIC}`;
+  const section = [
+    `#### ${web === 'webkb' ? 'WebKB' : 'Synthetic web'}, ${fmt(pages)} pages, concurrency ${concurrency}`,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}. 1-minute load average at the start of each run: ` +
+      `${loads.map((l) => fmt(l, 2)).join(', ')} (before the bench ${fmt(loadBefore, 2)}, after ${fmt(os.loadavg()[0], 2)}); ` +
+      'the bench keeps about 2 processes busy (contender + proxy), so more than 2 means other work shared the machine and ' +
+      'pages/s is depressed and noisy: trust CPU s per 1,000 pages and peak RSS more.',
+    '',
+    `Code: ${code}. Command: \`${command}\` (runs ${runs}, warm-up runs ${warmup}). Web: ${what}. ` +
+      'Every contender talks to the same proxy child (its CPU is not counted) with the same seeds and concurrency.',
+    '',
+    '| contender | pages answered | pages/s | CPU s per 1,000 pages | peak RSS MB | what was fetched (last run) |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Median (min–max) over ${runs} runs; pages/s = pages answered / wall seconds from spawn to exit (Node and tsx start-up included ` +
+      'for all). focuscrawl: page records of any status (robots.txt requests not counted), full pipeline with LevelDB. ' +
+      'Crawlee: requests that reached the request handler (cheerio parse, `enqueueLinks` of every `a[href]`, strategy `all`, no robots.txt), ' +
+      'minConcurrency = maxConcurrency; text/plain accepted so 404 answers are pages. Ceiling: the URLs of the first focuscrawl ' +
+      'contender of the same run, body read and dropped.',
+    '',
+    '| focuscrawl vs | pages/s vs Crawlee in-memory | pages/s vs ceiling | peak RSS vs Crawlee in-memory | pages/s / peak RSS vs Crawlee persisted | ' +
+      'pages per CPU second vs Crawlee in-memory / vs ceiling |',
+    '|---|---|---|---|---|---|',
+    ...targets,
+    '',
+    'Ratios of medians. The targets are the issue\'s (≥ 3× Crawlee in-memory, ≥ 50% of the ceiling, ≤ ½ of Crawlee\'s peak RSS). ' +
+      'The last column compares CPU cost instead of wall time (Crawlee\'s CPU s per page / focuscrawl\'s): on a shared machine it ' +
+      'moves much less than pages/s, and where the contender\'s own CPU is the bottleneck pages/s follows it.',
+  ].join('\n');
+  process.stdout.write(section + '\n');
+  if (values.write) {
+    await writeSection(path.join(REPO, 'BENCHMARKS.md'), `side-by-side-${web}`, section, '# Benchmarks');
+    process.stderr.write('side-by-side: wrote BENCHMARKS.md\n');
+  }
+  return 0;
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  process.stderr.write(`side-by-side: ${(err as Error)?.message ?? String(err)}\n`);
+  return 1;
+});
