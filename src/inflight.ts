@@ -6,6 +6,7 @@
 export class Inflight {
   readonly #urls = new Set<string>();
   #waiters = new Set<() => void>();
+  #wakes = 0;
 
   get size(): number {
     return this.#urls.size;
@@ -25,15 +26,29 @@ export class Inflight {
     this.wake();
   }
 
+  /**
+   * How many times wake() was called: read it before looking at the state,
+   * pass it to wait(), and a wake-up in between is not lost.
+   */
+  get wakes(): number {
+    return this.#wakes;
+  }
+
   /** Wake everything waiting in wait(). */
   wake(): void {
+    this.#wakes++;
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const w of waiters) w();
   }
 
-  /** Resolve on the next wake(), or after `ms` (Infinity: only on wake). */
-  wait(ms = Infinity, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolve on the next wake(), or after `ms` (Infinity: only on wake); at
+   * once when `since` (a {@link wakes} count read earlier) is behind, i.e.
+   * a wake-up came after it was read.
+   */
+  wait(ms = Infinity, signal?: AbortSignal, since?: number): Promise<void> {
+    if (since !== undefined && since !== this.#wakes) return Promise.resolve();
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const done = (): void => {

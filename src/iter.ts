@@ -10,3 +10,72 @@ export async function firstN<T>(it: AsyncIterable<T>, limit: number): Promise<T[
   }
   return rows;
 }
+
+/**
+ * `fn` applied to every item of `source`, up to `limit` calls at once,
+ * results in completion order (like it-parallel). The source is pulled only
+ * while (calls running + results not yet yielded) < `limit`, so a slow
+ * consumer stops the pulling. An error from `source` or `fn` is thrown once
+ * the calls already running have settled; when the consumer stops early,
+ * the source is closed and running calls are left to settle unread.
+ */
+export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: number, fn: (item: T) => Promise<U>): AsyncGenerator<U> {
+  if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`limit must be a positive integer, got ${limit}`);
+  const it = source[Symbol.asyncIterator]();
+  const results: U[] = [];
+  let running = 0;
+  let pulling = false;
+  let sourceDone = false;
+  let failure: { err: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const run = (item: T): void => {
+    running++;
+    fn(item).then(
+      (u) => results.push(u),
+      (err: unknown) => (failure ??= { err }),
+    ).finally(() => {
+      running--;
+      notify();
+    });
+  };
+  const pull = (): void => {
+    pulling = true;
+    it.next().then(
+      (r) => {
+        pulling = false;
+        if (r.done === true) sourceDone = true;
+        else if (failure === null) run(r.value);
+        notify();
+      },
+      (err: unknown) => {
+        pulling = false;
+        sourceDone = true;
+        failure ??= { err };
+        notify();
+      },
+    );
+  };
+  try {
+    for (;;) {
+      if (!sourceDone && failure === null && !pulling && running + results.length < limit) pull();
+      if (results.length > 0) {
+        yield results.shift() as U;
+        continue;
+      }
+      if ((sourceDone || failure !== null) && !pulling && running === 0) {
+        if (failure !== null) throw (failure as { err: unknown }).err;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
+  }
+}

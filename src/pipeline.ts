@@ -306,8 +306,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       await runPipeline(
         frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, signal: ac.signal }),
         (src: AsyncIterable<CrawlItem>) => hostBudgetStage(src, { budget }),
-        (src: AsyncIterable<CrawlItem>) => addressGuardStage(src, { check: (url) => client.checkAddress(url) }),
-        (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots }),
+        (src: AsyncIterable<CrawlItem>) => addressGuardStage(src, { check: (url) => client.checkAddress(url), concurrency: cfg.concurrency }),
+        (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots, concurrency: cfg.concurrency }),
         (src: AsyncIterable<CrawlItem>) =>
           fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
         (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars }),

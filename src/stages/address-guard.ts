@@ -1,28 +1,31 @@
 /**
  * Address-guard stage: refuses URLs whose host is, or resolves to, a
  * loopback, private, link-local or metadata address (FC_PRIVATE_ADDRESS)
- * before the robots stage would fetch that host's robots.txt. Items are
- * checked one at a time, in order; the check caches per host (see
- * HttpClient.checkAddress), so only the first URL of a host waits for DNS.
+ * before the robots stage would fetch that host's robots.txt. The check
+ * caches per host (see HttpClient.checkAddress), so only the first URL of a
+ * host waits for DNS.
  * The HTTP client checks again at connect time, for every request.
  */
 import { toItemError } from '../errors.ts';
+import { mapConcurrent } from '../iter.ts';
 import type { CrawlItem } from '../types.ts';
 
 /**
- * Sets `item.error` on every item whose `entry.url` `check` refuses and
- * yields all items in their input order. Items already carrying an error
- * pass through untouched.
+ * Sets `item.error` on every item whose `entry.url` `check` refuses. Items
+ * already carrying an error pass through untouched. Up to `concurrency`
+ * items (default 1: one at a time, input order kept) are checked at once and
+ * yielded as their checks end, so one host's DNS lookup does not hold up
+ * URLs of hosts already checked.
  */
-export async function* addressGuardStage(
+export function addressGuardStage(
   source: AsyncIterable<CrawlItem>,
-  opts: { check: (url: string) => Promise<Error | null> },
+  opts: { check: (url: string) => Promise<Error | null>; concurrency?: number },
 ): AsyncGenerator<CrawlItem> {
-  for await (const item of source) {
+  return mapConcurrent(source, opts.concurrency ?? 1, async (item) => {
     if (item.error === undefined) {
       const refused = await opts.check(item.entry.url);
       if (refused !== null) item.error = toItemError(refused);
     }
-    yield item;
-  }
+    return item;
+  });
 }

@@ -58,6 +58,8 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
       await inflight.wait(Infinity, signal);
       continue;
     }
+    // a host released while the awaits below run must not be slept through
+    const wakes = inflight.wakes;
     await head.refill();
     let picked = head.take(verdict);
     if (picked === null) {
@@ -72,6 +74,6 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
       yield { entry: { ...picked.entry } };
       continue;
     }
-    await inflight.wait(scheduler.msUntilNextReady(), signal);
+    await inflight.wait(scheduler.msUntilNextReady(), signal, wakes);
   }
 }

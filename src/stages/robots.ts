@@ -1,9 +1,10 @@
 /**
  * Robots stage: refuses URLs that robots.txt forbids before they reach the
- * fetch stage. Items are checked one at a time, in order (robots.txt is
- * cached per origin, so only the first URL of an origin waits for a fetch).
+ * fetch stage. robots.txt is cached per origin, so only the first URL of an
+ * origin waits for a fetch; the others pass at once.
  */
 import { toItemError } from '../errors.ts';
+import { mapConcurrent } from '../iter.ts';
 import type { RobotsCache } from '../robots.ts';
 import type { CrawlItem, ItemError } from '../types.ts';
 
@@ -24,19 +25,22 @@ export async function robotsAllows(robots: RobotsCache, url: string): Promise<It
 }
 
 /**
- * Sets `item.error` on every item whose `entry.url` robots.txt refuses and
- * yields all items in their input order. Items already carrying an error
- * pass through untouched.
+ * Sets `item.error` on every item whose `entry.url` robots.txt refuses.
+ * Items already carrying an error pass through untouched. Up to
+ * `concurrency` items (default 1: one at a time, input order kept) are
+ * checked at once and yielded as their checks end, so a URL of a host whose
+ * robots.txt is cached does not wait behind another host's robots.txt fetch
+ * (with many hosts, one at a time would serialise the crawl).
  */
-export async function* robotsStage(
+export function robotsStage(
   source: AsyncIterable<CrawlItem>,
-  opts: { robots: RobotsCache },
+  opts: { robots: RobotsCache; concurrency?: number },
 ): AsyncGenerator<CrawlItem> {
-  for await (const item of source) {
+  return mapConcurrent(source, opts.concurrency ?? 1, async (item) => {
     if (item.error === undefined) {
       const error = await robotsAllows(opts.robots, item.entry.url);
       if (error !== null) item.error = error;
     }
-    yield item;
-  }
+    return item;
+  });
 }

@@ -1,0 +1,95 @@
+/** mapConcurrent (src/iter.ts): bounded concurrency, completion order, backpressure, errors, early stop. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { mapConcurrent } from '../src/iter.ts';
+
+/** Yields 0..n-1, counting how many were pulled; `closed` once return() ran. */
+function counted(n: number) {
+  const state = { pulled: 0, closed: false };
+  async function* gen() {
+    try {
+      for (let i = 0; i < n; i++) {
+        state.pulled++;
+        yield i;
+      }
+    } finally {
+      state.closed = true;
+    }
+  }
+  return { state, source: gen() };
+}
+
+test('mapConcurrent: at most `limit` calls at once, results in completion order', async () => {
+  let running = 0;
+  let most = 0;
+  const out: number[] = [];
+  // item i takes (5 - i % 5) * 4 ms: later items of a group of 5 finish first
+  for await (const v of mapConcurrent(counted(20).source, 5, async (i) => {
+    running++;
+    most = Math.max(most, running);
+    await sleep((5 - (i % 5)) * 4);
+    running--;
+    return i;
+  })) out.push(v);
+  assert.equal(most, 5);
+  assert.deepEqual([...out].sort((a, b) => a - b), [...Array(20).keys()]);
+  assert.notDeepEqual(out, [...Array(20).keys()], 'a fast item overtakes a slow one');
+});
+
+test('mapConcurrent: limit 1 keeps the input order', async () => {
+  const out: number[] = [];
+  for await (const v of mapConcurrent(counted(6).source, 1, async (i) => {
+    await sleep(i % 2 === 0 ? 6 : 0);
+    return i * 10;
+  })) out.push(v);
+  assert.deepEqual(out, [0, 10, 20, 30, 40, 50]);
+});
+
+test('mapConcurrent: a consumer that stops pulling stops the source at `limit` items', async () => {
+  const { state, source } = counted(100);
+  const it = mapConcurrent(source, 4, async (i) => i);
+  assert.equal((await it.next()).value, 0);
+  await sleep(10);
+  // one yielded, up to 4 running or waiting to be yielded
+  assert.ok(state.pulled <= 5, `pulled ${state.pulled}`);
+  await it.return(undefined);
+  await sleep(0);
+  assert.equal(state.closed, true, 'the source is closed when the consumer stops');
+});
+
+test('mapConcurrent: an error from fn is thrown after the running calls settle', async () => {
+  const { state, source } = counted(10);
+  const settled: number[] = [];
+  const out: number[] = [];
+  const it = mapConcurrent(source, 3, async (i) => {
+    if (i === 1) throw new Error('boom');
+    await sleep(5);
+    settled.push(i);
+    return i;
+  });
+  await assert.rejects(async () => {
+    for await (const v of it) out.push(v);
+  }, /boom/);
+  assert.deepEqual(settled, [0], 'the call running when item 1 failed settled first');
+  assert.deepEqual(out, [0], 'its result is still yielded');
+  assert.ok(state.pulled <= 3, `no new item is started after the error (pulled ${state.pulled})`);
+  await sleep(0);
+  assert.equal(state.closed, true, 'the source is closed');
+});
+
+test('mapConcurrent: an error from the source is thrown', async () => {
+  async function* bad() {
+    yield 1;
+    throw new Error('source broke');
+  }
+  const out: number[] = [];
+  await assert.rejects(async () => {
+    for await (const v of mapConcurrent(bad(), 2, async (i) => i)) out.push(v);
+  }, /source broke/);
+  assert.deepEqual(out, [1]);
+});
+
+test('mapConcurrent: a bad limit is a TypeError', async () => {
+  await assert.rejects(() => mapConcurrent(counted(1).source, 0, async (i) => i).next(), TypeError);
+});
