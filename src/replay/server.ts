@@ -6,12 +6,15 @@
  * Host header. The target is canonicalised (src/url.ts) and looked up in the
  * index; unknown URLs (including a host's /robots.txt) answer 404. Every
  * answer carries `x-focuscrawl-replay: 1`. Nothing is logged.
+ *
+ * The proxy plumbing (createProxyServer) takes any lookup from canonical URL
+ * to response, so other "archives" (fixtures/serve-synthetic.ts) reuse it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { canonicalize } from '../url.ts';
 import { toItemError } from '../errors.ts';
-import { buildIndex, readResponse, type WarcIndex } from './warc-index.ts';
+import { buildIndex, readResponse, type ArchivedResponse, type WarcIndex } from './warc-index.ts';
 
 /** Header added to every answer of the replay proxy. */
 export const REPLAY_HEADER = 'x-focuscrawl-replay';
@@ -22,17 +25,35 @@ const HOP_BY_HOP = new Set([
   'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade', 'content-length',
 ]);
 
-/** A running replay proxy. */
-export interface ReplayServer {
+/** The answer for a canonical URL, or null when there is none (404). */
+export type ResponseLookup = (canonicalUrl: string) => Promise<ArchivedResponse | null>;
+
+/** A running forward proxy. */
+export interface ProxyServer {
   /** `http://HOST:PORT`, the proxy URI to give to undici's ProxyAgent */
   url: string;
   port: number;
+  /** stop listening and drop all connections */
+  close(): Promise<void>;
+}
+
+/** Options of createProxyServer. */
+export interface ProxyServerOptions {
+  lookup: ResponseLookup;
+  /** value of the x-focuscrawl-replay header on every answer (default '1') */
+  tag?: string;
+  /** default 0: any free port */
+  port?: number;
+  /** default 127.0.0.1 */
+  host?: string;
+}
+
+/** A running replay proxy. */
+export interface ReplayServer extends ProxyServer {
   /** distinct canonical URLs served */
   records: number;
   /** the index being served */
   index: WarcIndex;
-  /** stop listening and drop all connections */
-  close(): Promise<void>;
 }
 
 /** Options of createReplayServer. */
@@ -44,9 +65,9 @@ export interface ReplayServerOptions {
   host?: string;
 }
 
-function sendText(res: ServerResponse, status: number, text: string, extra: [string, string][] = []): void {
+function sendText(res: ServerResponse, tag: string, status: number, text: string, extra: [string, string][] = []): void {
   const body = Buffer.from(text + '\n', 'utf8');
-  const head: string[] = [REPLAY_HEADER, '1', 'content-type', 'text/plain; charset=utf-8',
+  const head: string[] = [REPLAY_HEADER, tag, 'content-type', 'text/plain; charset=utf-8',
     'content-length', String(body.length)];
   for (const [k, v] of extra) head.push(k, v);
   res.writeHead(status, head);
@@ -68,28 +89,28 @@ function bodiless(status: number): boolean {
   return status === 204 || status === 304;
 }
 
-async function handle(index: WarcIndex, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(lookup: ResponseLookup, tag: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   req.resume();
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendText(res, 405, `method ${req.method} not supported by the replay proxy`, [['allow', 'GET, HEAD']]);
+    sendText(res, tag, 405, `method ${req.method} not supported by the replay proxy`, [['allow', 'GET, HEAD']]);
     return;
   }
   const target = targetOf(req);
   const canon = target === null ? null : canonicalize(target);
   if (canon === null) {
-    sendText(res, 400, `not an http(s) URL: ${req.url}`);
+    sendText(res, tag, 400, `not an http(s) URL: ${req.url}`);
     return;
   }
   let archived;
   try {
-    archived = await readResponse(index, canon);
+    archived = await lookup(canon);
   } catch (err) {
     const { code, message } = toItemError(err);
-    sendText(res, 502, `${code}: ${message}`);
+    sendText(res, tag, 502, `${code}: ${message}`);
     return;
   }
   if (archived === null) {
-    sendText(res, 404, `not in archive: ${canon}`);
+    sendText(res, tag, 404, `not in archive: ${canon}`);
     return;
   }
   const connectionTokens = new Set<string>();
@@ -104,7 +125,7 @@ async function handle(index: WarcIndex, req: IncomingMessage, res: ServerRespons
     if (HOP_BY_HOP.has(lower) || connectionTokens.has(lower) || lower === REPLAY_HEADER) continue;
     head.push(name, value);
   }
-  head.push(REPLAY_HEADER, '1');
+  head.push(REPLAY_HEADER, tag);
   const noBody = bodiless(archived.status);
   if (!noBody) head.push('content-length', String(archived.body.length));
   const reason = /^[\t\x20-\x7e\x80-\xff]*$/.test(archived.statusText) && archived.statusText !== ''
@@ -114,11 +135,11 @@ async function handle(index: WarcIndex, req: IncomingMessage, res: ServerRespons
   res.end(req.method === 'HEAD' || noBody ? undefined : archived.body);
 }
 
-function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+function refuseConnect(tag: string, socket: Duplex): void {
   const body = 'CONNECT (https tunnelling) is not supported by the replay proxy\n';
   socket.on('error', () => {});
   socket.end(
-    `HTTP/1.1 501 Not Implemented\r\n${REPLAY_HEADER}: 1\r\ncontent-type: text/plain; charset=utf-8\r\n` +
+    `HTTP/1.1 501 Not Implemented\r\n${REPLAY_HEADER}: ${tag}\r\ncontent-type: text/plain; charset=utf-8\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
@@ -133,18 +154,33 @@ function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
  */
 export async function createReplayServer(opts: ReplayServerOptions): Promise<ReplayServer> {
   const index = await buildIndex(opts.warcs);
+  const proxy = await createProxyServer({ lookup: (canon) => readResponse(index, canon), port: opts.port, host: opts.host });
+  return { ...proxy, records: index.entries.size, index };
+}
+
+/**
+ * Start a forward proxy on `opts.host`:`opts.port` (default 127.0.0.1, any
+ * free port) that answers GET and HEAD from `opts.lookup` (status, headers
+ * minus hop-by-hop ones, body with a recomputed Content-Length), tagging
+ * every answer `x-focuscrawl-replay: <opts.tag>`. null from the lookup ->
+ * 404, non-http(s) target -> 400, other methods -> 405, CONNECT -> 501, a
+ * lookup that throws -> 502 (body names the error code).
+ */
+export async function createProxyServer(opts: ProxyServerOptions): Promise<ProxyServer> {
+  const { lookup } = opts;
+  const tag = opts.tag ?? '1';
   const host = opts.host ?? '127.0.0.1';
   const server = createServer((req, res) => {
-    handle(index, req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendText(res, 500, toItemError(err).message);
+    handle(lookup, tag, req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendText(res, tag, 500, toItemError(err).message);
       else res.destroy();
     });
   });
-  server.on('connect', refuseConnect);
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => refuseConnect(tag, socket));
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
     socket.on('error', () => {});
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\n${REPLAY_HEADER}: 1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\n${REPLAY_HEADER}: ${tag}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -159,8 +195,6 @@ export async function createReplayServer(opts: ReplayServerOptions): Promise<Rep
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
-    records: index.entries.size,
-    index,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
