@@ -1,0 +1,735 @@
+/**
+ * Scale benchmark (issue 4): frontier cost against frontier size, and the
+ * crawler's memory while its frontier grows to a million URLs.
+ *
+ *   node --import tsx bench/scale-bench.ts [--part all|frontier|crawl] [--write]
+ *     frontier: [--sizes 10000,100000,1000000] [--runs 3] [--ops 2000]
+ *     crawl:    [--web 1:20000000:200000] [--target 1000000] [--crawl-runs 1]
+ *               [--variants tsx,js+arena+ldb] [--topic astronomy]
+ *               [--concurrency 16] [--heap-snapshot]
+ *
+ * --write puts each part's section (scale-bench-frontier, scale-bench-crawl)
+ * into BENCHMARKS.md. The default web has 20,000,000 pages on 200,000 hosts:
+ * a frontier of 10^6 URLs needs a web much larger than that.
+ *
+ * (a) frontier: a CrawlStore (real LevelDB in a temp dir) with its
+ * FrontierHead wired as src/pipeline.ts wires them, filled to each size,
+ * then `--ops` crawl steps: take the best entry (head.refill + head.take)
+ * and commit it with 20 links (1 new URL, 19 already seen), which keeps the
+ * frontier at its size. Per-operation times, median over the ops of a run,
+ * then median (min-max) over the runs, each on a fresh store.
+ *
+ * (b) crawl: `bin/focuscrawl crawl --proxy <synthetic web proxy> ...` until
+ * its stats records report a frontier of `--target` URLs, sampling the
+ * child's VmRSS/VmHWM from /proc every 0.5 s and its process.memoryUsage()
+ * (a `--import` probe) every second, for each variant (see BASES); with
+ * --heap-snapshot, the last run of each variant writes a heap snapshot at
+ * the target, summarised by kind of object. The synthetic web's proxy runs
+ * in its own process.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Level } from 'level';
+import { parseWebSpec, SyntheticWeb } from '../fixtures/synthetic-web.ts';
+import { FrontierHead } from '../src/frontier-head.ts';
+import { firstN } from '../src/iter.ts';
+import { Rng } from '../src/random.ts';
+import { CrawlStore, type CommitLink } from '../src/store.ts';
+import type { FrontierEntry } from '../src/types.ts';
+import { writeSection } from './lib/sections.ts';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(REPO, 'bin', 'focuscrawl');
+const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
+/** The head capacity src/pipeline.ts uses. */
+const HEAD_CAPACITY = 16384;
+/** Links per committed page in the frontier benchmark; one of them is new. */
+const LINKS_PER_PAGE = 20;
+/** "Recently seen" links of the frontier benchmark come from the last this many URLs queued. */
+const RECENT = 1000;
+/** Entries per addSeeds batch while filling a store. */
+const FILL_BATCH = 10_000;
+/** Heap snapshots larger than this are not read (JSON.parse of one string). */
+const MAX_SNAPSHOT_BYTES = 400 * 2 ** 20;
+/** The RSS limit of the issue. */
+const RSS_LIMIT_MB = 150;
+/**
+ * Prints process.memoryUsage() of the crawler as one JSON line on stderr
+ * every second (loaded with --import before bin/focuscrawl).
+ */
+const MEM_PROBE =
+  'data:text/javascript,setInterval(()=>{const m=process.memoryUsage();' +
+  'process.stderr.write(JSON.stringify({type:"mem",rss:m.rss,heapTotal:m.heapTotal,heapUsed:m.heapUsed,external:m.external,arrayBuffers:m.arrayBuffers})+"\\n")},1000).unref()';
+
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+function spread(values: number[]): Spread {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  return { median, min: s[0], max: s[s.length - 1] };
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function cell(s: Spread, digits = 0): string {
+  return `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
+}
+
+// ---- (a) frontier push/pop ----------------------------------------------------
+
+/** A frontier entry of realistic size for fill number k. */
+function fillEntry(k: number, rng: Rng): FrontierEntry {
+  return {
+    url: `http://h${k % 5000}.fill/d${k % 97}/p${k}.html`,
+    score: rng.next() * 2,
+    depth: 3,
+    parent: `http://h${(k * 7) % 5000}.fill/d1/p${k * 7}.html`,
+    anchor: 'About telescope galaxy nebula',
+    context: 'Notes on planet comet asteroid orbit stellar supernova cosmology quasar pulsar eclipse constellation observatory meteor '.repeat(2),
+  };
+}
+
+interface FrontierRun {
+  /** seconds to fill the store to its size */
+  fillS: number;
+  /** seconds to compact it after the fill */
+  compactS: number;
+  /** median µs of one head.refill + head.take */
+  takeUs: number;
+  /** median µs of one commit (1 entry out, 20 links in: 1 new, 19 seen recently) */
+  commitLocalUs: number;
+  /** the same with the 19 seen links drawn from every URL seen */
+  commitAnyUs: number;
+  /** mean µs of a whole step (take + commit), refills included */
+  stepUs: number;
+}
+
+/** Fill a new store at `location` with `size` entries; resolves with the seconds it took. */
+async function fillStore(location: string, size: number, rng: Rng): Promise<number> {
+  const store = await CrawlStore.open(location);
+  try {
+    const started = performance.now();
+    for (let k = 0; k < size; k += FILL_BATCH) {
+      const batch: FrontierEntry[] = [];
+      for (let i = k; i < Math.min(size, k + FILL_BATCH); i++) batch.push(fillEntry(i, rng));
+      await store.addSeeds(batch);
+    }
+    if (store.frontierSize !== size) throw new Error(`filled ${store.frontierSize} entries, wanted ${size}`);
+    return (performance.now() - started) / 1000;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Compact the whole LevelDB at `location` (all keys start with a sublevel
+ * prefix '!name!'): a bulk fill writes far faster than any crawl grows its
+ * frontier, and the compaction backlog it leaves (write stalls) is not a
+ * cost of the frontier's size.
+ */
+async function compactStore(location: string): Promise<number> {
+  const started = performance.now();
+  const db = new Level<string, string>(location);
+  await db.open();
+  try {
+    // in Node, `level` is classic-level, whose compactRange its types do not declare
+    await (db as unknown as { compactRange(start: string, end: string): Promise<void> }).compactRange('!', '~');
+  } finally {
+    await db.close();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function frontierRun(size: number, ops: number, runSeed: number): Promise<FrontierRun> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'scale-bench-'));
+  const location = path.join(dir, 'store');
+  const rng = new Rng(runSeed);
+  const fillS = await fillStore(location, size, rng);
+  const compactS = await compactStore(location);
+  // wired as in src/pipeline.ts
+  const head = new FrontierHead({ capacity: HEAD_CAPACITY, load: (gt, limit) => firstN(store.frontier({ gt }), limit) });
+  const store: CrawlStore = await CrawlStore.open(location, { onFrontierChange: (change) => head.apply(change) });
+  try {
+    let next = size;
+    const takes: number[] = [];
+    const commits: [number[], number[]] = [[], []];
+    const warmup = Math.min(200, ops);
+    let stepsStarted = 0;
+    for (let op = 0; op < warmup + ops; op++) {
+      if (op === warmup) stepsStarted = performance.now();
+      const t0 = performance.now();
+      await head.refill();
+      const taken = head.take(() => 'take');
+      if (taken === null) throw new Error('the frontier head ran dry');
+      const t1 = performance.now();
+      const links: CommitLink[] = [];
+      const fresh = fillEntry(next++, rng);
+      links.push({ url: fresh.url, score: fresh.score, depth: 4, parent: taken.entry.url, anchor: fresh.anchor, context: fresh.context });
+      // even steps link to URLs seen recently (a site's navigation), odd ones to any URL seen
+      const local = op % 2 === 0;
+      for (let i = 1; i < LINKS_PER_PAGE; i++) {
+        // already seen (queued or done): score 0 never raises a queued entry
+        const known = fillEntry(local ? next - 1 - rng.int(Math.min(next, RECENT)) : rng.int(next), rng);
+        links.push({ url: known.url, score: 0, depth: 4, parent: taken.entry.url, anchor: known.anchor, context: known.context });
+      }
+      await store.commit({ entry: taken.entry, record: { type: 'page', url: taken.entry.url }, countsAsPage: true, links });
+      const t2 = performance.now();
+      if (op >= warmup) {
+        takes.push((t1 - t0) * 1000);
+        commits[local ? 0 : 1].push((t2 - t1) * 1000);
+      }
+    }
+    const stepUs = ((performance.now() - stepsStarted) * 1000) / ops;
+    if (store.frontierSize !== size) throw new Error(`frontier drifted to ${store.frontierSize} entries`);
+    return { fillS, compactS, takeUs: spread(takes).median, commitLocalUs: spread(commits[0]).median, commitAnyUs: spread(commits[1]).median, stepUs };
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function frontierBench(sizes: number[], runs: number, ops: number): Promise<string> {
+  const rows: string[] = [];
+  for (const size of sizes) {
+    const results: FrontierRun[] = [];
+    for (let r = 0; r < runs; r++) {
+      const res = await frontierRun(size, ops, 1000 * r + 1);
+      process.stderr.write(
+        `scale-bench: frontier ${fmt(size)} run ${r + 1}: fill ${fmt(res.fillS, 1)} s, compact ${fmt(res.compactS, 1)} s, take ${fmt(res.takeUs, 1)} µs, ` +
+          `commit ${fmt(res.commitLocalUs)} / ${fmt(res.commitAnyUs)} µs, step ${fmt(res.stepUs)} µs\n`,
+      );
+      results.push(res);
+    }
+    const pick = (f: (r: FrontierRun) => number) => spread(results.map(f));
+    const fill = pick((r) => size / r.fillS);
+    rows.push(
+      `| ${fmt(size)} | ${cell(pick((r) => r.takeUs), 1)} | ${cell(pick((r) => r.commitLocalUs))} | ${cell(pick((r) => r.commitAnyUs))} | ` +
+        `${cell(pick((r) => r.stepUs))} | ${cell(fill)} |`,
+    );
+  }
+  return [
+    `| frontier entries | take µs (refill + take) | commit µs, seen links recent | commit µs, seen links any | whole step µs (mean) | fill entries/s |`,
+    `|---|---|---|---|---|---|`,
+    ...rows,
+  ].join('\n');
+}
+
+// ---- (b) crawl memory -----------------------------------------------------------
+
+/**
+ * How the crawler is run: a base, then any of the changes, e.g.
+ * `js+arena`. Bases: `tsx`, bin/focuscrawl as shipped (TypeScript compiled
+ * at load time by tsx); `js`, the same CLI bundled to one ESM file by
+ * esbuild first (packages stay external) and run by plain node. Changes:
+ * `arena`, MALLOC_ARENA_MAX=2 (glibc keeps fewer malloc arenas for the
+ * LevelDB and libuv threads); `ldb`, a preload opens LevelDB with smaller
+ * buffers and fewer open (memory-mapped) table files (LDB_SMALL).
+ */
+const BASES = ['tsx', 'js'] as const;
+const CHANGES = ['arena', 'ldb'] as const;
+type Variant = string;
+const DEFAULT_VARIANTS = 'tsx,js+arena+ldb';
+
+/** LevelDB options of the `ldb` change (classic-level defaults: 8 MiB, 4 MiB, 1000). */
+const LDB_SMALL = { cacheSize: 2 * 2 ** 20, writeBufferSize: 2 ** 20, maxOpenFiles: 64 };
+
+/** Throws for a variant that is not a base followed by distinct changes. */
+function checkVariant(v: string): void {
+  const [base, ...changes] = v.split('+');
+  const ok = (BASES as readonly string[]).includes(base) && changes.every((c) => (CHANGES as readonly string[]).includes(c)) && new Set(changes).size === changes.length;
+  if (!ok) throw new Error(`bad variant ${JSON.stringify(v)}: a base (${BASES.join(', ')}) then +changes (${CHANGES.join(', ')})`);
+}
+
+/** Whether variant `v` has change `c`. */
+function has(v: Variant, c: (typeof CHANGES)[number]): boolean {
+  return v.split('+').slice(1).includes(c);
+}
+
+/** An --import preload for the `ldb` change: every LevelDB is opened with LDB_SMALL. */
+function ldbPreload(): string {
+  const classic = pathToFileURL(path.join(REPO, 'node_modules', 'classic-level', 'index.js')).href;
+  const code = `import c from ${JSON.stringify(classic)};
+const open = c.ClassicLevel.prototype._open;
+c.ClassicLevel.prototype._open = function (options) { return open.call(this, { ...options, ...${JSON.stringify(LDB_SMALL)} }); };`;
+  return `data:text/javascript,${encodeURIComponent(code)}`;
+}
+
+/** Bundle src/cli.ts with esbuild into `dir`/js/cli.mjs (node_modules and package.json linked beside it); returns the file. */
+async function bundleCli(dir: string): Promise<string> {
+  const { build } = await import('esbuild');
+  await symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
+  await symlink(path.join(REPO, 'package.json'), path.join(dir, 'package.json')); // src/version.ts reads ../package.json
+  const entry = path.join(dir, 'entry.ts');
+  await writeFile(entry, `import { main } from ${JSON.stringify(path.join(REPO, 'src', 'cli.ts'))};\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+  const outfile = path.join(dir, 'js', 'cli.mjs');
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' });
+  return outfile;
+}
+
+/** One sample of the crawler while it runs. */
+interface Sample {
+  /** seconds since spawn */
+  t: number;
+  mem: ProcMemory;
+  /** the last stats record's frontier and pages before this sample */
+  frontier: number;
+  pages: number;
+  /** distinct hosts in the page records so far */
+  hosts: number;
+  /** the last memoryUsage() line before this sample, MB */
+  heapTotalMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+}
+
+/** Self size of the heap by kind of object: [type/name, MB, count], largest first, plus the total. */
+interface HeapSummary {
+  totalMb: number;
+  rows: [string, number, number][];
+}
+
+interface CrawlRun {
+  samples: Sample[];
+  /** peak RSS (VmHWM) before any heap snapshot */
+  peakMb: number;
+  /** the heap snapshot's self sizes, when one was taken ('too large': past MAX_SNAPSHOT_BYTES) */
+  heap: HeapSummary | 'too large' | null;
+  pages: number;
+  frontier: number;
+  harvest: number;
+  seconds: number;
+  hostsActive: number[];
+}
+
+/** A process's memory from /proc, MB. */
+interface ProcMemory {
+  rss: number;
+  /** peak RSS */
+  hwm: number;
+  /** anonymous (private) pages */
+  anon: number;
+  /** file-backed pages: the node binary, shared libraries, LevelDB's memory-mapped tables */
+  file: number;
+  /** of `file`, LevelDB's table files (*.ldb) */
+  ldb: number;
+}
+
+/** Memory of process `pid` (null once it is gone). */
+async function procMemory(pid: number): Promise<ProcMemory | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    let ldb = 0;
+    let inLdb = false;
+    for (const line of (await readFile(`/proc/${pid}/smaps`, 'utf8')).split('\n')) {
+      if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inLdb = line.endsWith('.ldb');
+      else if (inLdb && line.startsWith('Rss:')) ldb += Number(/(\d+) kB/.exec(line)?.[1] ?? 0);
+    }
+    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, ldb: ldb / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** Children still running: killed when the bench itself is interrupted. */
+const children = new Set<ChildProcess>();
+
+/** spawn, remembering the child until it exits. */
+function spawnChild(...args: Parameters<typeof spawn>): ChildProcess {
+  const child = spawn(...args);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    for (const child of children) child.kill('SIGTERM');
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  });
+}
+
+/** Start the synthetic-web proxy in its own process; resolves with its URL. */
+async function startProxy(spec: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawnChild(process.execPath, ['--import', 'tsx', path.join(REPO, 'fixtures', 'serve-synthetic.ts'), spec], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    lines.close();
+    return { url: (JSON.parse(line) as { listening: string }).listening, child };
+  }
+  throw new Error('the synthetic proxy exited before listening');
+}
+
+/**
+ * Sum the self sizes of a V8 heap snapshot by node type and, for objects
+ * and closures, constructor name (native and code objects by type only).
+ */
+function summariseHeap(snapshot: {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+  nodes: number[];
+  strings: string[];
+}): HeapSummary {
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [fType, fName, fSize] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const byKind = new Map<string, [number, number]>();
+  let total = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + fType]];
+    const size = snapshot.nodes[i + fSize];
+    const kind = type === 'object' || type === 'closure' ? `${type} ${snapshot.strings[snapshot.nodes[i + fName]]}` : type;
+    const acc = byKind.get(kind) ?? [0, 0];
+    acc[0] += size;
+    acc[1]++;
+    byKind.set(kind, acc);
+    total += size;
+  }
+  const rows = [...byKind].sort((a, b) => b[1][0] - a[1][0]).slice(0, 10).map(([k, [size, n]]): [string, number, number] => [k, size / 2 ** 20, n]);
+  return { totalMb: total / 2 ** 20, rows };
+}
+
+/** Resolves with the path of the first *.heapsnapshot in `dir` once its size stops changing. */
+async function finishedSnapshot(dir: string): Promise<string> {
+  let last = -1;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const file = (await readdir(dir)).find((f) => f.endsWith('.heapsnapshot'));
+    if (file === undefined) continue;
+    const size = (await stat(path.join(dir, file))).size;
+    if (size > 0 && size === last) return path.join(dir, file);
+    last = size;
+  }
+}
+
+/** Run one crawl until its frontier reaches `target`, sampling its memory. */
+async function crawlRun(opts: {
+  /** node arguments before the crawl arguments (preloads, the script) */
+  node: string[];
+  /** extra environment variables */
+  env: Record<string, string>;
+  proxy: string;
+  seeds: string[];
+  topicFile: string;
+  store: string;
+  target: number;
+  concurrency: number;
+  snapshotDir: string | null;
+}): Promise<CrawlRun> {
+  const args = [
+    ...(opts.snapshotDir === null ? [] : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.snapshotDir}`]),
+    '--import', MEM_PROBE, ...opts.node, 'crawl', '--proxy', opts.proxy, ...opts.seeds.flatMap((s) => ['--seed', s]),
+    '--topic', opts.topicFile, '--strategy', 'best-first', '--concurrency', String(opts.concurrency),
+    '--store', opts.store, '--fresh', '--stats-interval', '1', '--log-format', 'json',
+  ];
+  const started = performance.now();
+  const child = spawnChild(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
+  const pid = child.pid!;
+  let frontier = 0;
+  let pages = 0;
+  let harvest = 0;
+  let heapTotalMb = 0;
+  let heapUsedMb = 0;
+  let externalMb = 0;
+  let stopping = false;
+  let last: Sample | null = null;
+  let peakBeforeSnapshot = 0;
+  let snapshot: Promise<string> | null = null;
+  const hosts = new Set<string>();
+  const hostsActive: number[] = [];
+  const samples: Sample[] = [];
+  const errors: string[] = [];
+  const closed = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const host = /"host":"([^"]*)"/.exec(line)?.[1];
+    if (host !== undefined) hosts.add(host);
+  });
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    let rec: Record<string, unknown>;
+    try {
+      rec = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      errors.push(line);
+      return;
+    }
+    if (rec.type === 'mem') {
+      heapTotalMb = (rec.heapTotal as number) / 2 ** 20;
+      heapUsedMb = (rec.heapUsed as number) / 2 ** 20;
+      externalMb = (rec.external as number) / 2 ** 20;
+    } else if (rec.type === 'stats') {
+      frontier = rec.frontier as number;
+      pages = rec.pages as number;
+      harvest = rec.harvest as number;
+      hostsActive.push(rec.hostsActive as number);
+      if (frontier >= opts.target && !stopping) {
+        stopping = true;
+        // the last /proc reading (at most 0.5 s old) stands for the target
+        if (last !== null) samples.push({ ...last, frontier, pages, hosts: hosts.size, heapTotalMb, heapUsedMb, externalMb });
+        peakBeforeSnapshot = Math.max(0, ...samples.map((s) => s.mem.hwm));
+        if (opts.snapshotDir === null) child.kill('SIGTERM');
+        else {
+          // a heap snapshot first (it takes memory of its own), then stop
+          child.kill('SIGUSR2');
+          snapshot = finishedSnapshot(opts.snapshotDir);
+          void snapshot.then(() => child.kill('SIGTERM'));
+        }
+      }
+    } else if (rec.type !== 'summary') errors.push(line);
+  });
+  const sampler = setInterval(() => {
+    void procMemory(pid).then((mem) => {
+      if (mem === null || stopping) return;
+      last = { t: (performance.now() - started) / 1000, mem, frontier, pages, hosts: hosts.size, heapTotalMb, heapUsedMb, externalMb };
+      samples.push(last);
+    });
+  }, 500);
+  const [code, signal] = await closed;
+  clearInterval(sampler);
+  if (!stopping) throw new Error(`the crawl ended (exit ${code ?? signal}) before its frontier reached ${opts.target}: ${errors.slice(-5).join('\n')}`);
+  const seconds = (performance.now() - started) / 1000;
+  let heap: CrawlRun['heap'] = null;
+  if (snapshot !== null) {
+    const file = await snapshot;
+    heap = (await stat(file)).size > MAX_SNAPSHOT_BYTES ? 'too large' : summariseHeap(JSON.parse(await readFile(file, 'utf8')));
+  }
+  if (snapshot === null) peakBeforeSnapshot = Math.max(peakBeforeSnapshot, ...samples.map((s) => s.mem.hwm));
+  return { samples, peakMb: peakBeforeSnapshot, heap, pages, frontier, harvest, seconds, hostsActive };
+}
+
+/** The first sample at or past a frontier size, or null. */
+function sampleAt(run: CrawlRun, frontier: number): Sample | null {
+  return run.samples.find((s) => s.frontier >= frontier) ?? null;
+}
+
+async function crawlBench(opts: {
+  spec: string;
+  target: number;
+  runs: number;
+  variants: Variant[];
+  topic: string;
+  concurrency: number;
+  heapSnapshot: boolean;
+}): Promise<string> {
+  const web = new SyntheticWeb(parseWebSpec(opts.spec));
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'scale-bench-crawl-'));
+  const proxy = await startProxy(opts.spec);
+  const results = new Map<Variant, CrawlRun[]>();
+  try {
+    const topicFile = path.join(tmp, 'topic.json');
+    await writeFile(topicFile, JSON.stringify(web.topicFile(opts.topic)));
+    const seeds = web.seeds(opts.topic, 3);
+    const bundled = opts.variants.some((v) => v.startsWith('js')) ? await bundleCli(tmp) : '';
+    for (const variant of opts.variants) {
+      const node = [
+        ...(has(variant, 'ldb') ? ['--import', ldbPreload()] : []),
+        variant.startsWith('js') ? bundled : BIN,
+      ];
+      const env: Record<string, string> = has(variant, 'arena') ? { MALLOC_ARENA_MAX: '2' } : {};
+      const runs: CrawlRun[] = [];
+      for (let r = 0; r < opts.runs; r++) {
+        const snapshotDir = opts.heapSnapshot && r === opts.runs - 1 ? await mkdtemp(path.join(tmp, 'heap-')) : null;
+        const store = path.join(tmp, 'store');
+        const run = await crawlRun({ node, env, proxy: proxy.url, seeds, topicFile, store, target: opts.target, concurrency: opts.concurrency, snapshotDir });
+        process.stderr.write(
+          `scale-bench: crawl ${variant} run ${r + 1}: frontier ${fmt(run.frontier)} after ${fmt(run.pages)} pages in ${fmt(run.seconds)} s, ` +
+            `peak RSS ${fmt(run.peakMb)} MB\n`,
+        );
+        runs.push(run);
+        await rm(store, { recursive: true, force: true });
+        if (snapshotDir !== null) await rm(snapshotDir, { recursive: true, force: true });
+      }
+      results.set(variant, runs);
+    }
+  } finally {
+    proxy.child.kill('SIGTERM');
+    await rm(tmp, { recursive: true, force: true });
+  }
+  return crawlTables(results, opts.target);
+}
+
+/** Markdown tables of the crawl runs: RSS against frontier size per variant, then where the memory is. */
+function crawlTables(results: Map<Variant, CrawlRun[]>, target: number): string {
+  const variants = [...results.keys()];
+  const lastRun = (v: Variant) => results.get(v)!.at(-1)!;
+  const marks = [10_000, 50_000, 100_000, 200_000, 400_000, 600_000, 800_000, 1_000_000].filter((m) => m <= target);
+  const out: string[] = [
+    `| frontier URLs | pages, hosts (${variants[0]}) | ${variants.map((v) => `${v}: RSS MB | ${v}: anonymous MB`).join(' | ')} |`,
+    `|---|---|${variants.map(() => '---|---|').join('')}`,
+  ];
+  for (const mark of marks) {
+    const first = sampleAt(lastRun(variants[0]), mark);
+    const cells = variants.map((v) => {
+      const s = sampleAt(lastRun(v), mark);
+      return s === null ? '– | –' : `${fmt(s.mem.rss)} | ${fmt(s.mem.anon)}`;
+    });
+    out.push(`| ${fmt(mark)} | ${first === null ? '–' : `${fmt(first.pages)}, ${fmt(first.hosts)}`} | ${cells.join(' | ')} |`);
+  }
+  const peaks = variants.map((v) => spread(results.get(v)!.map((r) => r.peakMb)));
+  const anonPeaks = variants.map((v) => spread(results.get(v)!.map((r) => Math.max(...r.samples.map((s) => s.mem.anon)))));
+  out.push(
+    `| **peak** (median, min–max of ${results.get(variants[0])!.length} runs) | | ` +
+      variants.map((_, i) => `**${cell(peaks[i])}** | **${cell(anonPeaks[i])}**`).join(' | ') + ' |',
+    `| peak RSS ≤ ${RSS_LIMIT_MB} MB? | | ${peaks.map((p) => `${p.max <= RSS_LIMIT_MB ? 'yes' : 'no'} | `).join('')}`,
+    '',
+    'Where the memory is at the last frontier size above (last run of each variant, MB). RSS = anonymous + file-backed pages ' +
+      '(/proc/PID/status RssAnon, RssFile); file-backed pages are the node binary and libraries plus the LevelDB table files LevelDB ' +
+      'memory-maps for reading (\`*.ldb\` mappings in /proc/PID/smaps): clean page cache the kernel can drop, but counted in RSS. ' +
+      '"JS heap" is V8\'s heapTotal (heapUsed counts garbage not yet collected: the heap snapshots below give the live size); ' +
+      '"native" is anonymous memory minus heapTotal and external: Node and tsx internals, LevelDB\'s block cache and memtables, malloc arenas.',
+    '',
+    '| variant | RSS | anonymous | file-backed | of it LevelDB tables | JS heap | of it used | external | native | pages | hosts fetched | s | hosts in flight (median) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const v of variants) {
+    const run = lastRun(v);
+    const s = sampleAt(run, marks.at(-1)!) ?? run.samples.at(-1)!;
+    const m = s.mem;
+    out.push(
+      `| ${v} | ${fmt(m.rss)} | ${fmt(m.anon)} | ${fmt(m.file)} | ${fmt(m.ldb)} | ${fmt(s.heapTotalMb)} | ${fmt(s.heapUsedMb)} | ${fmt(s.externalMb)} | ` +
+        `${fmt(m.anon - s.heapTotalMb - s.externalMb)} | ${fmt(s.pages)} | ${fmt(s.hosts)} | ${fmt(s.t)} | ${fmt(spread(run.hostsActive).median)} |`,
+    );
+  }
+  for (const v of variants) {
+    const heap = lastRun(v).heap;
+    if (heap === null) continue;
+    if (heap === 'too large') {
+      out.push('', `Heap snapshot, ${v}: larger than ${fmt(MAX_SNAPSHOT_BYTES / 2 ** 20)} MB, not summarised.`);
+      continue;
+    }
+    out.push(
+      '',
+      `Heap snapshot, ${v}, at a frontier of ${fmt(target)} (\`--heap-snapshot\`): ${fmt(heap.totalMb, 1)} MB of live objects; the largest kinds by self size:`,
+      '',
+      '| kind | MB | count |',
+      '|---|---|---|',
+      ...heap.rows.map(([kind, mb, n]) => `| ${kind.replace(/\|/g, '\\|')} | ${fmt(mb, 1)} | ${fmt(n)} |`),
+    );
+  }
+  const harvest = variants.map((v) => `${v} ${fmt(lastRun(v).harvest * 100, 1)}%`).join(', ');
+  out.push('', `Harvest rate of the last runs (pages of the topic, as the crawler judged them): ${harvest}.`);
+  return out.join('\n');
+}
+
+// ---- main -------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      part: { type: 'string', default: 'all' },
+      sizes: { type: 'string', default: '10000,100000,1000000' },
+      runs: { type: 'string', default: '3' },
+      ops: { type: 'string', default: '2000' },
+      web: { type: 'string', default: '1:20000000:200000' },
+      target: { type: 'string', default: '1000000' },
+      'crawl-runs': { type: 'string', default: '1' },
+      variants: { type: 'string', default: DEFAULT_VARIANTS },
+      topic: { type: 'string', default: 'astronomy' },
+      concurrency: { type: 'string', default: '16' },
+      'heap-snapshot': { type: 'boolean', default: false },
+      write: { type: 'boolean', default: false },
+    },
+  });
+  const part = values.part!;
+  if (!['all', 'frontier', 'crawl'].includes(part)) throw new Error(`--part must be all, frontier or crawl, got ${part}`);
+  const variants = values.variants!.split(',');
+  variants.forEach(checkVariant);
+  const command = `node --import tsx bench/scale-bench.ts ${process.argv.slice(2).join(' ')}`.trim();
+  if (part !== 'crawl') {
+    const sizes = values.sizes!.split(',').map(Number);
+    const loadBefore = os.loadavg()[0];
+    const body = [
+      `### Frontier cost against frontier size`,
+      '',
+      `CrawlStore (LevelDB in a temp dir) + FrontierHead (capacity ${fmt(HEAD_CAPACITY)}), wired as the crawl wires them. ` +
+        `Each run fills a fresh store (addSeeds, batches of ${fmt(FILL_BATCH)}), compacts it (classic-level compactRange: a bulk fill leaves ` +
+        'a compaction backlog, and LevelDB\'s write stalls, that a crawl growing its frontier page by page does not), reopens it and ' +
+        `times ${values.ops} crawl steps after 200 warm-up steps: ` +
+        `take = head.refill() + head.take() of the best entry; commit = store.commit of that page with ${LINKS_PER_PAGE} links ` +
+        `(1 new URL, ${LINKS_PER_PAGE - 1} already seen), so the frontier stays at its size. The seen links of every other step are ` +
+        `among the last ${fmt(RECENT)} URLs queued (a site's navigation: the store's in-memory seen cache answers), of the others ` +
+        'drawn from every URL seen (no locality: LevelDB reads). Per run: the median step (whole step: the mean, refills included); ' +
+        'the table gives the median (min–max) over the runs.',
+      '',
+      await frontierBench(sizes, Number(values.runs), Number(values.ops)),
+    ];
+    await report('scale-bench-frontier', body, loadBefore, command, values.write!);
+  }
+  if (part !== 'frontier') {
+    const loadBefore = os.loadavg()[0];
+    const body = [
+      `### Crawler memory against frontier size`,
+      '',
+      `\`bin/focuscrawl crawl --proxy <synthetic web ${values.web}> --seed <3 ${values.topic} homes> --topic <${values.topic}> ` +
+        `--strategy best-first --concurrency ${values.concurrency} --stats-interval 1 --log-format json\` against ` +
+        `\`fixtures/serve-synthetic.ts ${values.web}\` (a separate process), stopped with SIGTERM when a stats record reports ` +
+        `a frontier of ${fmt(Number(values.target))} URLs; ${values['crawl-runs']} run(s) per variant. RSS from /proc/PID/status every 0.5 s. ` +
+        'Variants: **tsx** is bin/focuscrawl as shipped; **js** the same CLI bundled by esbuild and run by plain node (no tsx); ' +
+        '**+arena** sets MALLOC_ARENA_MAX=2; ' +
+        `**+ldb** preloads a patch that opens LevelDB with cacheSize ${LDB_SMALL.cacheSize / 2 ** 20} MiB, writeBufferSize ` +
+        `${LDB_SMALL.writeBufferSize / 2 ** 20} MiB, maxOpenFiles ${LDB_SMALL.maxOpenFiles} (defaults 8 MiB, 4 MiB, 1000). ` +
+        'Each cell is the first sample at or past the frontier size, of the last run.',
+      '',
+      await crawlBench({
+        spec: values.web!,
+        target: Number(values.target),
+        runs: Number(values['crawl-runs']),
+        variants,
+        topic: values.topic!,
+        concurrency: Number(values.concurrency),
+        heapSnapshot: values['heap-snapshot']!,
+      }),
+    ];
+    await report('scale-bench-crawl', body, loadBefore, command, values.write!);
+  }
+  return 0;
+}
+
+/** The code measured: `commit abc1234`, plus a note when src/, bin/ or fixtures/ differ from it. */
+function codeVersion(): string {
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'fixtures') !== '';
+    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/, bin/ or fixtures/' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+/** Print a part's section (heading, results, machine, command); with `write`, put it into BENCHMARKS.md. */
+async function report(name: string, body: string[], loadBefore: number, command: string, write: boolean): Promise<void> {
+  const cpu = os.cpus();
+  const section = [
+    ...body,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ` +
+      `${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; ` +
+      `1-minute load average ${fmt(loadBefore, 2)} before, ${fmt(os.loadavg()[0], 2)} after ` +
+      '(a machine shared with other work: times are noisy, memory much less so). ' +
+      `Code: ${codeVersion()}. Command: \`${command}\`.`,
+  ].join('\n');
+  process.stdout.write(`${section}\n\n`);
+  if (write) {
+    await writeSection(BENCHMARKS_MD, name, section, '# Benchmarks');
+    process.stderr.write(`scale-bench: wrote ${name} into ${path.relative(REPO, BENCHMARKS_MD)}\n`);
+  }
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  process.stderr.write(`scale-bench: ${(err as Error)?.stack ?? String(err)}\n`);
+  return 1;
+});
