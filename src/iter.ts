@@ -13,9 +13,12 @@ export async function firstN<T>(it: AsyncIterable<T>, limit: number): Promise<T[
 
 /**
  * `fn` applied to every item of `source`, up to `limit` calls at once,
- * results in completion order (like it-parallel). The source is pulled only
- * while (calls running + results not yet yielded) < `limit`, so a slow
- * consumer stops the pulling. An error from `source` or `fn` is thrown once
+ * results in completion order. Pulling is driven by demand: the source is
+ * pulled only while the consumer waits, no result is ready and fewer than
+ * `limit` calls run. So when `fn` is quick, items pass one at a time as the
+ * consumer asks (nothing is taken from the source ahead of need: a crawl's
+ * frontier keeps choosing with the latest scores); only slow calls (a
+ * robots.txt fetch) make it pull more, so they do not hold up the rest. An error from `source` or `fn` is thrown once
  * the calls already running have settled; when the consumer stops early,
  * the source is closed and running calls are left to settle unread.
  */
@@ -48,9 +51,14 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
     it.next().then(
       (r) => {
         pulling = false;
-        if (r.done === true) sourceDone = true;
-        else if (failure === null) run(r.value);
-        notify();
+        if (r.done === true) {
+          sourceDone = true;
+          notify();
+        } else if (failure === null) {
+          run(r.value);
+          // let a quick call finish first: only a slow one should make us pull more
+          setImmediate(notify);
+        } else notify();
       },
       (err: unknown) => {
         pulling = false;
@@ -62,7 +70,7 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
   };
   try {
     for (;;) {
-      if (!sourceDone && failure === null && !pulling && running + results.length < limit) pull();
+      if (results.length === 0 && !sourceDone && failure === null && !pulling && running < limit) pull();
       if (results.length > 0) {
         yield results.shift() as U;
         continue;
