@@ -71,12 +71,16 @@ async function startHost(t: TestContext, spec: HostSpec, trapLinks: () => string
     host.maxActive = Math.max(host.maxActive, active);
     res.on('close', () => {
       active--;
-      hit.end = performance.now();
+      if (Number.isNaN(hit.end)) hit.end = performance.now(); // no answer was sent
     });
     const page = spec.pages[path];
     if (spec.disallowed.some((re) => re.test(decodePath(path)))) host.trapHits.push(path);
     else if (page === undefined) host.unexpected.push(path);
     setTimeout(() => {
+      // Regression (flaky under load): 'close' could run tens of ms after the
+      // answer left when this process was busy, which shrank the measured gap.
+      // The answer is sent in this synchronous step: no client can have it earlier.
+      hit.end = performance.now();
       if (typeof page === 'string') return void res.writeHead(302, { location: page }).end();
       const links = [...(page ?? []), ...trapLinks()].map((href) => `<a href="${href}">${href}</a>`).join('\n');
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${path}</title></head><body>${links}</body></html>`);
