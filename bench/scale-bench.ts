@@ -5,7 +5,7 @@
  *   node --import tsx bench/scale-bench.ts [--part all|frontier|crawl] [--write]
  *     frontier: [--sizes 10000,100000,1000000] [--runs 3] [--ops 2000]
  *     crawl:    [--web 1:20000000:200000] [--target 1000000] [--crawl-runs 1]
- *               [--variants tsx,js+arena+ldb] [--topic astronomy]
+ *               [--variants tsx,tsx+heap,js+arena+ldb+heap] [--topic astronomy]
  *               [--concurrency 16] [--heap-snapshot]
  *
  * --write puts each part's section (scale-bench-frontier, scale-bench-crawl)
@@ -236,12 +236,17 @@ async function frontierBench(sizes: number[], runs: number, ops: number): Promis
  * esbuild first (packages stay external) and run by plain node. Changes:
  * `arena`, MALLOC_ARENA_MAX=2 (glibc keeps fewer malloc arenas for the
  * LevelDB and libuv threads); `ldb`, a preload opens LevelDB with smaller
- * buffers and fewer open (memory-mapped) table files (LDB_SMALL).
+ * buffers and fewer open (memory-mapped) table files (LDB_SMALL); `heap`,
+ * V8 flags for a smaller heap (HEAP_FLAGS: the live heap is ~40 MB, but V8
+ * lets heapTotal grow to several times that).
  */
 const BASES = ['tsx', 'js'] as const;
-const CHANGES = ['arena', 'ldb'] as const;
+const CHANGES = ['arena', 'ldb', 'heap'] as const;
 type Variant = string;
-const DEFAULT_VARIANTS = 'tsx,js+arena+ldb';
+const DEFAULT_VARIANTS = 'tsx,tsx+heap,js+arena+ldb+heap';
+
+/** Node flags of the `heap` change. */
+const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=96'];
 
 /** LevelDB options of the `ldb` change (classic-level defaults: 8 MiB, 4 MiB, 1000). */
 const LDB_SMALL = { cacheSize: 2 * 2 ** 20, writeBufferSize: 2 ** 20, maxOpenFiles: 64 };
@@ -536,6 +541,7 @@ async function crawlBench(opts: {
     const bundled = opts.variants.some((v) => v.startsWith('js')) ? await bundleCli(tmp) : '';
     for (const variant of opts.variants) {
       const node = [
+        ...(has(variant, 'heap') ? HEAP_FLAGS : []),
         ...(has(variant, 'ldb') ? ['--import', ldbPreload()] : []),
         variant.startsWith('js') ? bundled : BIN,
       ];
@@ -584,7 +590,7 @@ function crawlTables(results: Map<Variant, CrawlRun[]>, target: number): string 
   out.push(
     `| **peak** (median, min–max of ${results.get(variants[0])!.length} runs) | | ` +
       variants.map((_, i) => `**${cell(peaks[i])}** | **${cell(anonPeaks[i])}**`).join(' | ') + ' |',
-    `| peak RSS ≤ ${RSS_LIMIT_MB} MB? | | ${peaks.map((p) => `${p.max <= RSS_LIMIT_MB ? 'yes' : 'no'} | `).join('')}`,
+    `| peak RSS ≤ ${RSS_LIMIT_MB} MB? | | ${peaks.map((p) => `${p.max <= RSS_LIMIT_MB ? 'yes' : 'no'} | |`).join(' ')}`,
     '',
     'Where the memory is at the last frontier size above (last run of each variant, MB). RSS = anonymous + file-backed pages ' +
       '(/proc/PID/status RssAnon, RssFile); file-backed pages are the node binary and libraries plus the LevelDB table files LevelDB ' +
@@ -681,7 +687,8 @@ async function main(): Promise<number> {
         'Variants: **tsx** is bin/focuscrawl as shipped; **js** the same CLI bundled by esbuild and run by plain node (no tsx); ' +
         '**+arena** sets MALLOC_ARENA_MAX=2; ' +
         `**+ldb** preloads a patch that opens LevelDB with cacheSize ${LDB_SMALL.cacheSize / 2 ** 20} MiB, writeBufferSize ` +
-        `${LDB_SMALL.writeBufferSize / 2 ** 20} MiB, maxOpenFiles ${LDB_SMALL.maxOpenFiles} (defaults 8 MiB, 4 MiB, 1000). ` +
+        `${LDB_SMALL.writeBufferSize / 2 ** 20} MiB, maxOpenFiles ${LDB_SMALL.maxOpenFiles} (defaults 8 MiB, 4 MiB, 1000); ` +
+        `**+heap** runs node with \`${HEAP_FLAGS.join(' ')}\`. ` +
         'Each cell is the first sample at or past the frontier size, of the last run.',
       '',
       await crawlBench({
