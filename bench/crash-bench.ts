@@ -28,10 +28,9 @@ import {
   type CrawlRun, type KillAt,
 } from '../test/helpers/crash.ts';
 import { writeSection } from './lib/sections.ts';
+import { WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WARC = path.resolve(REPO, '../shared/corpora/webkb/webkb.warc.gz');
-const SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
 const RELIABILITY_MD = path.join(REPO, 'RELIABILITY.md');
 
 function median(values: number[]): number {
@@ -88,20 +87,20 @@ async function main(): Promise<number> {
       return 2;
     }
   }
-  if (!existsSync(WARC)) {
-    process.stderr.write(`crash-bench: needs the WebKB archive at ${WARC} (../shared is not beside this clone)\n`);
+  if (!existsSync(WEBKB_WARC)) {
+    process.stderr.write(`crash-bench: needs the WebKB archive at ${WEBKB_WARC} (../shared is not beside this clone)\n`);
     return 2;
   }
   const command = `node --import tsx bench/crash-bench.ts --kills ${kills} --seed ${seed} --max-pages ${maxPages} --concurrency ${concurrency}`;
   process.stderr.write(`crash-bench: seed ${seed}\n${command}\n`);
   const loadBefore = os.loadavg()[0];
   const started = Date.now();
-  const replay = await createReplayServer({ warcs: [WARC] });
+  const replay = await createReplayServer({ warcs: [WEBKB_WARC] });
   const counting = await startCountingProxy(replay.url);
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-crash-bench-'));
   try {
     const args = (proxy: string, store: string): string[] => [
-      'crawl', ...SEEDS.flatMap((s) => ['--seed', s]), '--proxy', proxy, '--store', store,
+      'crawl', ...WEBKB_SEEDS.flatMap((s) => ['--seed', s]), '--proxy', proxy, '--store', store,
       '--concurrency', String(concurrency), '--per-host', String(concurrency), '--quiet',
       ...(maxPages > 0 ? ['--max-pages', String(maxPages)] : []),
     ];

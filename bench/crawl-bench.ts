@@ -20,14 +20,8 @@ import {
   GNU_TIME, REPO, cell, codeVersion, fmt, machine, measure as measureChild, readCrawlOutput, spread, startReplay, summarise,
   type CrawlOutput, type Measured, type RunResult,
 } from './lib/measure.ts';
+import { WEBKB_COURSE_TOPIC, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
-const WARC = path.resolve(REPO, '../shared/corpora/webkb/webkb.warc.gz');
-const SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
-const TOPIC = {
-  name: 'course',
-  terms: ['course', 'syllabus', 'homework', 'lecture', 'assignments', 'exam', 'instructor', 'office hours', 'prerequisites'],
-  threshold: 0.2,
-};
 const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
 const START_MARK = '<!-- crawl-bench:start -->';
 const END_MARK = '<!-- crawl-bench:end -->';
@@ -89,8 +83,8 @@ async function main(): Promise<number> {
   const runs = num('runs', 1);
   const concurrency = num('concurrency', 1);
   const warmup = num('warmup', 0);
-  if (!existsSync(WARC)) {
-    process.stderr.write(`crawl-bench: ${WARC} is absent; nothing to benchmark\n`);
+  if (!existsSync(WEBKB_WARC)) {
+    process.stderr.write(`crawl-bench: ${WEBKB_WARC} is absent; nothing to benchmark\n`);
     return 2;
   }
   if (!existsSync(GNU_TIME)) {
@@ -100,13 +94,13 @@ async function main(): Promise<number> {
 
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-bench-'));
   const topicFile = path.join(tmp, 'topic.json');
-  await writeFile(topicFile, JSON.stringify(TOPIC));
+  await writeFile(topicFile, JSON.stringify(WEBKB_COURSE_TOPIC));
   const loadBefore = os.loadavg()[0];
   const code = codeVersion();
-  const replay = await startReplay(WARC);
+  const replay = await startReplay(WEBKB_WARC);
   const crawlArgs = (store: string): string[] => [
     path.join(REPO, 'bin/focuscrawl'), 'crawl',
-    ...SEEDS.flatMap((s) => ['--seed', s]),
+    ...WEBKB_SEEDS.flatMap((s) => ['--seed', s]),
     '--topic', topicFile, '--strategy', 'best-first', '--proxy', replay.url,
     '--store', store, '--fresh', '--max-pages', String(pages),
     '--concurrency', String(concurrency), '--per-host', String(concurrency), '--quiet',

@@ -32,16 +32,8 @@ import {
   type ProxyChild, type RunResult,
 } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
+import { WEBKB_COURSE_TOPIC, WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
-const WEBKB = path.resolve(REPO, '../shared/corpora/webkb');
-const WARC = path.join(WEBKB, 'webkb.warc.gz');
-const LABELS = path.join(WEBKB, 'labels.tsv');
-const WEBKB_SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
-const WEBKB_TOPIC = {
-  name: 'course',
-  terms: ['course', 'syllabus', 'homework', 'lecture', 'assignments', 'exam', 'instructor', 'office hours', 'prerequisites'],
-  threshold: 0.2,
-};
 /** The synthetic web served (serve-synthetic's defaults) and the topic crawled in it. */
 const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
 const SYNTH_TOPIC = 'astronomy';
@@ -102,8 +94,8 @@ async function main(): Promise<number> {
   const contenders = values.contenders!.split(',') as Contender[];
   for (const c of contenders) if (!CONTENDERS.includes(c)) throw new Error(`unknown contender ${c}; known: ${CONTENDERS.join(', ')}`);
   const needsModel = contenders.includes('nb-link') && values.model === undefined;
-  if ((web === 'webkb' || needsModel) && !existsSync(WARC)) {
-    process.stderr.write(`side-by-side: ${WARC} is absent; nothing to benchmark\n`);
+  if ((web === 'webkb' || needsModel) && !existsSync(WEBKB_WARC)) {
+    process.stderr.write(`side-by-side: ${WEBKB_WARC} is absent; nothing to benchmark\n`);
     return 2;
   }
   if (!existsSync(GNU_TIME)) {
@@ -125,7 +117,7 @@ async function main(): Promise<number> {
       model = path.join(tmp, 'course.model.json');
       process.stderr.write('side-by-side: training the nb-link model (WebKB, misc universities, target course)...\n');
       await measure(
-        [process.execPath, path.join(REPO, 'bin/focuscrawl'), 'train', '--warc', WARC, '--labels', LABELS,
+        [process.execPath, path.join(REPO, 'bin/focuscrawl'), 'train', '--warc', WEBKB_WARC, '--labels', WEBKB_LABELS,
           '--where', 'university=misc', '--target', 'course', '--out', model],
         timeFile, 'train', { timeoutMs: 600_000 },
       );
@@ -134,8 +126,8 @@ async function main(): Promise<number> {
     const topicFile = path.join(tmp, 'topic.json');
     if (web === 'webkb') {
       seeds = WEBKB_SEEDS;
-      await writeFile(topicFile, JSON.stringify(WEBKB_TOPIC));
-      proxy = await startReplay(WARC);
+      await writeFile(topicFile, JSON.stringify(WEBKB_COURSE_TOPIC));
+      proxy = await startReplay(WEBKB_WARC);
     } else {
       const synth = new SyntheticWeb(SYNTH_SPEC);
       seeds = synth.seeds(SYNTH_TOPIC, 3);

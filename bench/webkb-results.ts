@@ -26,13 +26,10 @@ import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { focusCells, runFocuscrawl, summariesOf } from './lib/focus.ts';
 import { writeSection } from './lib/sections.ts';
+import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'focuscrawl');
-const WEBKB = path.resolve(ROOT, '..', 'shared', 'corpora', 'webkb');
-const WARC = path.join(WEBKB, 'webkb.warc.gz');
-const LABELS = path.join(WEBKB, 'labels.tsv');
-const SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
 const ALL = 'bfs,best-first,best-n-first,nb-link,bayes-kde,etfl,hits,ipagerank,online';
 const CRAWL_FLAGS = ['--concurrency', '16', '--per-host', '8'];
 
@@ -44,8 +41,8 @@ const { values } = parseArgs({
     write: { type: 'boolean', default: false },
   },
 });
-if (!existsSync(WARC)) {
-  process.stderr.write(`webkb-results: ${WARC} is missing (../shared/corpora beside the repo)\n`);
+if (!existsSync(WEBKB_WARC)) {
+  process.stderr.write(`webkb-results: ${WEBKB_WARC} is missing (../shared/corpora beside the repo)\n`);
   process.exit(2);
 }
 const out = values.out!;
@@ -56,11 +53,11 @@ await mkdir(out, { recursive: true });
 const reachableFile = path.join(out, 'reachable.txt');
 if (!existsSync(reachableFile)) {
   process.stderr.write('webkb-results: exhaustive bfs crawl for the reachable set...\n');
-  const replay = spawn(process.execPath, [BIN, 'replay', '--warc', WARC], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const replay = spawn(process.execPath, [BIN, 'replay', '--warc', WEBKB_WARC], { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await new Promise<string>((resolve) => replay.stdout.once('data', (d: Buffer) => resolve(d.toString())));
   const proxy = (JSON.parse(first.split('\n')[0]) as { listening: string }).listening;
   const bfsOut = path.join(out, 'bfs-exhaustive.ndjson');
-  await writeFile(bfsOut, await runFocuscrawl(['crawl', ...SEEDS.flatMap((s) => ['--seed', s]), '--proxy', proxy, '--store', path.join(out, 'bfs-store'), '--fresh', '--quiet', ...CRAWL_FLAGS]));
+  await writeFile(bfsOut, await runFocuscrawl(['crawl', ...WEBKB_SEEDS.flatMap((s) => ['--seed', s]), '--proxy', proxy, '--store', path.join(out, 'bfs-store'), '--fresh', '--quiet', ...CRAWL_FLAGS]));
   replay.kill('SIGTERM');
   const urls = new Set<string>();
   for (const line of readFileSync(bfsOut, 'utf8').split('\n')) {
@@ -80,13 +77,13 @@ for (const target of values.targets!.split(',')) {
   const model = path.join(out, `${target}.model.json`);
   if (!existsSync(model)) {
     process.stderr.write(`webkb-results: training ${target} on misc pages...\n`);
-    await runFocuscrawl(['train', '--warc', WARC, '--labels', LABELS, '--where', 'university=misc', '--target', target, '--out', model]);
+    await runFocuscrawl(['train', '--warc', WEBKB_WARC, '--labels', WEBKB_LABELS, '--where', 'university=misc', '--target', target, '--out', model]);
   }
   // 3. every strategy on the same replay
   process.stderr.write(`webkb-results: compare for ${target}...\n`);
   const dir = path.join(out, target);
   const text = await runFocuscrawl([
-    'compare', '--warc', WARC, '--labels', LABELS, '--target', target, ...SEEDS.flatMap((s) => ['--seed', s]),
+    'compare', '--warc', WEBKB_WARC, '--labels', WEBKB_LABELS, '--target', target, ...WEBKB_SEEDS.flatMap((s) => ['--seed', s]),
     '--strategies', values.strategies!, '--model', model, '--status', '200', '--reachable', reachableFile,
     '--at', '200,500,1000', '--out-dir', dir, '--plot', path.join(dir, `${target}.svg`), '--', ...CRAWL_FLAGS,
   ]);

@@ -9,13 +9,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { FocuscrawlError, PrivateAddressError } from '../src/errors.ts';
+import { PrivateAddressError } from '../src/errors.ts';
 import { HttpClient, toFetchError, type HttpClientOptions } from '../src/http.ts';
 import { addressRange, checkHost, checkHostname, guardedLookup, isLocalhostName, type Resolver } from '../src/net/address-guard.ts';
 import { addressGuardStage } from '../src/stages/address-guard.ts';
 import { fetchStage } from '../src/stages/fetch.ts';
 import type { CrawlItem } from '../src/types.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { rejectsWithCode } from './helpers/assert.ts';
 
 // ---- the pure check -------------------------------------------------------
 
@@ -198,17 +199,6 @@ function client(t: TestContext, opts: HttpClientOptions): HttpClient {
   const c = new HttpClient(opts);
   t.after(() => c.close());
   return c;
-}
-
-async function rejectsWithCode(p: Promise<unknown>, code: string): Promise<FocuscrawlError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof FocuscrawlError, `expected a FocuscrawlError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    return err;
-  }
-  assert.fail(`expected rejection with ${code}`);
 }
 
 const MAX = 1 << 20;

@@ -4,25 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import zlib from 'node:zlib';
 import { DEFAULT_USER_AGENT, HttpClient, isParseable, parseContentType } from '../src/http.ts';
-import { FocuscrawlError } from '../src/errors.ts';
 import { serve } from './helpers/serve.ts';
+import { rejectsWithCode } from './helpers/assert.ts';
 
 
 function client(t: TestContext, opts: ConstructorParameters<typeof HttpClient>[0] = {}): HttpClient {
   const c = new HttpClient({ allowPrivate: true, ...opts });
   t.after(() => c.close());
   return c;
-}
-
-async function rejectsWithCode(p: Promise<unknown>, code: string): Promise<FocuscrawlError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof FocuscrawlError, `expected a FocuscrawlError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    return err;
-  }
-  assert.fail(`expected rejection with ${code}`);
 }
 
 const MAX = 1 << 20;

@@ -1,0 +1,15 @@
+/** The WebKB archive the benches crawl (../shared/corpora/webkb beside the clone), its seeds and the "course" topic. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WEBKB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpora/webkb');
+export const WEBKB_WARC = path.join(WEBKB_DIR, 'webkb.warc.gz');
+export const WEBKB_LABELS = path.join(WEBKB_DIR, 'labels.tsv');
+/** The three CS department home pages issue 3 names as seeds. */
+export const WEBKB_SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
+/** The term topic the throughput benches crawl with. */
+export const WEBKB_COURSE_TOPIC = {
+  name: 'course',
+  terms: ['course', 'syllabus', 'homework', 'lecture', 'assignments', 'exam', 'instructor', 'office hours', 'prerequisites'],
+  threshold: 0.2,
+};
