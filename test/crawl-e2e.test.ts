@@ -78,7 +78,12 @@ test('WebKB replay: a breadth-first crawl of the real 1997 web', { skip: SKIP_WE
     readFileSync(path.join(SHARED, 'webkb', 'labels.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => canonicalize(l.split('\t')[0])),
   );
   const ok = pages.filter((p) => p.status === 200);
-  assert.ok(ok.length >= 100, `${ok.length} archived pages among 400`);
+  // Which of the many same-depth links fill the 400 pages depends on host timing
+  // at --concurrency 8: measured 101–158 archived (200) pages over 8 local
+  // runs and 96 in a loaded CI run (120 every time at --concurrency 1). The
+  // floor only has to catch a replay/canonicalization mismatch, which makes
+  // nearly every page a 404.
+  assert.ok(ok.length >= 50, `${ok.length} archived pages among 400`);
   for (const p of ok) assert.ok(inArchive.has(p.finalUrl), `200 for an archived URL: ${p.finalUrl}`);
   for (const p of pages.filter((x) => x.status === 404)) assert.ok(!inArchive.has(p.finalUrl), `404 only outside the archive: ${p.url}`);
   assert.ok(ok.filter((p) => p.title).length / ok.length > 0.9, 'titles extracted from 1997 HTML');
