@@ -7,6 +7,10 @@
  *     crawl:    [--web 1:20000000:200000] [--target 1000000] [--crawl-runs 1]
  *               [--variants tsx,tsx+heap,js+arena+ldb+heap] [--topic astronomy]
  *               [--concurrency 16] [--heap-snapshot]
+ *               [--heap-flags='--max-semi-space-size=2 ...'] [--ldb-options='{"maxOpenFiles":1000}']
+ *   (--ldb-options: LevelDB options over the store's own, src/store-options.ts,
+ *   for the `ldb` change of a crawl variant and for every store of the
+ *   frontier part; KEEP_SNAPSHOT=dir keeps --heap-snapshot files there)
  *
  * --write puts each part's section (scale-bench-frontier, scale-bench-crawl)
  * into BENCHMARKS.md. The default web has 20,000,000 pages on 200,000 hosts:
@@ -21,15 +25,20 @@
  *
  * (b) crawl: `bin/focuscrawl crawl --proxy <synthetic web proxy> ...` until
  * its stats records report a frontier of `--target` URLs, sampling the
- * child's VmRSS/VmHWM from /proc every 0.5 s and its process.memoryUsage()
- * (a `--import` probe) every second, for each variant (see BASES); with
+ * child's memory every 0.5 s: VmRSS/VmHWM and RssAnon/RssFile/RssShmem from
+ * /proc/PID/status, and from /proc/PID/smaps the resident pages of the node
+ * executable and of LevelDB's memory-mapped *.ldb tables; plus its
+ * process.memoryUsage() and V8 heap spaces (a `--import` probe). A progress
+ * line on stderr gives the breakdown at each checkpoint (10k, 100k, 250k,
+ * 500k, 1M frontier URLs); the tables give RSS at each checkpoint, median
+ * (min–max) over `--crawl-runs`, and the peak. For each variant (see BASES); with
  * --heap-snapshot, the last run of each variant writes a heap snapshot at
  * the target, summarised by kind of object. The synthetic web's proxy runs
  * in its own process.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,6 +50,7 @@ import { FrontierHead } from '../src/frontier-head.ts';
 import { firstN } from '../src/iter.ts';
 import { Rng } from '../src/random.ts';
 import { CrawlStore, type CommitLink } from '../src/store.ts';
+import { STORE_LEVELDB_OPTIONS } from '../src/store-options.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { writeSection } from './lib/sections.ts';
 
@@ -64,8 +74,9 @@ const RSS_LIMIT_MB = 150;
  * every second (loaded with --import before bin/focuscrawl).
  */
 const MEM_PROBE =
-  'data:text/javascript,setInterval(()=>{const m=process.memoryUsage();' +
-  'process.stderr.write(JSON.stringify({type:"mem",rss:m.rss,heapTotal:m.heapTotal,heapUsed:m.heapUsed,external:m.external,arrayBuffers:m.arrayBuffers})+"\\n")},1000).unref()';
+  'data:text/javascript,import v8 from "node:v8";setInterval(()=>{const m=process.memoryUsage();' +
+  'const spaces=Object.fromEntries(v8.getHeapSpaceStatistics().map((x)=>[x.space_name.replace(/_space$/,""),Math.round(x.space_size/1048576)]));' +
+  'process.stderr.write(JSON.stringify({type:"mem",rss:m.rss,heapTotal:m.heapTotal,heapUsed:m.heapUsed,external:m.external,arrayBuffers:m.arrayBuffers,spaces})+"\\n")},500).unref()';
 
 interface Spread {
   median: number;
@@ -235,21 +246,34 @@ async function frontierBench(sizes: number[], runs: number, ops: number): Promis
  * at load time by tsx); `js`, the same CLI bundled to one ESM file by
  * esbuild first (packages stay external) and run by plain node. Changes:
  * `arena`, MALLOC_ARENA_MAX=2 (glibc keeps fewer malloc arenas for the
- * LevelDB and libuv threads); `ldb`, a preload opens LevelDB with smaller
- * buffers and fewer open (memory-mapped) table files (LDB_SMALL); `heap`,
- * V8 flags for a smaller heap (HEAP_FLAGS: the live heap is ~40 MB, but V8
- * lets heapTotal grow to several times that).
+ * LevelDB and libuv threads); `ldb`, a preload opens LevelDB with other
+ * options than the store's (LDB_SMALL); `heap`, V8 flags for a smaller heap
+ * (HEAP_FLAGS: the live heap is ~40 MB, but V8 lets heapTotal grow to
+ * several times that); `uv`, UV_THREADPOOL_SIZE=2.
  */
 const BASES = ['tsx', 'js'] as const;
-const CHANGES = ['arena', 'ldb', 'heap'] as const;
+const CHANGES = ['arena', 'ldb', 'heap', 'uv'] as const;
 type Variant = string;
-const DEFAULT_VARIANTS = 'tsx,tsx+heap,js+arena+ldb+heap';
+const DEFAULT_VARIANTS = 'tsx,tsx+arena+heap,js+arena+heap';
 
-/** Node flags of the `heap` change. */
-const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=96'];
+/**
+ * Node flags of the `heap` change (--heap-flags replaces them): a young
+ * generation of 2 × 1 MB instead of up to 2 × 16 MB, and an old-space limit
+ * under 256 MB, below which V8 grows the old space by ~1.3× the live size
+ * after a full GC instead of up to 4× (the live heap is ~40 MB).
+ */
+let HEAP_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 
-/** LevelDB options of the `ldb` change (classic-level defaults: 8 MiB, 4 MiB, 1000). */
-const LDB_SMALL = { cacheSize: 2 * 2 ** 20, writeBufferSize: 2 ** 20, maxOpenFiles: 64 };
+/**
+ * LevelDB options of the `ldb` change (--ldb-options replaces them): they
+ * override whatever the store opens LevelDB with (src/store-options.ts).
+ * By default classic-level's own defaults, i.e. the store as it was before
+ * it had options of its own.
+ */
+let LDB_SMALL: Record<string, number> = { cacheSize: 8 * 2 ** 20, writeBufferSize: 4 * 2 ** 20, maxOpenFiles: 1000, maxFileSize: 2 * 2 ** 20 };
+
+/** UV_THREADPOOL_SIZE of the `uv` change (libuv's default is 4). */
+const UV_THREADS = '2';
 
 /** Throws for a variant that is not a base followed by distinct changes. */
 function checkVariant(v: string): void {
@@ -298,6 +322,7 @@ interface Sample {
   heapTotalMb: number;
   heapUsedMb: number;
   externalMb: number;
+  arrayBuffersMb: number;
 }
 
 /** Self size of the heap by kind of object: [type/name, MB, count], largest first, plus the total. */
@@ -324,26 +349,43 @@ interface ProcMemory {
   rss: number;
   /** peak RSS */
   hwm: number;
-  /** anonymous (private) pages */
+  /** anonymous (private) pages: V8's heap, malloc arenas, thread stacks */
   anon: number;
   /** file-backed pages: the node binary, shared libraries, LevelDB's memory-mapped tables */
   file: number;
+  /** shared memory pages */
+  shmem: number;
   /** of `file`, LevelDB's table files (*.ldb) */
   ldb: number;
+  /** of `file`, the node executable */
+  nodeBin: number;
+  /** *.ldb files mapped (LevelDB's table cache) */
+  ldbMaps: number;
 }
 
-/** Memory of process `pid` (null once it is gone). */
+/** Memory of process `pid` (null once it is gone): /proc/PID/status for the totals, /proc/PID/smaps per mapping. */
 async function procMemory(pid: number): Promise<ProcMemory | null> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
     let ldb = 0;
-    let inLdb = false;
+    let nodeBin = 0;
+    let ldbMaps = 0;
+    let kind: 'ldb' | 'node' | null = null;
     for (const line of (await readFile(`/proc/${pid}/smaps`, 'utf8')).split('\n')) {
-      if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inLdb = line.endsWith('.ldb');
-      else if (inLdb && line.startsWith('Rss:')) ldb += Number(/(\d+) kB/.exec(line)?.[1] ?? 0);
+      if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) {
+        kind = line.endsWith('.ldb') ? 'ldb' : line.endsWith(`/${path.basename(process.execPath)}`) ? 'node' : null;
+        if (kind === 'ldb') ldbMaps++;
+      } else if (kind !== null && line.startsWith('Rss:')) {
+        const n = Number(/(\d+) kB/.exec(line)?.[1] ?? 0);
+        if (kind === 'ldb') ldb += n;
+        else nodeBin += n;
+      }
     }
-    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, ldb: ldb / 1024 };
+    return {
+      rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, shmem: kb('RssShmem') / 1024,
+      ldb: ldb / 1024, nodeBin: nodeBin / 1024, ldbMaps,
+    };
   } catch {
     return null;
   }
@@ -435,6 +477,8 @@ async function crawlRun(opts: {
   target: number;
   concurrency: number;
   snapshotDir: string | null;
+  /** names the run in progress lines */
+  label: string;
 }): Promise<CrawlRun> {
   const args = [
     ...(opts.snapshotDir === null ? [] : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.snapshotDir}`]),
@@ -451,7 +495,11 @@ async function crawlRun(opts: {
   let heapTotalMb = 0;
   let heapUsedMb = 0;
   let externalMb = 0;
+  let arrayBuffersMb = 0;
+  /** V8's heap spaces (MB), for the progress lines */
+  let spaces = '';
   let stopping = false;
+  const marks = checkpoints(opts.target);
   let last: Sample | null = null;
   let peakBeforeSnapshot = 0;
   let snapshot: Promise<string> | null = null;
@@ -476,6 +524,8 @@ async function crawlRun(opts: {
       heapTotalMb = (rec.heapTotal as number) / 2 ** 20;
       heapUsedMb = (rec.heapUsed as number) / 2 ** 20;
       externalMb = (rec.external as number) / 2 ** 20;
+      arrayBuffersMb = (rec.arrayBuffers as number) / 2 ** 20;
+      spaces = JSON.stringify(rec.spaces).replace(/["{}]/g, '');
     } else if (rec.type === 'stats') {
       frontier = rec.frontier as number;
       pages = rec.pages as number;
@@ -484,7 +534,10 @@ async function crawlRun(opts: {
       if (frontier >= opts.target && !stopping) {
         stopping = true;
         // the last /proc reading (at most 0.5 s old) stands for the target
-        if (last !== null) samples.push({ ...last, frontier, pages, hosts: hosts.size, heapTotalMb, heapUsedMb, externalMb });
+        if (last !== null) {
+          samples.push({ ...last, frontier, pages, hosts: hosts.size, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb });
+          progress(samples.at(-1)!);
+        }
         peakBeforeSnapshot = Math.max(0, ...samples.map((s) => s.mem.hwm));
         if (opts.snapshotDir === null) child.kill('SIGTERM');
         else {
@@ -499,10 +552,22 @@ async function crawlRun(opts: {
   const sampler = setInterval(() => {
     void procMemory(pid).then((mem) => {
       if (mem === null || stopping) return;
-      last = { t: (performance.now() - started) / 1000, mem, frontier, pages, hosts: hosts.size, heapTotalMb, heapUsedMb, externalMb };
+      last = { t: (performance.now() - started) / 1000, mem, frontier, pages, hosts: hosts.size, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb };
       samples.push(last);
+      progress(last);
     });
   }, 500);
+  /** A progress line for each checkpoint the frontier has passed. */
+  function progress(s: Sample): void {
+    const m = s.mem;
+    while (marks.length > 0 && frontier >= marks[0]) {
+      process.stderr.write(
+        `scale-bench: ${opts.label} frontier ${fmt(marks.shift()!)} (${fmt(frontier)}, ${fmt(pages)} pages, ${fmt(s.t)} s): RSS ${fmt(m.rss)} MB = ` +
+          `anon ${fmt(m.anon)} + file ${fmt(m.file)} (node ${fmt(m.nodeBin)}, ldb ${fmt(m.ldb)} in ${m.ldbMaps} maps) + shmem ${fmt(m.shmem)}; ` +
+          `heapTotal ${fmt(heapTotalMb)}, heapUsed ${fmt(heapUsedMb)}, external ${fmt(externalMb)} (arrayBuffers ${fmt(arrayBuffersMb)}); spaces ${spaces}; peak ${fmt(m.hwm)}\n`,
+      );
+    }
+  }
   const [code, signal] = await closed;
   clearInterval(sampler);
   if (!stopping) throw new Error(`the crawl ended (exit ${code ?? signal}) before its frontier reached ${opts.target}: ${errors.slice(-5).join('\n')}`);
@@ -545,19 +610,27 @@ async function crawlBench(opts: {
         ...(has(variant, 'ldb') ? ['--import', ldbPreload()] : []),
         variant.startsWith('js') ? bundled : BIN,
       ];
-      const env: Record<string, string> = has(variant, 'arena') ? { MALLOC_ARENA_MAX: '2' } : {};
+      const env: Record<string, string> = {};
+      if (has(variant, 'arena')) env.MALLOC_ARENA_MAX = '2';
+      if (has(variant, 'uv')) env.UV_THREADPOOL_SIZE = UV_THREADS;
       const runs: CrawlRun[] = [];
       for (let r = 0; r < opts.runs; r++) {
         const snapshotDir = opts.heapSnapshot && r === opts.runs - 1 ? await mkdtemp(path.join(tmp, 'heap-')) : null;
         const store = path.join(tmp, 'store');
-        const run = await crawlRun({ node, env, proxy: proxy.url, seeds, topicFile, store, target: opts.target, concurrency: opts.concurrency, snapshotDir });
+        const run = await crawlRun({ node, env, proxy: proxy.url, seeds, topicFile, store, target: opts.target, concurrency: opts.concurrency, snapshotDir, label: `${variant} run ${r + 1}` });
         process.stderr.write(
           `scale-bench: crawl ${variant} run ${r + 1}: frontier ${fmt(run.frontier)} after ${fmt(run.pages)} pages in ${fmt(run.seconds)} s, ` +
             `peak RSS ${fmt(run.peakMb)} MB\n`,
         );
         runs.push(run);
         await rm(store, { recursive: true, force: true });
-        if (snapshotDir !== null) await rm(snapshotDir, { recursive: true, force: true });
+        if (snapshotDir !== null) {
+          // KEEP_SNAPSHOT=dir keeps the heap snapshot there (for a closer look in DevTools)
+          const keep = process.env.KEEP_SNAPSHOT;
+          const file = keep === undefined ? undefined : (await readdir(snapshotDir)).find((f) => f.endsWith('.heapsnapshot'));
+          if (keep !== undefined && file !== undefined) await copyFile(path.join(snapshotDir, file), path.join(keep, `${variant}.heapsnapshot`));
+          await rm(snapshotDir, { recursive: true, force: true });
+        }
       }
       results.set(variant, runs);
     }
@@ -568,46 +641,70 @@ async function crawlBench(opts: {
   return crawlTables(results, opts.target);
 }
 
+/** Frontier sizes the crawl tables report: 10k, 100k, 250k, 500k, 1M up to the target, and the target. */
+function checkpoints(target: number): number[] {
+  const marks = [10_000, 100_000, 250_000, 500_000, 1_000_000].filter((m) => m < target);
+  return [...marks, target];
+}
+
+/** Median (min–max) over the runs of `f` at the first sample at or past `mark` (runs without one left out). */
+function atMark(runs: CrawlRun[], mark: number, f: (s: Sample) => number): Spread | null {
+  const values = runs.map((r) => sampleAt(r, mark)).filter((s): s is Sample => s !== null).map(f);
+  return values.length === 0 ? null : spread(values);
+}
+
 /** Markdown tables of the crawl runs: RSS against frontier size per variant, then where the memory is. */
 function crawlTables(results: Map<Variant, CrawlRun[]>, target: number): string {
   const variants = [...results.keys()];
+  const nRuns = results.get(variants[0])!.length;
   const lastRun = (v: Variant) => results.get(v)!.at(-1)!;
-  const marks = [10_000, 50_000, 100_000, 200_000, 400_000, 600_000, 800_000, 1_000_000].filter((m) => m <= target);
+  const marks = checkpoints(target);
+  const short = (x: Spread | null) => (x === null ? '–' : nRuns === 1 ? fmt(x.median) : cell(x));
   const out: string[] = [
-    `| frontier URLs | pages, hosts (${variants[0]}) | ${variants.map((v) => `${v}: RSS MB | ${v}: anonymous MB`).join(' | ')} |`,
-    `|---|---|${variants.map(() => '---|---|').join('')}`,
+    `RSS MB against frontier size: total = anonymous + file-backed (of it LevelDB tables); median (min–max) over ${nRuns} run(s) of the first sample at or past each size.`,
+    '',
+    `| frontier URLs | pages, hosts (${variants[0]}) | ${variants.map((v) => `${v}: RSS | anon | file (ldb)`).join(' | ')} |`,
+    `|---|---|${variants.map(() => '---|---|---|').join('')}`,
   ];
   for (const mark of marks) {
     const first = sampleAt(lastRun(variants[0]), mark);
     const cells = variants.map((v) => {
-      const s = sampleAt(lastRun(v), mark);
-      return s === null ? '– | –' : `${fmt(s.mem.rss)} | ${fmt(s.mem.anon)}`;
+      const runs = results.get(v)!;
+      return `${short(atMark(runs, mark, (s) => s.mem.rss))} | ${short(atMark(runs, mark, (s) => s.mem.anon))} | ` +
+        `${short(atMark(runs, mark, (s) => s.mem.file))} (${short(atMark(runs, mark, (s) => s.mem.ldb))})`;
     });
     out.push(`| ${fmt(mark)} | ${first === null ? '–' : `${fmt(first.pages)}, ${fmt(first.hosts)}`} | ${cells.join(' | ')} |`);
   }
   const peaks = variants.map((v) => spread(results.get(v)!.map((r) => r.peakMb)));
   const anonPeaks = variants.map((v) => spread(results.get(v)!.map((r) => Math.max(...r.samples.map((s) => s.mem.anon)))));
+  const filePeaks = variants.map((v) => spread(results.get(v)!.map((r) => Math.max(...r.samples.map((s) => s.mem.file)))));
   out.push(
-    `| **peak** (median, min–max of ${results.get(variants[0])!.length} runs) | | ` +
-      variants.map((_, i) => `**${cell(peaks[i])}** | **${cell(anonPeaks[i])}**`).join(' | ') + ' |',
-    `| peak RSS ≤ ${RSS_LIMIT_MB} MB? | | ${peaks.map((p) => `${p.max <= RSS_LIMIT_MB ? 'yes' : 'no'} | |`).join(' ')}`,
+    `| **peak** (VmHWM; anon, file: highest sample) | | ` +
+      variants.map((_, i) => `**${short(peaks[i])}** | ${short(anonPeaks[i])} | ${short(filePeaks[i])}`).join(' | ') + ' |',
+    `| peak RSS ≤ ${RSS_LIMIT_MB} MB? | | ${peaks.map((p) => `${p.max <= RSS_LIMIT_MB ? 'yes' : p.median <= RSS_LIMIT_MB ? 'median yes, not every run' : 'no'} | | |`).join(' ')}`,
     '',
-    'Where the memory is at the last frontier size above (last run of each variant, MB). RSS = anonymous + file-backed pages ' +
-      '(/proc/PID/status RssAnon, RssFile); file-backed pages are the node binary and libraries plus the LevelDB table files LevelDB ' +
-      'memory-maps for reading (\`*.ldb\` mappings in /proc/PID/smaps): clean page cache the kernel can drop, but counted in RSS. ' +
-      '"JS heap" is V8\'s heapTotal (heapUsed counts garbage not yet collected: the heap snapshots below give the live size); ' +
-      '"native" is anonymous memory minus heapTotal and external: Node and tsx internals, LevelDB\'s block cache and memtables, malloc arenas.',
+    'Where the memory is at the last frontier size above and at the sample of highest RSS (last run of each variant, MB). RSS = anonymous + file-backed (+ shared) pages ' +
+      '(/proc/PID/status RssAnon, RssFile, RssShmem); file-backed pages are the node binary ("node") and shared libraries plus the LevelDB ' +
+      'table files LevelDB memory-maps for reading (`*.ldb` mappings in /proc/PID/smaps; "maps": how many): clean page cache the kernel could drop, ' +
+      'but counted in RSS. "JS heap" is V8\'s heapTotal (heapUsed counts garbage not yet collected: the heap snapshots give the live size); ' +
+      '"native" is anonymous memory minus heapTotal and external: Node internals, LevelDB\'s block cache and memtables, malloc arenas, thread stacks.',
     '',
-    '| variant | RSS | anonymous | file-backed | of it LevelDB tables | JS heap | of it used | external | native | pages | hosts fetched | s | hosts in flight (median) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| variant | RSS | anonymous | file-backed | of it node | of it LevelDB tables (maps) | JS heap | of it used | external (arrayBuffers) | native | pages | hosts fetched | s | hosts in flight (median) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
+  const rows: [string, CrawlRun, Sample][] = [];
   for (const v of variants) {
     const run = lastRun(v);
-    const s = sampleAt(run, marks.at(-1)!) ?? run.samples.at(-1)!;
+    rows.push([v, run, sampleAt(run, marks.at(-1)!) ?? run.samples.at(-1)!]);
+    // the sample of the highest RSS (a GC cycle's top)
+    rows.push([`${v}, highest sample`, run, run.samples.reduce((a, b) => (b.mem.rss > a.mem.rss ? b : a))]);
+  }
+  for (const [v, run, s] of rows) {
     const m = s.mem;
     out.push(
-      `| ${v} | ${fmt(m.rss)} | ${fmt(m.anon)} | ${fmt(m.file)} | ${fmt(m.ldb)} | ${fmt(s.heapTotalMb)} | ${fmt(s.heapUsedMb)} | ${fmt(s.externalMb)} | ` +
-        `${fmt(m.anon - s.heapTotalMb - s.externalMb)} | ${fmt(s.pages)} | ${fmt(s.hosts)} | ${fmt(s.t)} | ${fmt(spread(run.hostsActive).median)} |`,
+      `| ${v} | ${fmt(m.rss)} | ${fmt(m.anon)} | ${fmt(m.file)} | ${fmt(m.nodeBin)} | ${fmt(m.ldb)} (${m.ldbMaps}) | ${fmt(s.heapTotalMb)} | ${fmt(s.heapUsedMb)} | ` +
+        `${fmt(s.externalMb)} (${fmt(s.arrayBuffersMb)}) | ${fmt(m.anon - s.heapTotalMb - s.externalMb)} | ${fmt(s.pages)} | ${fmt(s.hosts)} | ${fmt(s.t)} | ` +
+        `${fmt(spread(run.hostsActive).median)} |`,
     );
   }
   for (const v of variants) {
@@ -627,7 +724,8 @@ function crawlTables(results: Map<Variant, CrawlRun[]>, target: number): string 
     );
   }
   const harvest = variants.map((v) => `${v} ${fmt(lastRun(v).harvest * 100, 1)}%`).join(', ');
-  out.push('', `Harvest rate of the last runs (pages of the topic, as the crawler judged them): ${harvest}.`);
+  const secs = variants.map((v) => `${v} ${short(spread(results.get(v)!.map((r) => r.seconds)))} s`).join(', ');
+  out.push('', `Seconds to the target frontier (wall, a loaded machine): ${secs}. Harvest rate of the last runs (pages of the topic, as the crawler judged them): ${harvest}.`);
   return out.join('\n');
 }
 
@@ -647,6 +745,8 @@ async function main(): Promise<number> {
       topic: { type: 'string', default: 'astronomy' },
       concurrency: { type: 'string', default: '16' },
       'heap-snapshot': { type: 'boolean', default: false },
+      'heap-flags': { type: 'string' },
+      'ldb-options': { type: 'string' },
       write: { type: 'boolean', default: false },
     },
   });
@@ -654,8 +754,19 @@ async function main(): Promise<number> {
   if (!['all', 'frontier', 'crawl'].includes(part)) throw new Error(`--part must be all, frontier or crawl, got ${part}`);
   const variants = values.variants!.split(',');
   variants.forEach(checkVariant);
+  if (values['heap-flags'] !== undefined) HEAP_FLAGS = values['heap-flags'].split(/\s+/).filter((f) => f !== '');
+  if (values['ldb-options'] !== undefined) LDB_SMALL = JSON.parse(values['ldb-options']) as Record<string, number>;
   const command = `node --import tsx bench/scale-bench.ts ${process.argv.slice(2).join(' ')}`.trim();
   if (part !== 'crawl') {
+    if (values['ldb-options'] !== undefined) {
+      // the frontier part runs in this process: open every LevelDB with --ldb-options over the store's own
+      const { ClassicLevel } = await import('classic-level');
+      const proto = ClassicLevel.prototype as unknown as { _open(options: object): Promise<void> };
+      const open = proto._open;
+      proto._open = function (options: object) {
+        return open.call(this, { ...options, ...LDB_SMALL });
+      };
+    }
     const sizes = values.sizes!.split(',').map(Number);
     const loadBefore = os.loadavg()[0];
     const body = [
@@ -669,7 +780,9 @@ async function main(): Promise<number> {
         `(1 new URL, ${LINKS_PER_PAGE - 1} already seen), so the frontier stays at its size. The seen links of every other step are ` +
         `among the last ${fmt(RECENT)} URLs queued (a site's navigation: the store's in-memory seen cache answers), of the others ` +
         'drawn from every URL seen (no locality: LevelDB reads). Per run: the median step (whole step: the mean, refills included); ' +
-        'the table gives the median (min–max) over the runs.',
+        'the table gives the median (min–max) over the runs. LevelDB options: ' +
+        `\`${JSON.stringify(values['ldb-options'] !== undefined ? LDB_SMALL : STORE_LEVELDB_OPTIONS)}\`` +
+        `${values['ldb-options'] !== undefined ? ' (--ldb-options)' : ' (the store\'s, src/store-options.ts)'}.`,
       '',
       await frontierBench(sizes, Number(values.runs), Number(values.ops)),
     ];
@@ -686,9 +799,8 @@ async function main(): Promise<number> {
         `a frontier of ${fmt(Number(values.target))} URLs; ${values['crawl-runs']} run(s) per variant. RSS from /proc/PID/status every 0.5 s. ` +
         'Variants: **tsx** is bin/focuscrawl as shipped; **js** the same CLI bundled by esbuild and run by plain node (no tsx); ' +
         '**+arena** sets MALLOC_ARENA_MAX=2; ' +
-        `**+ldb** preloads a patch that opens LevelDB with cacheSize ${LDB_SMALL.cacheSize / 2 ** 20} MiB, writeBufferSize ` +
-        `${LDB_SMALL.writeBufferSize / 2 ** 20} MiB, maxOpenFiles ${LDB_SMALL.maxOpenFiles} (defaults 8 MiB, 4 MiB, 1000); ` +
-        `**+heap** runs node with \`${HEAP_FLAGS.join(' ')}\`. ` +
+        `**+ldb** preloads a patch that opens LevelDB with \`${JSON.stringify(LDB_SMALL)}\` over the store's own options ` +
+        `(src/store-options.ts); **+heap** runs node with \`${HEAP_FLAGS.join(' ')}\`; **+uv** sets UV_THREADPOOL_SIZE=${UV_THREADS}. ` +
         'Each cell is the first sample at or past the frontier size, of the last run.',
       '',
       await crawlBench({
@@ -706,12 +818,12 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** The code measured: `commit abc1234`, plus a note when src/, bin/ or fixtures/ differ from it. */
+/** The code measured: `abc1234`, or `abc1234-dirty` when src/, bin/, bench/ or fixtures/ differ from that commit. */
 function codeVersion(): string {
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
-    const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'fixtures') !== '';
-    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/, bin/ or fixtures/' : ''}`;
+    const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'bench', 'fixtures') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? '-dirty (uncommitted changes in src/, bin/, bench/ or fixtures/)' : ''}`;
   } catch {
     return 'unknown (not a git checkout)';
   }
@@ -727,7 +839,7 @@ async function report(name: string, body: string[], loadBefore: number, command:
       `${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; ` +
       `1-minute load average ${fmt(loadBefore, 2)} before, ${fmt(os.loadavg()[0], 2)} after ` +
       '(a machine shared with other work: times are noisy, memory much less so). ' +
-      `Code: ${codeVersion()}. Command: \`${command}\`.`,
+      `Code version: ${codeVersion()}. Command: \`${command}\`.`,
   ].join('\n');
   process.stdout.write(`${section}\n\n`);
   if (write) {
