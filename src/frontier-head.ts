@@ -28,7 +28,24 @@ export interface FrontierChange {
 
 export type Verdict = 'take' | 'fallback' | 'skip';
 
-export class FrontierHead {
+/**
+ * What the frontier source needs of a head: FrontierHead (a local buffer of
+ * the LevelDB frontier) or ClaimHead (URLs leased from a Redis store shared
+ * by several workers, src/store/redis.ts).
+ */
+export interface FrontierHeadLike {
+  readonly size: number;
+  /** nothing is left to take, now or later (the source may end) */
+  readonly complete: boolean;
+  refill(): Promise<void>;
+  take(verdict: (e: KeyedEntry) => Verdict): KeyedEntry | null;
+  grow(): Promise<boolean>;
+  scanBeyond(verdict: (e: KeyedEntry) => Verdict): Promise<KeyedEntry | null>;
+  /** ms the source may sleep before asking again when nothing was takeable (default: until woken) */
+  waitMs?(): number;
+}
+
+export class FrontierHead implements FrontierHeadLike {
   readonly #load: (gt: string | undefined, limit: number) => Promise<KeyedEntry[]>;
   readonly #capacity: number;
   readonly #low: number;

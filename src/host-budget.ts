@@ -25,7 +25,8 @@
  * Memory: one map entry per host with a committed page (~100 bytes each).
  */
 import { hostOfCanonical } from './stages/frontier-source.ts';
-import { logKey, type CrawlStore } from './store.ts';
+import { logKey } from './store.ts';
+import type { Store } from './store/types.ts';
 
 /**
  * Default budget: 10,000 pages, about 2.8 hours of one host at the default
@@ -40,7 +41,7 @@ export const DEFAULT_MAX_PAGES_PER_HOST = 10_000;
 export const HOST_PAGES_KEY = 'hostPages';
 
 /** The store API the budget reads and writes. */
-export type BudgetStore = Pick<CrawlStore, 'log' | 'getMeta' | 'putMeta' | 'committed'>;
+export type BudgetStore = Pick<Store, 'log' | 'getMeta' | 'putMeta' | 'committed'>;
 
 /** The part of a committed record the budget looks at. */
 export interface CountedRecord {

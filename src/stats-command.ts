@@ -14,6 +14,8 @@ import { StoreLockedError, UsageError } from './errors.ts';
 import { formatStatsLine, type StatsSnapshot } from './stats.ts';
 import { loadCrawlStats, readLiveStats } from './stats-live.ts';
 import { CrawlStore } from './store.ts';
+import { RedisStore } from './store/redis.ts';
+import { isRedisStore, type Store } from './store/types.ts';
 
 const USAGE = `Usage: focuscrawl stats --store DIR [--log-format text|json]
 
@@ -21,7 +23,9 @@ Print the statistics of a crawl store: pages, harvest rate, errors by code,
 fetch latency percentiles, bytes, frontier size. A running crawl's numbers
 come from DIR/stats.json, which it rewrites every --stats-interval.
 
-  --store DIR           the crawl store (default ./focuscrawl-store)
+  --store DIR           the crawl store (default ./focuscrawl-store), or
+                        redis://HOST:PORT/DB?crawl=NAME for a Redis store (totals
+                        from its log; running while a worker holds a URL)
   --log-format FORMAT   text (default): one readable line; json: one JSON object
   -h, --help            show this help
 
@@ -55,6 +59,16 @@ async function requireStore(dir: string): Promise<void> {
  * no live stats file.
  */
 export async function storeStats(dir: string): Promise<StoreStats> {
+  // a Redis store (redis://HOST:PORT/DB?crawl=NAME) has no lock and no stats.json: its numbers come from
+  // its log; it is running while a worker holds a lease on a URL
+  if (isRedisStore(dir)) {
+    const store = await RedisStore.open(dir);
+    const running = (await store.leases().catch(async (err: unknown) => {
+      await store.close();
+      throw err;
+    })) > 0;
+    return { ...(await statsOf(store, true)), state: running ? 'running' : 'finished' };
+  }
   await requireStore(dir);
   let store: CrawlStore;
   try {
@@ -65,8 +79,14 @@ export async function storeStats(dir: string): Promise<StoreStats> {
     if (live === null) throw err;
     return { ...live, state: 'running' };
   }
+  return statsOf(store);
+}
+
+/** The stats of an open store (closed when done), rebuilt as a resumed crawl would. */
+async function statsOf(store: Store, shared = false): Promise<StoreStats> {
   try {
-    const { stats, saved, replayed } = await loadCrawlStats(store);
+    // the stats several workers saved each cover their own run, not a prefix of the shared log: count the whole log
+    const { stats, saved, replayed } = await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store);
     if (saved !== null && replayed === 0) {
       const { digest: _digest, ...snapshot } = saved;
       return { ...snapshot, state: saved.final ? 'finished' : 'interrupted' };

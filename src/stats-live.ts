@@ -14,7 +14,8 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { logKey, type CrawlStore } from './store.ts';
+import { logKey } from './store.ts';
+import type { Store } from './store/types.ts';
 import { CrawlStats, parseSavedStats, savedRecords, type SavedStats, type StatsSample, type StatsSnapshot } from './stats.ts';
 import type { ErrorRecord, OutputRecord, PageRecord } from './types.ts';
 
@@ -52,7 +53,7 @@ export interface LoadedStats {
  * is rebuilt from the whole log (latency from the records' `ms`).
  */
 export async function loadCrawlStats(
-  store: Pick<CrawlStore, 'getMeta' | 'log' | 'committed'>,
+  store: Pick<Store, 'getMeta' | 'log' | 'committed'>,
   opts: { now?: () => number } = {},
 ): Promise<LoadedStats> {
   let saved = parseSavedStats(await store.getMeta(STATS_META_KEY));
@@ -98,9 +99,9 @@ function withoutDigest(saved: SavedStats): StatsSnapshot {
 
 export interface StatsReporterOptions {
   stats: CrawlStats;
-  store: Pick<CrawlStore, 'putMeta'>;
-  /** the store directory (DIR/stats.json) */
-  dir: string;
+  store: Pick<Store, 'putMeta'>;
+  /** the store directory (DIR/stats.json); null: no live stats file (a Redis store) */
+  dir: string | null;
   /** ms between stats records (0: none; only the final state is saved) */
   intervalMs: number;
   /** frontier size, active hosts and page limit right now */
@@ -153,7 +154,7 @@ export class StatsReporter {
 
   #save(saved: SavedStats, meta: boolean): void {
     const o = this.#o;
-    this.#saving = Promise.all([meta ? o.store.putMeta(STATS_META_KEY, saved) : undefined, writeLiveStats(o.dir, withoutDigest(saved))])
+    this.#saving = Promise.all([meta ? o.store.putMeta(STATS_META_KEY, saved) : undefined, o.dir === null ? undefined : writeLiveStats(o.dir, withoutDigest(saved))])
       .then(() => {})
       .catch((err: unknown) => {
         if (this.#warned) return;

@@ -24,6 +24,8 @@ import { StoreError, StoreLockedError } from './errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
 import { Lru } from './lru.ts';
 import { SeenFilter } from './seen-filter.ts';
+import { STORE_LEVELDB_OPTIONS } from './store-options.ts';
+import type { Store } from './store/types.ts';
 import type { FrontierEntry, Rescore } from './types.ts';
 import { urlKey } from './url.ts';
 
@@ -341,7 +343,7 @@ class Plan {
  * time anyway. Reads (`frontier`, `log`, `status`) may run concurrently and
  * see a snapshot.
  */
-export class CrawlStore {
+export class CrawlStore implements Store {
   private readonly frontierDb: Sub;
   private readonly seenDb: Sub;
   private readonly logDb: Sub;
@@ -387,7 +389,7 @@ export class CrawlStore {
     const name = typeof location === 'string' ? location : 'in-memory store';
     let db: Root;
     try {
-      db = typeof location === 'string' ? new Level<string, any>(location) : location;
+      db = typeof location === 'string' ? new Level<string, any>(location, STORE_LEVELDB_OPTIONS) : location;
       await db.open();
     } catch (err) {
       if (isLocked(err)) throw new StoreLockedError(name, { cause: err });

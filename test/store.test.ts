@@ -1,4 +1,4 @@
-import { describe, it, after } from 'node:test';
+import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile, access } from 'node:fs/promises';
@@ -8,9 +8,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AbstractLevel } from 'abstract-level';
 import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
+import { Redis } from 'ioredis';
 import { CrawlStore, frontierKey, logKey, type FrontierDelta, type StoreOptions } from '../src/store.ts';
+import { RedisStore } from '../src/store/redis.ts';
+import type { Store } from '../src/store/types.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { urlKey } from '../src/url.ts';
+import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const storeModule = pathToFileURL(path.join(repoRoot, 'src/store.ts')).href;
@@ -36,31 +40,31 @@ function link(p: string, score: number, parent = U('parent')) {
   return { url: U(p), score, depth: 1, parent };
 }
 
-async function frontierUrls(store: CrawlStore): Promise<string[]> {
+async function frontierUrls(store: Store): Promise<string[]> {
   const out: string[] = [];
   for await (const { entry } of store.frontier()) out.push(entry.url);
   return out;
 }
 
-async function frontierRows(store: CrawlStore) {
+async function frontierRows(store: Store) {
   const out: { key: string; entry: FrontierEntry }[] = [];
   for await (const row of store.frontier()) out.push(row);
   return out;
 }
 
-async function logRecords(store: CrawlStore, gt?: string): Promise<object[]> {
+async function logRecords(store: Store, gt?: string): Promise<object[]> {
   const out: object[] = [];
   for await (const r of store.log(gt === undefined ? {} : { gt })) out.push(r);
   return out;
 }
 
 /** The current frontier entry of a URL (as the frontier source would hand it out). */
-async function entryOf(store: CrawlStore, url: string): Promise<FrontierEntry> {
+async function entryOf(store: Store, url: string): Promise<FrontierEntry> {
   for await (const { entry } of store.frontier()) if (entry.url === url) return entry;
   throw new Error(`${url} not in frontier`);
 }
 
-async function snapshot(store: CrawlStore) {
+async function snapshot(store: Store) {
   return {
     frontier: await frontierRows(store),
     log: await logRecords(store),
@@ -112,13 +116,17 @@ describe('frontierKey', () => {
 });
 
 interface Made {
-  store: CrawlStore;
-  db: AbstractLevel<any, string, any>;
+  store: Store;
+  /** make the backend's next writes fail with 'disk on fire' (before anything is written); returns the undo */
+  breakWrites: () => () => void;
+  /** the backend reports frontier deltas (onFrontierChange: LevelDB only, for the in-memory head) */
+  deltas: boolean;
 }
 
 /** The store contract, run against every backend. */
-function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made>) {
-  describe(`CrawlStore contract (${name})`, () => {
+function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made>, opts: { skip?: string | false; before?: () => Promise<void> } = {}) {
+  describe(`CrawlStore contract (${name})`, { skip: opts.skip }, () => {
+    if (opts.before !== undefined) before(opts.before);
     async function withStore(opts: StoreOptions | undefined, fn: (m: Made) => Promise<void>) {
       const m = await makeStore(opts);
       try {
@@ -188,19 +196,16 @@ function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made
       }));
 
     it('a commit whose batch rejects leaves no trace and does not block later commits', () =>
-      withStore(undefined, async ({ store, db }) => {
+      withStore(undefined, async ({ store, breakWrites }) => {
         await store.addSeeds([seed('a', 1), seed('b', 0.5)]);
         const entry = await entryOf(store, U('a'));
         const before = await snapshot(store);
-        const realBatch = db.batch;
-        (db as any).batch = async () => {
-          throw new Error('disk on fire');
-        };
+        const undo = breakWrites();
         await assert.rejects(
           store.commit({ entry, record: page(U('a')), countsAsPage: true, links: [link('x', 2), link('b', 3)] }),
           (err: any) => err.code === 'FC_STORE' && err.cause?.message === 'disk on fire',
         );
-        (db as any).batch = realBatch;
+        undo();
         assert.deepEqual(await snapshot(store), before);
         assert.equal(await store.status(U('a')), 'queued');
         assert.equal(await store.status(U('x')), null);
@@ -395,8 +400,12 @@ function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made
         assert.deepEqual([store.frontierSize, store.committed], [2, 2]);
       }));
 
-    it('reports each batch frontier delta', async () => {
+    it('reports each batch frontier delta', async (t) => {
       const deltas: FrontierDelta[] = [];
+      const probe = await makeStore();
+      const supported = probe.deltas;
+      await probe.store.close();
+      if (!supported) return t.skip('this backend has no in-memory frontier head to feed');
       await withStore({ maxFrontier: 2, onFrontierChange: (d) => deltas.push(d) }, async ({ store }) => {
         await store.addSeeds([seed('a', 1), seed('b', 0.5)]);
         const [ka, kb] = (await frontierRows(store)).map((r) => r.key);
@@ -411,6 +420,43 @@ function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made
       });
     });
 
+    it('retry keeps the entry (new attempts, same key), skips done URLs, re-queues evicted ones', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 1), seed('b', 0.5)]);
+        const before = await frontierRows(store);
+        await store.retry({ ...before[0].entry, attempts: 2 });
+        const rows = await frontierRows(store);
+        assert.deepEqual(rows.map((r) => r.key), before.map((r) => r.key));
+        assert.deepEqual(rows[0].entry, { ...before[0].entry, attempts: 2 });
+        await store.commit({ entry: rows[1].entry, record: page(U('b')), countsAsPage: true, links: [] });
+        await store.retry({ ...rows[1].entry, attempts: 3 });
+        assert.equal(await store.status(U('b')), 'done');
+        assert.deepEqual(await frontierUrls(store), [U('a')]);
+        await store.retry({ url: U('gone'), score: 0.7, depth: 2, parent: U('a'), attempts: 1 });
+        const last = await frontierRows(store);
+        assert.deepEqual(last.map((r) => [r.entry.url, r.entry.seq, r.entry.attempts]), [[U('a'), 1, 2], [U('gone'), 3, 1]]);
+        assert.equal(store.frontierSize, 2);
+      }));
+
+    it('reprioritise moves queued URLs up and down keeping their seq; ignores done, unknown and non-finite', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 1), seed('b', 0.5), seed('c', 0.2)]);
+        await store.commit({ entry: await entryOf(store, U('a')), record: page(U('a')), countsAsPage: true, links: [] });
+        const moved = await store.reprioritise([
+          { url: U('c'), score: 0.9 },
+          { url: U('b'), score: 0.1 },
+          { url: U('a'), score: 5 },
+          { url: U('nope'), score: 5 },
+          { url: U('b'), score: NaN },
+        ]);
+        assert.equal(moved, 2);
+        const rows = await frontierRows(store);
+        assert.deepEqual(rows.map((r) => [r.entry.url, r.entry.score, r.entry.seq]), [[U('c'), 0.9, 3], [U('b'), 0.1, 2]]);
+        assert.deepEqual(rows.map((r) => r.key), [frontierKey(0.9, 3), frontierKey(0.1, 2)]);
+        assert.equal(await store.reprioritise([{ url: U('c'), score: 0.9 }]), 0);
+        assert.equal(await store.status(U('a')), 'done');
+      }));
+
     it('stores meta values and reserves the counters key', () =>
       withStore(undefined, async ({ store }) => {
         assert.equal(await store.getMeta('topic'), undefined);
@@ -421,15 +467,63 @@ function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made
   });
 }
 
+/** Fault injection for an abstract-level database: its batch rejects. */
+function levelBreaker(db: AbstractLevel<any, string, any>): () => () => void {
+  return () => {
+    const realBatch = db.batch;
+    (db as any).batch = async () => {
+      throw new Error('disk on fire');
+    };
+    return () => {
+      (db as any).batch = realBatch;
+    };
+  };
+}
+
 contract('MemoryLevel', async (opts) => {
   const db = new MemoryLevel<string, any>();
-  return { store: await CrawlStore.open(db, opts), db };
+  return { store: await CrawlStore.open(db, opts), breakWrites: levelBreaker(db), deltas: true };
 });
 
 contract('Level', async (opts) => {
   const db = new Level<string, any>(await tempDir());
-  return { store: await CrawlStore.open(db, opts), db };
+  return { store: await CrawlStore.open(db, opts), breakWrites: levelBreaker(db), deltas: true };
 });
+
+/** Fault injection for Redis: every script call is refused before it is sent. */
+function redisBreaker(): () => void {
+  const proto = Redis.prototype as any;
+  const real = proto.sendCommand;
+  proto.sendCommand = function (this: unknown, cmd: any, ...rest: unknown[]) {
+    if (/^eval/i.test(cmd.name)) {
+      cmd.reject(new Error('disk on fire'));
+      return cmd.promise;
+    }
+    return real.call(this, cmd, ...rest);
+  };
+  return () => {
+    proto.sendCommand = real;
+  };
+}
+
+// One redis-server for the suite; every test gets its own crawl (its own keys).
+let redisServer: RedisServer | undefined;
+after(async () => {
+  await redisServer?.stop();
+});
+contract(
+  'Redis',
+  async (opts) => {
+    const store = await RedisStore.open(`${redisServer!.url}?crawl=${uniqueCrawl()}`, { maxFrontier: opts?.maxFrontier });
+    return { store, breakWrites: redisBreaker, deltas: false };
+  },
+  {
+    skip: REDIS_SKIP,
+    before: async () => {
+      redisServer = await startRedis();
+    },
+  },
+);
 
 /** Run a TypeScript snippet in a child `node --import tsx`; `STORE` is the store module URL. */
 async function childScript(body: string): Promise<string> {

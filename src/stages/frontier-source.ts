@@ -6,15 +6,17 @@
  *
  * The source never deletes from the store: a URL it yields stays in the
  * LevelDB frontier until the sink commits its page, so a crash puts every
- * in-flight URL back in the frontier.
+ * in-flight URL back in the frontier. With a Redis store shared by several
+ * workers the head is a ClaimHead (src/store/redis.ts): it leases URLs whose
+ * host is free across all workers, and names how long to wait when none is.
  */
-import type { FrontierHead, Verdict, KeyedEntry } from '../frontier-head.ts';
+import type { FrontierHeadLike, Verdict, KeyedEntry } from '../frontier-head.ts';
 import type { Inflight } from '../inflight.ts';
 import type { HostScheduler } from '../politeness.ts';
 import type { CrawlItem } from '../types.ts';
 
 export interface FrontierSourceOptions {
-  head: FrontierHead;
+  head: FrontierHeadLike;
   scheduler: HostScheduler;
   inflight: Inflight;
   /** pages committed so far (resumed crawls count earlier runs) */
@@ -74,6 +76,6 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
       yield { entry: { ...picked.entry } };
       continue;
     }
-    await inflight.wait(scheduler.msUntilNextReady(), signal, wakes);
+    await inflight.wait(Math.min(scheduler.msUntilNextReady(), head.waitMs?.() ?? Infinity), signal, wakes);
   }
 }

@@ -1,0 +1,425 @@
+/**
+ * The Lua scripts of the Redis store (src/store/redis.ts). Each runs
+ * atomically on the server, so one script call is one commit, one claim or
+ * one reap: one network round-trip.
+ *
+ * Every script gets the same ten KEYS (all under one hash tag, so they live
+ * in one Redis Cluster slot):
+ *   1 q      zset, every score 0, members = frontier keys (lexicographic = best first)
+ *   2 e      hash  frontier key -> "urlKey\thost\tscore\tjson" (json: the entry without score and seq)
+ *   3 seen   hash  urlKey -> "d" (done) | "q\tfrontier key\tscore" (queued or leased)
+ *   4 log    list  committed records (JSON), in commit order
+ *   5 c      hash  counters: seq, pages, errors, committed
+ *   6 lease  zset  frontier key -> lease expiry (ms, Redis clock)
+ *   7 lw     hash  frontier key -> worker id holding the lease
+ *   8 ha     hash  host -> requests in flight (leases) on the host, all workers
+ *   9 hn     hash  host -> earliest start of the next request to the host (ms)
+ *  10 meta   hash  name -> JSON
+ *
+ * ARGV[1] of every script is the crawl's epoch (meta _epoch), checked
+ * before anything else; the ARGV described below follow it.
+ *
+ * Scores travel as the client's decimal string (String(score), which
+ * round-trips exactly through strtod), never through cjson.encode, which
+ * keeps only 14 significant digits. Scripts validate nothing: the client
+ * builds their arguments, and a script raises no error after its first
+ * write (Redis does not roll a script back).
+ */
+
+const PRELUDE = `
+local KQ, KE, KS, KL, KC, KLEASE, KLW, KHA, KHN, KMETA = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+-- ARGV[1] is the crawl's epoch as the client read it at open: if the crawl's
+-- keys were lost since (a restart without persistence, FLUSHDB, --fresh),
+-- refuse before writing anything rather than rebuild a partial crawl
+local EPOCH = table.remove(ARGV, 1)
+if redis.call('HGET', KMETA, '_epoch') ~= EPOCH then
+  return redis.error_reply('FC_EPOCH the crawl state in Redis is gone or was reset (a restart without persistence, FLUSHDB or --fresh)')
+end
+
+local function nowMs()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- the frontier key of src/store.ts frontierKey(score, seq)
+local function fkey(score, seq)
+  local x = 0
+  if score ~= 0 then x = -score end
+  local b = { string.byte(struct.pack('>d', x), 1, 8) }
+  if b[1] >= 128 then
+    for i = 1, 8 do b[i] = 255 - b[i] end
+  else
+    b[1] = b[1] + 128
+  end
+  local hex = {}
+  for i = 1, 8 do hex[i] = string.format('%02x', b[i]) end
+  return table.concat(hex) .. '!' .. string.format('%014x', seq)
+end
+
+local function seqOf(k)
+  return tonumber(string.sub(k, 18), 16)
+end
+
+-- "uk\\thost\\tscore\\tjson" -> uk, host, score string, json
+local function splitEntry(v)
+  local uk, host, s, j = string.match(v, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t(.*)$')
+  return uk, host, s, j
+end
+
+-- "q\\tkey\\tscore" -> key, score string (nil for "d")
+local function splitSeen(sv)
+  local k, s = string.match(sv, '^q\\t([^\\t]+)\\t(.*)$')
+  return k, s
+end
+
+local function counts()
+  local c = redis.call('HMGET', KC, 'pages', 'errors', 'committed')
+  return { tonumber(c[1] or '0'), tonumber(c[2] or '0'), tonumber(c[3] or '0'), redis.call('ZCARD', KQ) + redis.call('ZCARD', KLEASE) }
+end
+
+local function place(uk, host, s, j, seq)
+  local k = fkey(tonumber(s), seq)
+  redis.call('ZADD', KQ, 0, k)
+  redis.call('HSET', KE, k, uk .. '\\t' .. host .. '\\t' .. s .. '\\t' .. j)
+  redis.call('HSET', KS, uk, 'q\\t' .. k .. '\\t' .. s)
+  return k
+end
+
+-- queue a URL never seen; raise a queued one with a lower score (keeping
+-- its seq) unless a worker holds it; skip done ones
+local function enqueue(L, outcome)
+  local sv = redis.call('HGET', KS, L.uk)
+  local seq
+  if sv then
+    if sv == 'd' then return end
+    local k, s = splitSeen(sv)
+    if tonumber(s) >= tonumber(L.s) then return end
+    if redis.call('ZSCORE', KLEASE, k) then return end
+    seq = seqOf(k)
+    redis.call('ZREM', KQ, k)
+    redis.call('HDEL', KE, k)
+    if not outcome[L.uk] then outcome[L.uk] = 'raised' end
+  else
+    seq = redis.call('HINCRBY', KC, 'seq', 1)
+    outcome[L.uk] = 'added'
+  end
+  place(L.uk, L.host, L.s, L.j, seq)
+end
+
+-- evict the lowest-priority queued (not leased) entries beyond max (0: no limit)
+local function evict(max, outcome)
+  if max <= 0 then return end
+  local n = redis.call('ZCARD', KQ) + redis.call('ZCARD', KLEASE)
+  while n > max do
+    local worst = redis.call('ZRANGE', KQ, '+', '-', 'BYLEX', 'REV', 'LIMIT', 0, 1)[1]
+    if not worst then break end
+    local v = redis.call('HGET', KE, worst)
+    redis.call('ZREM', KQ, worst)
+    redis.call('HDEL', KE, worst)
+    if v then
+      local uk = splitEntry(v)
+      redis.call('HDEL', KS, uk)
+      outcome[uk] = nil
+    end
+    n = n - 1
+  end
+end
+
+local function markDone(uk)
+  local sv = redis.call('HGET', KS, uk)
+  if sv and sv ~= 'd' then
+    local k = splitSeen(sv)
+    redis.call('ZREM', KQ, k)
+    -- a lease held by another worker stays: its owner's commit, or the reaper, clears it
+    if not redis.call('ZSCORE', KLEASE, k) then redis.call('HDEL', KE, k) end
+  end
+  redis.call('HSET', KS, uk, 'd')
+end
+
+-- end the lease on key k: the host's slot is freed and its next request
+-- waits delay ms from now; true when there was a lease
+local function endLease(k, delay, now)
+  if redis.call('ZREM', KLEASE, k) == 0 then return false end
+  redis.call('HDEL', KLW, k)
+  local v = redis.call('HGET', KE, k)
+  if v then
+    local _, host = splitEntry(v)
+    if redis.call('HINCRBY', KHA, host, -1) <= 0 then redis.call('HDEL', KHA, host) end
+    if delay > 0 then
+      local nx = tonumber(redis.call('HGET', KHN, host) or '0')
+      if now + delay > nx then redis.call('HSET', KHN, host, now + delay) end
+    end
+  end
+  return true
+end
+
+-- a lease that ends without a commit: back to the frontier, unless the URL
+-- is done by now (another page's redirect hop) or queued under another key
+local function returnLease(k, now)
+  endLease(k, 0, now)
+  local v = redis.call('HGET', KE, k)
+  if not v then return end
+  local uk = splitEntry(v)
+  local sv = redis.call('HGET', KS, uk)
+  if sv and splitSeen(sv) == k then
+    redis.call('ZADD', KQ, 0, k)
+  else
+    redis.call('HDEL', KE, k)
+  end
+end
+
+local function reap(now)
+  local expired = redis.call('ZRANGEBYSCORE', KLEASE, '-inf', now, 'LIMIT', 0, 256)
+  for _, k in ipairs(expired) do returnLease(k, now) end
+  return #expired
+end
+
+local function countOutcome(outcome, kind)
+  local n = 0
+  for _, o in pairs(outcome) do if o == kind then n = n + 1 end end
+  return n
+end
+`;
+
+/** claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now) -> status, waitMs, {key, value, ...} (see CLAIM) */
+const CLAIM_FN = `
+local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
+  local leased = redis.call('ZCARD', KLEASE)
+  if maxPages > 0 then
+    local pages = tonumber(redis.call('HGET', KC, 'pages') or '0')
+    if pages >= maxPages then return 'done', 0, {} end
+    if maxPages - pages - leased < n then n = maxPages - pages - leased end
+    if n <= 0 then return 'wait', poll, {} end
+  end
+  if redis.call('ZCARD', KQ) == 0 then
+    if leased == 0 then return 'done', 0, {} end
+    return 'wait', poll, {}
+  end
+  local got = {}
+  local taken = 0
+  -- how long until a claim may succeed: the nearest politeness delay, or the
+  -- poll interval when a host is busy in a worker or the scan did not see all
+  local wait = nil
+  local busy = false
+  local active = {}
+  local keys = redis.call('ZRANGE', KQ, '-', '+', 'BYLEX', 'LIMIT', 0, scan)
+  if #keys >= scan then busy = true end
+  for _, k in ipairs(keys) do
+    local v = redis.call('HGET', KE, k)
+    local host = nil
+    if v then
+      local _, h = splitEntry(v)
+      host = h
+    else
+      redis.call('ZREM', KQ, k) -- no entry: not takeable (cannot happen in a consistent store)
+    end
+    local a = perHost
+    if host then a = active[host] end
+    if host and a == nil then a = tonumber(redis.call('HGET', KHA, host) or '0') end
+    if host then active[host] = a end
+    local nx = 0
+    if host then nx = tonumber(redis.call('HGET', KHN, host) or '0') end
+    if a < perHost and nx <= now then
+      if nx > 0 then redis.call('HDEL', KHN, host) end
+      redis.call('ZREM', KQ, k)
+      redis.call('ZADD', KLEASE, now + leaseMs, k)
+      redis.call('HSET', KLW, k, w)
+      redis.call('HINCRBY', KHA, host, 1)
+      active[host] = a + 1
+      got[#got + 1] = k
+      got[#got + 1] = v
+      taken = taken + 1
+      if taken >= n then break end
+    elseif a < perHost then
+      if wait == nil or nx - now < wait then wait = nx - now end
+    else
+      busy = true
+    end
+  end
+  if taken > 0 then return 'ok', 0, got end
+  if wait == nil or (busy and poll < wait) then wait = poll end
+  return 'wait', wait, got
+end
+`;
+
+/** ARGV[1]: JSON {links: [{uk, host, s, j}], max}. Returns {added, ...counts}. */
+export const ADD_SEEDS = `${PRELUDE}
+local a = cjson.decode(ARGV[1])
+local outcome = {}
+for _, L in ipairs(a.links) do enqueue(L, outcome) end
+evict(a.max, outcome)
+local r = { countOutcome(outcome, 'added') }
+for _, x in ipairs(counts()) do r[#r + 1] = x end
+return r
+`;
+
+/**
+ * ARGV[1]: JSON {w: worker, lk: lease key or "", delay, done: [uk], links: [{uk, host, s, j}],
+ * page: 0|1, err: 0|1, max, claim?: {n, leaseMs, perHost, maxPages, scan, poll}};
+ * ARGV[2]: the record (JSON text).
+ * Returns {added, raised, ...counts, duplicate, claim status ('none' without
+ * `claim`), waitMs, key1, value1, ...}: with `claim`, the worker's next URLs
+ * are claimed in the same call (see CLAIM). A URL that is done already
+ * (fetched by a worker whose lease had expired, or a redirect hop of another
+ * page) is not committed again: only its lease ends (duplicate = 1).
+ */
+export const COMMIT = `${PRELUDE}${CLAIM_FN}
+local a = cjson.decode(ARGV[1])
+local now = nowMs()
+if a.lk ~= '' and redis.call('HGET', KLW, a.lk) == a.w then endLease(a.lk, a.delay, now) end
+if redis.call('HGET', KS, a.done[1]) == 'd' then
+  if a.lk ~= '' and not redis.call('ZSCORE', KLEASE, a.lk) then redis.call('HDEL', KE, a.lk) end
+  local r = { 0, 0 }
+  for _, x in ipairs(counts()) do r[#r + 1] = x end
+  r[#r + 1] = 1
+  r[#r + 1] = 'none'
+  r[#r + 1] = 0
+  return r
+end
+for _, uk in ipairs(a.done) do markDone(uk) end
+if a.lk ~= '' and not redis.call('ZSCORE', KLEASE, a.lk) then redis.call('HDEL', KE, a.lk) end
+local outcome = {}
+for _, L in ipairs(a.links) do enqueue(L, outcome) end
+evict(a.max, outcome)
+redis.call('RPUSH', KL, ARGV[2])
+redis.call('HINCRBY', KC, 'committed', 1)
+if a.page == 1 then redis.call('HINCRBY', KC, 'pages', 1) end
+if a.err == 1 then redis.call('HINCRBY', KC, 'errors', 1) end
+-- claim the worker's next URLs in the same round-trip
+local status, waitMs, got = 'none', 0, {}
+if a.claim then
+  reap(now)
+  status, waitMs, got = claimUpTo(a.w, a.claim.n, a.claim.leaseMs, a.claim.perHost, a.claim.maxPages, a.claim.scan, a.claim.poll, now)
+end
+local r = { countOutcome(outcome, 'added'), countOutcome(outcome, 'raised') }
+for _, x in ipairs(counts()) do r[#r + 1] = x end
+r[#r + 1] = 0
+r[#r + 1] = status
+r[#r + 1] = waitMs
+for _, x in ipairs(got) do r[#r + 1] = x end
+return r
+`;
+
+/**
+ * ARGV[1]: JSON {w, lk, delay, uk, host, s, j, attempts (0: none), max}.
+ * Puts the URL back in the frontier with its attempt count. Returns counts.
+ */
+export const RETRY = `${PRELUDE}
+local a = cjson.decode(ARGV[1])
+local now = nowMs()
+local mine = a.lk ~= '' and redis.call('HGET', KLW, a.lk) == a.w
+if mine then endLease(a.lk, a.delay, now) end
+local sv = redis.call('HGET', KS, a.uk)
+local outcome = {}
+if sv == 'd' then
+  if mine then redis.call('HDEL', KE, a.lk) end
+elseif sv then
+  local k, s = splitSeen(sv)
+  local v = redis.call('HGET', KE, k)
+  if v and not redis.call('ZSCORE', KLEASE, k) then
+    local uk, host, vs, j = splitEntry(v)
+    local e = cjson.decode(j)
+    if a.attempts > 0 then e.attempts = a.attempts else e.attempts = nil end
+    redis.call('HSET', KE, k, uk .. '\\t' .. host .. '\\t' .. vs .. '\\t' .. cjson.encode(e))
+    redis.call('ZADD', KQ, 0, k)
+  end
+else
+  place(a.uk, a.host, a.s, a.j, redis.call('HINCRBY', KC, 'seq', 1))
+end
+evict(a.max, outcome)
+return counts()
+`;
+
+/** ARGV[1]: JSON {ups: [{uk, s}]}. Returns {moved, ...counts}. */
+export const REPRIORITISE = `${PRELUDE}
+local a = cjson.decode(ARGV[1])
+local moved = 0
+for _, u in ipairs(a.ups) do
+  local sv = redis.call('HGET', KS, u.uk)
+  if sv and sv ~= 'd' then
+    local k, s = splitSeen(sv)
+    if tonumber(s) ~= tonumber(u.s) and not redis.call('ZSCORE', KLEASE, k) then
+      local v = redis.call('HGET', KE, k)
+      if v then
+        local uk, host, _, j = splitEntry(v)
+        redis.call('ZREM', KQ, k)
+        redis.call('HDEL', KE, k)
+        place(uk, host, u.s, j, seqOf(k))
+        moved = moved + 1
+      end
+    end
+  end
+end
+local r = { moved }
+for _, x in ipairs(counts()) do r[#r + 1] = x end
+return r
+`;
+
+/**
+ * Claim up to n URLs for worker w: reap expired leases, then walk the best
+ * `scan` frontier entries and lease each whose host has fewer than perHost
+ * requests in flight (all workers) and whose next-request time has come,
+ * at most (maxPages - pages - leases) of them when maxPages > 0.
+ * ARGV: w, n, leaseMs, perHost, maxPages (0: none), scan, pollMs.
+ * Returns {status ('ok' | 'wait' | 'done'), waitMs, pages, errors,
+ * committed, frontierSize, key1, value1, key2, value2, ...}.
+ */
+export const CLAIM = `${PRELUDE}${CLAIM_FN}
+local w, n, leaseMs, perHost, maxPages, scan, poll = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local now = nowMs()
+reap(now)
+local status, waitMs, got = claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
+local r = { status, waitMs }
+for _, x in ipairs(counts()) do r[#r + 1] = x end
+for _, x in ipairs(got) do r[#r + 1] = x end
+return r
+`;
+
+/** ARGV: w, leaseMs, key... Extends worker w's leases on the keys. Returns how many it still held. */
+export const RENEW = `${PRELUDE}
+local now = nowMs()
+local held = 0
+for i = 3, #ARGV do
+  local k = ARGV[i]
+  if redis.call('HGET', KLW, k) == ARGV[1] and redis.call('ZSCORE', KLEASE, k) then
+    redis.call('ZADD', KLEASE, 'XX', now + tonumber(ARGV[2]), k)
+    held = held + 1
+  end
+end
+return held
+`;
+
+/** ARGV: w, key... Returns worker w's leases on the keys to the frontier (a worker that stops). Returns counts. */
+export const RELEASE = `${PRELUDE}
+local now = nowMs()
+for i = 2, #ARGV do
+  local k = ARGV[i]
+  if redis.call('HGET', KLW, k) == ARGV[1] then returnLease(k, now) end
+end
+return counts()
+`;
+
+/** No arguments: reap expired leases now. Returns {reaped, ...counts}. */
+export const REAP = `${PRELUDE}
+local r = { reap(nowMs()) }
+for _, x in ipairs(counts()) do r[#r + 1] = x end
+return r
+`;
+
+/** ARGV: gt ("" for the start), limit. Returns {key1, value1, ...} of the frontier (not leased), best first. */
+export const PAGE = `${PRELUDE}
+local from = '-'
+if ARGV[1] ~= '' then from = '(' .. ARGV[1] end
+local keys = redis.call('ZRANGE', KQ, from, '+', 'BYLEX', 'LIMIT', 0, tonumber(ARGV[2]))
+local r = {}
+for _, k in ipairs(keys) do
+  r[#r + 1] = k
+  r[#r + 1] = redis.call('HGET', KE, k) or ''
+end
+return r
+`;
+
+/** No arguments: counts only. */
+export const COUNTS = `${PRELUDE}
+return counts()
+`;

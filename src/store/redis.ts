@@ -1,0 +1,559 @@
+/**
+ * The crawl state on a Redis server (`--store redis://HOST:PORT/DB`), shared
+ * by any number of `focuscrawl crawl` workers, on one machine or several.
+ *
+ * Key layout (all under `fc:{CRAWL}:`, CRAWL from `?crawl=NAME`, default
+ * `default`; the braces are a Redis Cluster hash tag, so every key of one
+ * crawl lives in one slot and the Lua scripts may touch them together):
+ *   q      zset   frontier keys (score 0, lexicographic order = best first, as in LevelDB)
+ *   e      hash   frontier key -> entry (url key, host, score, JSON)
+ *   seen   hash   MD5 of the canonical URL -> done | queued under a frontier key
+ *   log    list   committed records, in commit order
+ *   c      hash   counters: seq, pages, errors, committed
+ *   lease  zset   frontier keys taken by a worker -> lease expiry (ms, Redis clock)
+ *   lw     hash   frontier key -> worker holding the lease
+ *   ha     hash   host -> requests in flight, all workers
+ *   hn     hash   host -> earliest start of its next request (ms, Redis clock)
+ *   meta   hash   name -> JSON (stats, host budget checkpoint, ...)
+ *
+ * Every mutation is one Lua script (src/store/redis-scripts.ts): one
+ * round-trip, atomic. A worker `claim`s URLs: the script moves the best
+ * frontier keys whose host is free (fewer than perHost requests in flight
+ * across workers, its politeness delay over) into the lease zset with an
+ * expiry, so no two workers get the same URL. `commit` ends the lease,
+ * sets the host's next-request time (now + delay) and writes the page's
+ * effects. A worker renews its leases every leaseMs/3; a worker that dies
+ * stops renewing, and the next claim by any worker (which reaps first)
+ * returns its expired leases to the frontier. A worker that stops cleanly
+ * returns its leases at `close`.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import { StoreError } from '../errors.ts';
+import type { KeyedEntry, Verdict } from '../frontier-head.ts';
+import type { Commit, CommitHooks, StoreOptions } from '../store.ts';
+import type { FrontierEntry, Rescore } from '../types.ts';
+import { urlKey } from '../url.ts';
+import { hostOfCanonical } from '../stages/frontier-source.ts';
+import * as S from './redis-scripts.ts';
+import type { HostRelease, Store } from './types.ts';
+
+export interface RedisStoreOptions extends Pick<StoreOptions, 'maxFrontier'> {
+  /** lease of a claimed URL, ms; renewed every third of it while the worker lives (default 30 000) */
+  leaseMs?: number;
+  /** requests in flight to one host, all workers together (default 1) */
+  perHost?: number;
+  /** claims stop once pages + leased URLs reach this, all workers together (default Infinity) */
+  maxPages?: number;
+  /** frontier entries one claim looks at for a free host (default 1000) */
+  scan?: number;
+  /** this worker's id (default host:pid:random) */
+  workerId?: string;
+}
+
+/** What one claim brought. */
+export interface ClaimResult {
+  /** ok: entries leased; wait: none free now, ask again in waitMs; done: the crawl is over */
+  status: 'ok' | 'wait' | 'done';
+  waitMs: number;
+  entries: KeyedEntry[];
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+const COUNTERS_KEY = '_counters';
+/** meta field naming the crawl's incarnation: created at the first open, checked by every script */
+const EPOCH_KEY = '_epoch';
+/** ms between claims while every free URL's host is busy in another worker */
+const POLL_MS = 50;
+const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta'] as const;
+
+/** Parse `redis://[user:pass@]HOST:PORT/DB?crawl=NAME`: the connection URL and the crawl name. */
+export function parseRedisLocation(location: string): { url: string; crawl: string } {
+  let u: URL;
+  try {
+    u = new URL(location);
+  } catch {
+    throw new StoreError(`--store ${location} is not a redis:// URL`);
+  }
+  const crawl = u.searchParams.get('crawl') ?? 'default';
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(crawl)) throw new StoreError(`--store ${location}: crawl name must be 1-100 of A-Z a-z 0-9 . _ -`);
+  u.searchParams.delete('crawl');
+  return { url: u.toString(), crawl };
+}
+
+/** The ten keys of a crawl, in the order the scripts expect them. */
+export function crawlKeys(crawl: string): string[] {
+  return KEY_NAMES.map((n) => `fc:{${crawl}}:${n}`);
+}
+
+function reason(err: unknown): string {
+  return (err as Error)?.message ?? String(err);
+}
+
+/** A frontier entry as the scripts store it: everything but score and seq, as JSON. */
+function restJson(e: FrontierEntry): string {
+  const { score: _score, seq: _seq, ...rest } = e;
+  if (rest.context === '') delete rest.context;
+  return JSON.stringify(rest);
+}
+
+interface WireLink {
+  uk: string;
+  host: string;
+  s: string;
+  j: string;
+}
+
+function wire(e: FrontierEntry): WireLink {
+  if (typeof e.score !== 'number' || Number.isNaN(e.score)) throw new TypeError(`bad frontier score: ${e.score}`);
+  return { uk: urlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e) };
+}
+
+/** "uk\thost\tscore\tjson" under frontier key k -> the entry. */
+function parseEntry(k: string, v: string): FrontierEntry {
+  const a = v.indexOf('\t');
+  const b = v.indexOf('\t', a + 1);
+  const c = v.indexOf('\t', b + 1);
+  const rest = JSON.parse(v.slice(c + 1)) as FrontierEntry;
+  return { ...rest, score: Number(v.slice(b + 1, c)), seq: parseInt(k.slice(17), 16) };
+}
+
+type Counts = [pages: number, errors: number, committed: number, frontierSize: number];
+
+type Scripted = Redis & Record<'fcAddSeeds' | 'fcCommit' | 'fcRetry' | 'fcReprioritise' | 'fcClaim' | 'fcRenew' | 'fcRelease' | 'fcReap' | 'fcPage' | 'fcCounts', (...args: (string | number)[]) => Promise<unknown>>;
+
+function connect(url: string): Scripted {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 5000,
+    // after a connection loss: reconnect for about 30 s, then fail the commands waiting
+    maxRetriesPerRequest: 20,
+    retryStrategy: (times) => (times > 20 ? null : Math.min(times * 100, 2000)),
+  }) as Scripted;
+  const scripts: [string, string][] = [
+    ['fcAddSeeds', S.ADD_SEEDS],
+    ['fcCommit', S.COMMIT],
+    ['fcRetry', S.RETRY],
+    ['fcReprioritise', S.REPRIORITISE],
+    ['fcClaim', S.CLAIM],
+    ['fcRenew', S.RENEW],
+    ['fcRelease', S.RELEASE],
+    ['fcReap', S.REAP],
+    ['fcPage', S.PAGE],
+    ['fcCounts', S.COUNTS],
+  ];
+  for (const [name, lua] of scripts) redis.defineCommand(name, { numberOfKeys: KEY_NAMES.length, lua });
+  // errors surface through the commands; without a listener ioredis logs each to stderr
+  redis.on('error', () => {});
+  return redis;
+}
+
+export class RedisStore implements Store {
+  readonly #redis: Scripted;
+  readonly #keys: string[];
+  readonly #name: string;
+  readonly #maxFrontier: number;
+  readonly #leaseMs: number;
+  readonly #perHost: number;
+  readonly #maxPages: number;
+  readonly #scan: number;
+  readonly workerId: string;
+  #counts: Counts = [0, 0, 0, 0];
+  /** url -> frontier key of the lease this worker holds on it */
+  readonly #claimed = new Map<string, string>();
+  #renewTimer: NodeJS.Timeout | undefined;
+  #roundTrips = 0;
+  #commits = 0;
+  #closed = false;
+  /** meta _epoch as read at open (see the scripts' prelude) */
+  #epoch = '';
+  /** the claim head: how many URLs to claim with a commit, and where they go */
+  #head: { prefetch: () => number; claimed: (r: ClaimResult) => void } | undefined;
+
+  private constructor(redis: Scripted, crawl: string, name: string, opts: RedisStoreOptions) {
+    this.#redis = redis;
+    this.#keys = crawlKeys(crawl);
+    this.#name = name;
+    this.#maxFrontier = opts.maxFrontier ?? Infinity;
+    this.#leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#perHost = opts.perHost ?? 1;
+    this.#maxPages = opts.maxPages ?? Infinity;
+    this.#scan = opts.scan ?? 1000;
+    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  }
+
+  /**
+   * Connect to the Redis server of `location` (redis://HOST:PORT/DB, optional
+   * `?crawl=NAME`). Throws StoreError (FC_STORE) when it does not answer.
+   */
+  static async open(location: string, opts: RedisStoreOptions = {}): Promise<RedisStore> {
+    const maxFrontier = opts.maxFrontier ?? Infinity;
+    if (!(maxFrontier === Infinity || (Number.isSafeInteger(maxFrontier) && maxFrontier >= 1))) {
+      throw new TypeError(`maxFrontier must be a positive integer, got ${maxFrontier}`);
+    }
+    const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!(Number.isSafeInteger(leaseMs) && leaseMs >= 100)) throw new TypeError(`leaseMs must be an integer >= 100, got ${leaseMs}`);
+    const { url, crawl } = parseRedisLocation(location);
+    const redis = connect(url);
+    const store = new RedisStore(redis, crawl, location, opts);
+    try {
+      await redis.connect();
+      const meta = crawlKeys(crawl)[9];
+      await redis.hsetnx(meta, EPOCH_KEY, randomBytes(8).toString('hex'));
+      store.#epoch = (await redis.hget(meta, EPOCH_KEY)) ?? '';
+      store.#setCounts((await store.#call('fcCounts')) as number[]);
+    } catch (err) {
+      redis.disconnect();
+      if (err instanceof StoreError) throw err;
+      throw new StoreError(`cannot open store ${location}: ${reason(err)}`, { cause: err });
+    }
+    store.#renewTimer = setInterval(() => void store.#renew(), Math.max(50, Math.floor(leaseMs / 3)));
+    store.#renewTimer.unref();
+    return store;
+  }
+
+  /** Delete every key of the crawl at `location` (`--fresh`). */
+  static async destroy(location: string): Promise<void> {
+    const { url, crawl } = parseRedisLocation(location);
+    const redis = connect(url);
+    try {
+      await redis.connect();
+      await redis.del(...crawlKeys(crawl));
+    } catch (err) {
+      throw new StoreError(`cannot reset store ${location}: ${reason(err)}`, { cause: err });
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  get frontierSize(): number {
+    return this.#counts[3];
+  }
+
+  get pages(): number {
+    return this.#counts[0];
+  }
+
+  get errors(): number {
+    return this.#counts[1];
+  }
+
+  get committed(): number {
+    return this.#counts[2];
+  }
+
+  /** Commands this client sent (each one round-trip). */
+  get roundTrips(): number {
+    return this.#roundTrips;
+  }
+
+  /** Commits and retries made through this client (a claim after one may find a freed host). */
+  get localCommits(): number {
+    return this.#commits;
+  }
+
+  /** URLs this worker holds a lease on. */
+  get claimedCount(): number {
+    return this.#claimed.size;
+  }
+
+  #setCounts(r: number[], from = 0): void {
+    this.#counts = [Number(r[from]), Number(r[from + 1]), Number(r[from + 2]), Number(r[from + 3])];
+  }
+
+  async #call(name: keyof Scripted & `fc${string}`, ...args: (string | number)[]): Promise<unknown> {
+    if (this.#closed) throw new StoreError(`cannot use store ${this.#name}: it is closed`);
+    this.#roundTrips++;
+    try {
+      return await (this.#redis[name] as (...a: (string | number)[]) => Promise<unknown>)(...this.#keys, this.#epoch, ...args);
+    } catch (err) {
+      if (/FC_EPOCH/.test(reason(err))) {
+        throw new StoreError(`store ${this.#name}: the crawl state in Redis is gone or was reset since this worker started (Redis restarted without persistence, FLUSHDB, or --fresh); nothing was written`, { cause: err });
+      }
+      throw new StoreError(`store ${this.#name} failed: ${reason(err)}`, { cause: err });
+    }
+  }
+
+  #max(): number {
+    return this.#maxFrontier === Infinity ? 0 : this.#maxFrontier;
+  }
+
+  async addSeeds(entries: FrontierEntry[]): Promise<number> {
+    const links = entries.map(wire);
+    const r = (await this.#call('fcAddSeeds', JSON.stringify({ links, max: this.#max() }))) as number[];
+    this.#setCounts(r, 1);
+    return Number(r[0]);
+  }
+
+  async *frontier(opts: { gt?: string } = {}): AsyncGenerator<{ key: string; entry: FrontierEntry }> {
+    let gt = opts.gt ?? '';
+    for (;;) {
+      const r = (await this.#call('fcPage', gt, 256)) as string[];
+      for (let i = 0; i < r.length; i += 2) {
+        if (r[i + 1] === '') continue;
+        yield { key: r[i], entry: parseEntry(r[i], r[i + 1]) };
+      }
+      if (r.length < 512) return;
+      gt = r[r.length - 2];
+    }
+  }
+
+  async status(url: string): Promise<'queued' | 'done' | null> {
+    this.#roundTrips++;
+    let v: string | null;
+    try {
+      v = await this.#redis.hget(this.#keys[2], urlKey(url));
+    } catch (err) {
+      throw new StoreError(`store ${this.#name} failed: ${reason(err)}`, { cause: err });
+    }
+    if (v === null) return null;
+    return v === 'd' ? 'done' : 'queued';
+  }
+
+  /**
+   * One page in one script call (see CrawlStore.commit for what it writes),
+   * unless its URL is done already (another worker fetched it after this
+   * worker's lease expired, or it was a redirect hop of another page): then
+   * nothing is written and `beforeBatch` is not called, so no record goes out.
+   * When this worker claimed the URL, its lease ends and the host's next
+   * request waits `hostDelayMs`. `hooks.beforeBatch` runs right after the
+   * script answered: the instant the page is committed is on the server.
+   */
+  async commit(c: Commit & HostRelease, hooks: CommitHooks = {}): Promise<{ added: number; raised: number }> {
+    let args: string;
+    let record: string;
+    const lk = this.#claimed.get(c.entry.url) ?? '';
+    try {
+      const done = [...new Set([c.entry.url, ...(c.alsoDone ?? [])].map(urlKey))];
+      const links = c.links.map((l) => wire(l as FrontierEntry));
+      record = JSON.stringify(c.record);
+      const isError = (c.record as { type?: unknown }).type === 'error';
+      const n = this.#head?.prefetch() ?? 0;
+      // the next URLs are claimed in the same round-trip
+      const claim = n > 0 ? this.#claimArgs(n) : undefined;
+      args = JSON.stringify({ w: this.workerId, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim });
+    } catch (err) {
+      if (err instanceof TypeError && /bad frontier score/.test(err.message)) throw err;
+      throw new StoreError(`cannot write store ${this.#name}: ${reason(err)}`, { cause: err });
+    }
+    const r = (await this.#call('fcCommit', args, record)) as (number | string)[];
+    this.#commits++;
+    if (lk !== '') this.#claimed.delete(c.entry.url);
+    this.#setCounts(r as number[], 2);
+    if (r[7] !== 'none') this.#head?.claimed(this.#claimResult(r, 7));
+    // a duplicate (the URL was done already) is not committed: no record goes out
+    if (Number(r[6]) === 0) hooks.beforeBatch?.();
+    return { added: Number(r[0]), raised: Number(r[1]) };
+  }
+
+  async retry(entry: FrontierEntry, opts: HostRelease = {}): Promise<void> {
+    const lk = this.#claimed.get(entry.url) ?? '';
+    const w = wire(entry);
+    const args = JSON.stringify({ w: this.workerId, lk, delay: Math.max(0, Math.round(opts.hostDelayMs ?? 0)), ...w, attempts: entry.attempts ?? 0, max: this.#max() });
+    const r = (await this.#call('fcRetry', args)) as number[];
+    this.#commits++;
+    if (lk !== '') this.#claimed.delete(entry.url);
+    this.#setCounts(r);
+  }
+
+  async reprioritise(updates: readonly Rescore[]): Promise<number> {
+    const wanted = new Map<string, number>();
+    for (const u of updates) if (Number.isFinite(u.score)) wanted.set(u.url, u.score);
+    if (wanted.size === 0) return 0;
+    const ups = [...wanted].map(([url, score]) => ({ uk: urlKey(url), s: String(score) }));
+    const r = (await this.#call('fcReprioritise', JSON.stringify({ ups }))) as number[];
+    this.#setCounts(r, 1);
+    return Number(r[0]);
+  }
+
+  /**
+   * Lease up to `n` URLs for this worker (see the CLAIM script): best first,
+   * only on hosts that are free across all workers, within maxPages.
+   */
+  async claim(n: number): Promise<ClaimResult> {
+    const c = this.#claimArgs(n);
+    const r = (await this.#call('fcClaim', this.workerId, c.n, c.leaseMs, c.perHost, c.maxPages, c.scan, c.poll)) as (string | number)[];
+    this.#setCounts(r.slice(2) as number[]);
+    return this.#claimResult(r, 0);
+  }
+
+  #claimArgs(n: number) {
+    return { n: Math.max(1, n), leaseMs: this.#leaseMs, perHost: this.#perHost, maxPages: this.#maxPages === Infinity ? 0 : this.#maxPages, scan: this.#scan, poll: POLL_MS };
+  }
+
+  /** A claim's answer from r[at]: status, waitMs, then (after the counts when at = 0) key, value pairs. */
+  #claimResult(r: (string | number)[], at: number): ClaimResult {
+    const entries: KeyedEntry[] = [];
+    for (let i = at === 0 ? 6 : at + 2; i < r.length; i += 2) {
+      const key = String(r[i]);
+      const entry = parseEntry(key, String(r[i + 1]));
+      entries.push({ key, entry });
+      this.#claimed.set(entry.url, key);
+    }
+    return { status: String(r[at]) as ClaimResult['status'], waitMs: Number(r[at + 1]), entries };
+  }
+
+  /** Let a claim head receive URLs claimed along with commits (see ClaimHead). */
+  attachHead(head: { prefetch: () => number; claimed: (r: ClaimResult) => void }): void {
+    this.#head = head;
+  }
+
+  /** URLs leased by any worker right now (expired leases of dead workers included until reaped). */
+  async leases(): Promise<number> {
+    this.#roundTrips++;
+    try {
+      return await this.#redis.zcard(this.#keys[5]);
+    } catch (err) {
+      throw new StoreError(`cannot read store ${this.#name}: ${reason(err)}`, { cause: err });
+    }
+  }
+
+  /** Return expired leases (of dead workers) to the frontier now; the number returned. */
+  async reap(): Promise<number> {
+    const r = (await this.#call('fcReap')) as number[];
+    this.#setCounts(r, 1);
+    return Number(r[0]);
+  }
+
+  /** Return this worker's leases to the frontier (a stopping worker). */
+  async releaseClaims(): Promise<void> {
+    if (this.#claimed.size === 0) return;
+    const keys = [...this.#claimed.values()];
+    this.#claimed.clear();
+    this.#setCounts((await this.#call('fcRelease', this.workerId, ...keys)) as number[]);
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#claimed.size === 0 || this.#closed) return;
+    try {
+      await this.#call('fcRenew', this.workerId, this.#leaseMs, ...this.#claimed.values());
+    } catch {
+      // the next commit reports a lost server
+    }
+  }
+
+  async *log(opts: { gt?: string } = {}): AsyncGenerator<object> {
+    let i = opts.gt === undefined ? 0 : Number(opts.gt);
+    if (!Number.isSafeInteger(i) || i < 0) throw new TypeError(`bad log key ${opts.gt}`);
+    for (;;) {
+      this.#roundTrips++;
+      let rows: string[];
+      try {
+        rows = await this.#redis.lrange(this.#keys[3], i, i + 999);
+      } catch (err) {
+        throw new StoreError(`store ${this.#name} failed: ${reason(err)}`, { cause: err });
+      }
+      for (const row of rows) yield JSON.parse(row) as object;
+      if (rows.length < 1000) return;
+      i += rows.length;
+    }
+  }
+
+  async getMeta(key: string): Promise<unknown> {
+    if (key === COUNTERS_KEY || key === EPOCH_KEY) throw new TypeError(`meta key ${key} is reserved`);
+    this.#roundTrips++;
+    try {
+      const v = await this.#redis.hget(this.#keys[9], key);
+      return v === null ? undefined : JSON.parse(v);
+    } catch (err) {
+      throw new StoreError(`cannot read store ${this.#name}: ${reason(err)}`, { cause: err });
+    }
+  }
+
+  async putMeta(key: string, value: unknown): Promise<void> {
+    if (key === COUNTERS_KEY || key === EPOCH_KEY) throw new TypeError(`meta key ${key} is reserved`);
+    this.#roundTrips++;
+    try {
+      await this.#redis.hset(this.#keys[9], key, JSON.stringify(value));
+    } catch (err) {
+      throw new StoreError(`cannot write store ${this.#name}: ${reason(err)}`, { cause: err });
+    }
+  }
+
+  /** A head for the frontier source that claims from Redis (see ClaimHead). */
+  claimHead(want: () => number): ClaimHead {
+    return new ClaimHead(this, want);
+  }
+
+  /** Return this worker's leases, then disconnect. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    clearInterval(this.#renewTimer);
+    try {
+      await this.releaseClaims();
+    } finally {
+      this.#closed = true;
+      await this.#redis.quit().catch(() => this.#redis.disconnect());
+    }
+  }
+}
+
+/**
+ * The frontier head of a Redis worker: a small buffer of URLs this worker
+ * has leased. It claims more when the buffer is empty, at most `want()`
+ * (the free fetch slots); after a claim that found nothing free it waits
+ * the delay the server named, unless a commit of this worker freed a host.
+ */
+export class ClaimHead {
+  readonly #store: RedisStore;
+  readonly #want: () => number;
+  #buf: KeyedEntry[] = [];
+  #status: ClaimResult['status'] = 'ok';
+  #retryAt = 0;
+  #commitsAtClaim = -1;
+
+  constructor(store: RedisStore, want: () => number) {
+    this.#store = store;
+    this.#want = want;
+    // a commit claims what the worker will want once the committed URL leaves its slot
+    store.attachHead({ prefetch: () => Math.max(0, this.#want() + 1 - this.#buf.length), claimed: (r) => this.#took(r) });
+  }
+
+  #took(r: ClaimResult): void {
+    this.#buf.push(...r.entries);
+    this.#status = r.status;
+    this.#retryAt = Date.now() + r.waitMs;
+    this.#commitsAtClaim = this.#store.localCommits;
+  }
+
+  get size(): number {
+    return this.#buf.length;
+  }
+
+  /** The crawl is over: nothing queued and nothing leased by any worker, or --max-pages reached. */
+  get complete(): boolean {
+    return this.#status === 'done';
+  }
+
+  async refill(): Promise<void> {
+    if (this.#buf.length > 0) return;
+    if (this.#status === 'wait' && Date.now() < this.#retryAt && this.#store.localCommits === this.#commitsAtClaim) return;
+    this.#commitsAtClaim = this.#store.localCommits;
+    this.#took(await this.#store.claim(this.#want()));
+  }
+
+  take(verdict: (e: KeyedEntry) => Verdict): KeyedEntry | null {
+    let fallback = -1;
+    for (let i = 0; i < this.#buf.length; i++) {
+      const v = verdict(this.#buf[i]);
+      if (v === 'take') return this.#buf.splice(i, 1)[0];
+      if (v === 'fallback' && fallback < 0) fallback = i;
+    }
+    return fallback >= 0 ? this.#buf.splice(fallback, 1)[0] : null;
+  }
+
+  async grow(): Promise<boolean> {
+    return false;
+  }
+
+  async scanBeyond(): Promise<KeyedEntry | null> {
+    return null;
+  }
+
+  /** How long the source may sleep before claiming again (Infinity: until woken). */
+  waitMs(): number {
+    if (this.#buf.length > 0 || this.#status !== 'wait') return Infinity;
+    return Math.max(1, this.#retryAt - Date.now());
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The Redis store as several workers see it (the single-worker contract is
+ * in test/store.test.ts): atomic claims, leases that expire and come back,
+ * politeness and --max-pages held across workers. A real redis-server on a
+ * loopback port; skipped when redis-server is not installed.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { RedisStore, crawlKeys, parseRedisLocation } from '../src/store/redis.ts';
+import type { FrontierEntry } from '../src/types.ts';
+import { ROOT, runCli } from './helpers/cli.ts';
+import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
+
+let server: RedisServer | undefined;
+const opened: RedisStore[] = [];
+
+async function open(crawl: string, opts: Parameters<typeof RedisStore.open>[1] = {}): Promise<RedisStore> {
+  const s = await RedisStore.open(`${server!.url}?crawl=${crawl}`, opts);
+  opened.push(s);
+  return s;
+}
+
+function seeds(hosts: number, perHost: number): FrontierEntry[] {
+  const out: FrontierEntry[] = [];
+  for (let h = 0; h < hosts; h++) for (let i = 0; i < perHost; i++) out.push({ url: `http://h${h}.test/p${i}`, score: 1 - i / 100, depth: 0, parent: null });
+  return out;
+}
+
+const page = (url: string) => ({ type: 'page', url });
+
+describe('Redis store across workers', { skip: REDIS_SKIP, concurrency: false }, () => {
+  before(async () => {
+    server = await startRedis();
+  });
+  after(async () => {
+    for (const s of opened) await s.close().catch(() => {});
+    await server?.stop();
+  });
+
+  test('parses the location: connection URL and crawl name; keys share one hash tag', () => {
+    assert.deepEqual(parseRedisLocation('redis://127.0.0.1:6379/2?crawl=webkb-1'), { url: 'redis://127.0.0.1:6379/2', crawl: 'webkb-1' });
+    assert.equal(parseRedisLocation('redis://h:1/0').crawl, 'default');
+    assert.throws(() => parseRedisLocation('redis://h:1/0?crawl=a%7Bb'), (e: any) => e.code === 'FC_STORE');
+    for (const k of crawlKeys('x')) assert.match(k, /^fc:\{x\}:[a-z]+$/);
+  });
+
+  test('two workers claiming at once never get the same URL, and every URL is committed once (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean()), { minLength: 1, maxLength: 30 }),
+        async (hosts, perHostUrls, steps) => {
+          const crawl = uniqueCrawl('p');
+          const a = await open(crawl, { perHost: 1000 });
+          const b = await open(crawl, { perHost: 1000 });
+          const all = seeds(hosts, perHostUrls);
+          await a.addSeeds(all);
+          const held = new Map<string, RedisStore>();
+          const committed: string[] = [];
+          const settle = async (s: RedisStore, retry: boolean) => {
+            for (const [url, owner] of [...held]) {
+              if (owner !== s) continue;
+              held.delete(url);
+              const entry = { url, score: 0, depth: 0, parent: null };
+              if (retry) await s.retry(entry);
+              else {
+                await s.commit({ entry, record: page(url), countsAsPage: true, links: [] });
+                committed.push(url);
+              }
+            }
+          };
+          for (const [na, nb, retry] of [...steps, [50, 50, false] as [number, number, boolean]]) {
+            const [ra, rb] = await Promise.all([a.claim(na), b.claim(nb)]);
+            for (const [s, r] of [[a, ra], [b, rb]] as const) {
+              for (const { entry } of r.entries) {
+                assert.ok(!held.has(entry.url), `${entry.url} claimed twice`);
+                held.set(entry.url, s);
+              }
+            }
+            await Promise.all([settle(a, retry), settle(b, false)]);
+          }
+          // whatever is left: claim until the crawl is over
+          for (let i = 0; i < 100; i++) {
+            const r = await a.claim(100);
+            for (const { entry } of r.entries) held.set(entry.url, a);
+            await settle(a, false);
+            if (r.status === 'done') break;
+          }
+          assert.deepEqual([...committed].sort(), all.map((e) => e.url).sort());
+          assert.equal(a.pages, all.length);
+          assert.equal(a.frontierSize, 0);
+          await a.close();
+          await b.close();
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  test('politeness holds across workers: one request per host at a time, and the delay after it', async () => {
+    const crawl = uniqueCrawl();
+    const a = await open(crawl, { perHost: 1 });
+    const b = await open(crawl, { perHost: 1 });
+    await a.addSeeds(seeds(2, 3));
+    const ra = await a.claim(10);
+    assert.deepEqual(ra.entries.map((e) => e.entry.url), ['http://h0.test/p0', 'http://h1.test/p0'], 'one URL per host');
+    const rb = await b.claim(10);
+    assert.equal(rb.status, 'wait');
+    assert.equal(rb.entries.length, 0, 'both hosts are busy in worker a');
+    await a.commit({ entry: ra.entries[0].entry, record: page(ra.entries[0].entry.url), countsAsPage: true, links: [], hostDelayMs: 60_000 });
+    await a.commit({ entry: ra.entries[1].entry, record: page(ra.entries[1].entry.url), countsAsPage: true, links: [], hostDelayMs: 0 });
+    const rb2 = await b.claim(10);
+    assert.deepEqual(rb2.entries.map((e) => e.entry.url), ['http://h1.test/p1'], 'h0 waits its delay, h1 is free');
+    await b.commit({ entry: rb2.entries[0].entry, record: page('http://h1.test/p1'), countsAsPage: true, links: [], hostDelayMs: 0 });
+    const rb3 = await b.claim(10);
+    assert.deepEqual(rb3.entries.map((e) => e.entry.url), ['http://h1.test/p2']);
+    await b.releaseClaims();
+    const rb4 = await b.claim(10);
+    assert.deepEqual(rb4.entries.map((e) => e.entry.url), ['http://h1.test/p2'], 'released claims are back in the frontier');
+    const rb5 = await a.claim(10);
+    assert.equal(rb5.status, 'wait');
+    assert.ok(rb5.waitMs > 50_000 && rb5.waitMs <= 60_000, `wait for h0's delay, got ${rb5.waitMs}`);
+  });
+
+  test("a commit claims the worker's next URLs in the same round-trip", async () => {
+    const s = await open(uniqueCrawl(), { perHost: 10 });
+    await s.addSeeds(seeds(3, 2));
+    // one fetch slot free besides the URL being committed
+    const head = s.claimHead(() => 1);
+    await head.refill();
+    const first = head.take(() => 'take')!;
+    assert.equal(first.entry.url, 'http://h0.test/p0');
+    const before = s.roundTrips;
+    await s.commit({ entry: first.entry, record: page(first.entry.url), countsAsPage: true, links: [] });
+    assert.equal(s.roundTrips - before, 1, 'one round-trip');
+    assert.equal(head.size, 2, 'the committed URL\'s slot and the free one');
+    await head.refill();
+    assert.equal(s.roundTrips - before, 1, 'the buffer is full: no claim');
+    assert.deepEqual([head.take(() => 'take')!.entry.url, head.take(() => 'take')!.entry.url], ['http://h1.test/p0', 'http://h2.test/p0']);
+    assert.equal(s.claimedCount, 2);
+  });
+
+  test('--max-pages holds across workers: claims stop at pages + leases = max', async () => {
+    const crawl = uniqueCrawl();
+    const a = await open(crawl, { perHost: 100, maxPages: 5 });
+    const b = await open(crawl, { perHost: 100, maxPages: 5 });
+    await a.addSeeds(seeds(3, 4));
+    const ra = await a.claim(3);
+    const rb = await b.claim(3);
+    assert.equal(ra.entries.length + rb.entries.length, 5);
+    assert.equal((await b.claim(3)).status, 'wait');
+    // an error record does not count: its place is claimable again
+    const e0 = rb.entries[0].entry;
+    await b.commit({ entry: e0, record: { type: 'error', url: e0.url, code: 'FC_NETWORK' }, countsAsPage: false, links: [] });
+    const rb2 = await b.claim(3);
+    assert.equal(rb2.entries.length, 1);
+    for (const { entry } of [...ra.entries, ...rb.entries.slice(1), ...rb2.entries]) {
+      await (ra.entries.some((x) => x.entry.url === entry.url) ? a : b).commit({ entry, record: page(entry.url), countsAsPage: true, links: [] });
+    }
+    assert.equal((await a.claim(3)).status, 'done');
+    assert.equal(a.pages, 5);
+  });
+
+  test('a worker whose lease expired does not commit a URL again that another worker committed', async () => {
+    const crawl = uniqueCrawl();
+    const a = await open(crawl, { perHost: 10, leaseMs: 60_000 });
+    const b = await open(crawl, { perHost: 10, leaseMs: 60_000 });
+    await a.addSeeds(seeds(1, 1));
+    const [ea] = (await a.claim(1)).entries;
+    // a stalls longer than its lease (a frozen process): the lease has expired
+    const admin = new Redis(server!.port, '127.0.0.1');
+    await admin.zadd(crawlKeys(crawl)[5], 'XX', 0, ea.key);
+    admin.disconnect();
+    const [eb] = (await b.claim(1)).entries;
+    assert.equal(eb.entry.url, ea.entry.url, 'b got the URL after the lease expired');
+    let printed = 0;
+    await b.commit({ entry: eb.entry, record: page(eb.entry.url), countsAsPage: true, links: [] }, { beforeBatch: () => printed++ });
+    await a.commit({ entry: ea.entry, record: page(ea.entry.url), countsAsPage: true, links: [] }, { beforeBatch: () => printed++ });
+    assert.equal(printed, 1, 'one record goes out');
+    assert.deepEqual([b.pages, a.pages, a.committed], [1, 1, 1]);
+    assert.equal((await a.claim(5)).status, 'done');
+  });
+
+  test("a link to a URL another worker is fetching does not put it back in the frontier", async () => {
+    // regression guard: raising a leased URL's score used to re-queue it under a new key (fetched twice)
+    const crawl = uniqueCrawl();
+    const a = await open(crawl, { perHost: 10 });
+    const b = await open(crawl, { perHost: 10 });
+    await a.addSeeds([{ url: 'http://x.test/a', score: 0.1, depth: 0, parent: null }, { url: 'http://y.test/b', score: 0.5, depth: 0, parent: null }]);
+    const ra = await a.claim(1);
+    assert.equal(ra.entries[0].entry.url, 'http://y.test/b');
+    const rb = await b.claim(1);
+    assert.equal(rb.entries[0].entry.url, 'http://x.test/a');
+    await a.commit({ entry: ra.entries[0].entry, record: page('http://y.test/b'), countsAsPage: true, links: [{ url: 'http://x.test/a', score: 9, depth: 1, parent: 'http://y.test/b' }] });
+    assert.equal((await a.claim(5)).entries.length, 0, 'x.test/a is still leased by b, not queued again');
+    await b.commit({ entry: rb.entries[0].entry, record: page('http://x.test/a'), countsAsPage: true, links: [] });
+    assert.equal((await a.claim(5)).status, 'done');
+  });
+
+  test('a killed worker: its claimed URLs return to the frontier after the lease; a live worker keeps its own', async () => {
+    const crawl = uniqueCrawl();
+    const location = `${server!.url}?crawl=${crawl}`;
+    const survivor = await open(crawl, { perHost: 100, leaseMs: 300 });
+    await survivor.addSeeds(seeds(4, 3));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-redis-child-'));
+    try {
+      const file = path.join(dir, 'child.mts');
+      await writeFile(
+        file,
+        `import { RedisStore } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/store/redis.ts')).href)};
+const s = await RedisStore.open(process.argv[2], { perHost: 100, leaseMs: 300 });
+const r = await s.claim(5);
+console.log(JSON.stringify(r.entries.map((e) => e.entry.url)));
+setInterval(() => {}, 1000);`,
+      );
+      const child = spawn(process.execPath, ['--import', 'tsx', file, location], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const claimed = await new Promise<string[]>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(JSON.parse(out));
+        });
+        child.on('exit', () => reject(new Error('child exited before claiming')));
+      });
+      assert.equal(claimed.length, 5);
+      // the child renews its leases while it lives
+      const mine = await survivor.claim(3);
+      await sleep(700);
+      const during = await survivor.claim(100);
+      const got = [...mine.entries, ...during.entries].map((e) => e.entry.url);
+      assert.equal(got.length, 12 - 5);
+      for (const u of claimed) assert.ok(!got.includes(u), `${u} is leased by the live child`);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await sleep(700); // > leaseMs, and the survivor renewed its own leases meanwhile
+      const after = await survivor.claim(100);
+      assert.deepEqual(after.entries.map((e) => e.entry.url).sort(), [...claimed].sort(), 'the dead worker\'s URLs, and only those');
+      assert.equal(survivor.claimedCount, 12);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the crawl state lost under a running worker (restart without persistence, FLUSHDB): FC_STORE, and nothing is written', async () => {
+    const crawl = uniqueCrawl();
+    const s = await open(crawl, { perHost: 10 });
+    await s.addSeeds(seeds(2, 2));
+    const [claimed] = (await s.claim(1)).entries;
+    const admin = new Redis(server!.port, '127.0.0.1');
+    try {
+      await admin.flushdb();
+      await assert.rejects(
+        s.commit({ entry: claimed.entry, record: page(claimed.entry.url), countsAsPage: true, links: [{ url: 'http://n.test/', score: 1, depth: 1, parent: claimed.entry.url }] }),
+        (e: any) => e.code === 'FC_STORE' && /gone or was reset/.test(e.message),
+      );
+      await assert.rejects(s.claim(5), (e: any) => e.code === 'FC_STORE');
+      assert.equal(await admin.dbsize(), 0, 'no half-rebuilt crawl');
+      // a worker started now begins a new crawl
+      const fresh = await open(crawl);
+      assert.equal(fresh.committed, 0);
+      assert.equal(await fresh.addSeeds(seeds(1, 1)), 1);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  test('a dropped connection is re-established by itself; a closed store refuses writes with FC_STORE', async () => {
+    const crawl = uniqueCrawl();
+    const s = await RedisStore.open(`${server!.url}?crawl=${crawl}`);
+    await s.addSeeds(seeds(1, 1));
+    const admin = new Redis(server!.port, '127.0.0.1');
+    await admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+    admin.disconnect();
+    // ioredis reconnects by itself: the store goes on (the data is still there)
+    assert.equal(await s.addSeeds(seeds(1, 2)), 1);
+    await s.close();
+    await assert.rejects(s.addSeeds(seeds(1, 1)), (e: any) => e.code === 'FC_STORE');
+  });
+});
+
+test('--lease-ms needs a redis:// store (exit 2, FC_USAGE)', async () => {
+  const r = await runCli(['crawl', '--seed', 'http://example.test/', '--lease-ms', '500', '--store', path.join(os.tmpdir(), 'nope')]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /FC_USAGE.*--lease-ms needs --store redis:/);
+});
