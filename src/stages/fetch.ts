@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { BadRedirectError, TooManyRedirectsError, toItemError } from '../errors.ts';
 import type { HttpClient } from '../http.ts';
-import type { CrawlItem, FetchResult, ItemError } from '../types.ts';
+import type { CrawlItem, FetchHop, FetchResult, ItemError } from '../types.ts';
 import { canonicalize, type CanonOptions } from '../url.ts';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -43,22 +43,26 @@ export interface FetchStageOptions {
 
 /**
  * Fetch `url`, following up to `maxRedirects` redirects. Resolves to the
- * FetchResult or to the ItemError `checkHop` returned; throws coded errors
+ * FetchResult, or to the ItemError `checkHop` returned with the redirect
+ * answers received up to the refused hop; throws coded errors
  * (network, timeout, decode, FC_BAD_REDIRECT, FC_TOO_MANY_REDIRECTS).
  */
 async function fetchWithRedirects(
   url: string,
   opts: FetchStageOptions,
   signal: AbortSignal,
-): Promise<FetchResult | ItemError> {
+): Promise<FetchResult | { refused: ItemError; hops: FetchHop[] }> {
   const maxRedirects = opts.maxRedirects ?? 5;
   const started = Date.now();
   const fetchedAt = new Date(started).toISOString();
   const chain = [url];
+  // the answers of a redirect chain (FetchResult.hops), for --warc-out: no copies, headers by reference
+  const hops: FetchHop[] = [];
   let current = url;
   let hopDone: ((replay: boolean) => void) | undefined;
   for (;;) {
     let hop: Awaited<ReturnType<HttpClient['get']>>;
+    const at = chain.length === 1 ? fetchedAt : new Date().toISOString();
     try {
       hop = await opts.client.get(current, { maxBytes: opts.maxBytes, signal });
     } catch (err) {
@@ -75,7 +79,8 @@ async function fetchWithRedirects(
       if (chain.includes(next)) throw new TooManyRedirectsError(`redirect loop: ${[...chain, next].join(' -> ')}`);
       if (chain.length > maxRedirects) throw new TooManyRedirectsError(`more than ${maxRedirects} redirects from ${url}`);
       const veto = opts.checkHop === undefined ? null : await opts.checkHop(next);
-      if (veto !== null) return veto;
+      hops.push({ url: current, status: hop.status, headers: hop.headers, fetchedAt: at });
+      if (veto !== null) return { refused: veto, hops };
       hopDone = await opts.beforeHop?.(next, { origin: url, replay: hop.replay, signal });
       chain.push(next);
       current = next;
@@ -95,6 +100,7 @@ async function fetchWithRedirects(
       fetchedAt,
       ms: Date.now() - started,
       replay: hop.replay,
+      ...(hops.length > 0 ? { hops: [...hops, { url: current, status: hop.status, headers: hop.headers, fetchedAt: at }] } : {}),
     };
   }
 }
@@ -149,8 +155,10 @@ export async function* fetchStage(
   const run = async (item: CrawlItem): Promise<void> => {
     try {
       const r = await fetchWithRedirects(item.entry.url, opts, abort.signal);
-      if ('code' in r) item.error = r;
-      else item.fetch = r;
+      if ('refused' in r) {
+        item.error = r.refused;
+        item.refusedHops = r.hops;
+      } else item.fetch = r;
     } catch (err) {
       item.error = toItemError(err);
     }

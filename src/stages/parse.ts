@@ -20,6 +20,8 @@ export interface ParseStageOptions {
   maxAnchorChars?: number;
   /** bytes decoded and parsed per step (default 64 KiB) */
   chunkSize?: number;
+  /** leave `fetch.body` set after parsing, for a later stage that writes it (--warc-out, --pages-out) */
+  keepBody?: boolean;
 }
 
 /** Default bytes per decode/parse step. */
@@ -51,7 +53,8 @@ export function parseBody(body: Buffer, url: string, headerCharset: string | nul
 
 /**
  * For every item without error whose `fetch.body` is non-null: sets
- * `item.page` (parsed against `fetch.finalUrl`) and then `fetch.body = null`.
+ * `item.page` (parsed against `fetch.finalUrl`) and then `fetch.body = null`
+ * (unless `keepBody`).
  * Items with an error, without a fetch or with a null body pass through
  * unchanged. An unexpected parser failure becomes `item.error` (FC_INTERNAL)
  * instead of a throw. Order is kept.
@@ -65,7 +68,7 @@ export async function* parseStage(source: AsyncIterable<CrawlItem>, opts: ParseS
       } catch (err) {
         item.error = toItemError(err);
       }
-      f.body = null;
+      if (opts.keepBody !== true) f.body = null;
     }
     yield item;
   }
