@@ -461,6 +461,8 @@ export async function checkClosure(store: CrawlStore, proxy: string): Promise<Cl
   try {
     for (const r of await readLog(store)) {
       if (r.type !== 'page' || r.status < 200 || r.status >= 300) continue;
+      // a near-duplicate's links are not queued (see src/stages/dedup.ts)
+      if (r.duplicateOf !== undefined) continue;
       const hop = await client.get(r.finalUrl, { maxBytes: 1024 * 1024 });
       const fetch: FetchResult = {
         url: r.url, finalUrl: r.finalUrl, redirects: [r.url], status: hop.status, headers: hop.headers,
