@@ -57,6 +57,17 @@ Scope:
   --max-pages N         stop after N pages (counted across resumed runs; default: no limit)
   --max-depth N         do not queue links more than N hops from a seed (default: no limit)
   --max-frontier N      keep at most the N best queued URLs (default: no limit)
+  --sitemap URL|FILE    queue the URLs of a sitemap (urlset, sitemapindex, text, .gz) at
+                        depth 1, scored like links (repeatable); entries on another host
+                        than the sitemap are dropped unless its robots.txt lists it
+  --sitemaps-from-robots
+                        also read the sitemaps named by each seed host's robots.txt
+  --sitemap-max-urls N  URLs taken from all sitemaps together (default 1000000)
+  --near-dup-distance K a page within Hamming distance K of an earlier page's SimHash is
+                        a near-duplicate: "duplicateOf" in its record, its links are not
+                        queued (default 3; 0 = off; at most 10)
+  --near-dup-min-tokens N
+                        pages with fewer tokens are never near-duplicates (default 30)
   --keep-index-html     do not treat /dir/index.html and /dir/ as one URL
   --keep-session-ids    do not strip session ids from URLs (;jsessionid=, PHPSESSID=,
                         sessionid=, session_id=, osCsid=, CFID=, CFTOKEN=, ASPSESSIONID*=,
@@ -96,10 +107,26 @@ Retries:
                         (default 1000), or the answer's Retry-After
   --max-retry-after S   cap on any host wait, seconds (default 120); an answer with a
                         longer Retry-After is not retried
+Output files (records still go to stdout):
+  --warc-out DIR        also archive every fetched response in DIR as WARC/1.1, gzip per
+                        record: request + response records (redirect hops too) and a
+                        metadata record with score, relevance, depth, parent, strategy;
+                        written before the page is committed; the file being written ends
+                        in .open. \`focuscrawl replay --warc FILE --warc FILE ...\` serves them
+  --warc-max-size N     roll over to a new WARC file at N bytes (default 1G; suffixes
+                        k, M, G = 1000^n, Ki, Mi, Gi = 1024^n)
+  --pages-out DIR       save each kept page body as DIR/ab/<md5 of its URL> (seed 001's
+                        page repository; ab = the hash's first two hex digits)
 State:
   --store DIR           crawl state (LevelDB; default ./focuscrawl-store). Rerunning with
                         the same store resumes; seeds are optional then
   --fresh               delete the store first
+  --store redis://HOST:PORT/DB[?crawl=NAME]
+                        crawl state on a Redis server, shared by several crawl
+                        workers (processes, machines): each URL is fetched by one
+                        worker, --per-host, --delay-ms and --max-pages hold across them
+  --lease-ms N          with Redis: a worker's claimed URLs return to the frontier
+                        N ms after it dies (default 30000)
 Logging (stderr):
   --stats-interval S    a stats record every S seconds (default 10; 0 = none): pages,
                         pages/s, harvest, frontier, hosts, errors by code, fetch latency
@@ -123,6 +150,15 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
+/** --lease-ms: an integer >= 100, only with a redis:// --store. */
+function leaseMs(value: string | undefined, store: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^rediss?:\/\//i.test(store ?? '')) throw new UsageError('--lease-ms needs --store redis://HOST:PORT/DB');
+  const n = positiveInt('lease-ms', value, 0);
+  if (n < 100) throw new UsageError(`--lease-ms must be at least 100, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** A trap limit: a non-negative integer, where 0 means no limit (Infinity). */
 function limit(name: string, value: string | undefined, fallback: number): number {
   const n = positiveInt(name, value, fallback);
@@ -135,6 +171,23 @@ function timeoutMs(name: string, value: string | undefined): number | undefined 
   const n = positiveInt(name, value, 0);
   if (n < 1) throw new UsageError(`--${name} must be at least 1`);
   return n;
+}
+
+/** A byte size: an integer with an optional k/M/G (1000^n) or Ki/Mi/Gi (1024^n) suffix, at least 1. */
+function byteSize(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d{1,15})\s*(k|ki|m|mi|g|gi|t|ti)?b?$/i.exec(value.trim());
+  if (m === null || Number(m[1]) < 1) throw new UsageError(`--${name} must be a positive number of bytes (e.g. 1G, 500M), got ${JSON.stringify(value)}`);
+  const unit = (m[2] ?? '').toLowerCase();
+  const power = { '': 0, k: 1, m: 2, g: 3, t: 4 }[unit.replace('i', '') as '' | 'k' | 'm' | 'g' | 't'];
+  return Number(m[1]) * (unit.endsWith('i') ? 1024 : 1000) ** power;
+}
+
+/** --near-dup-distance: 0 (off) to 10, default 3 (src/simhash.ts). */
+function nearDupDistance(value: string | undefined): number {
+  const k = positiveInt('near-dup-distance', value, 3);
+  if (k > 10) throw new UsageError(`--near-dup-distance must be 0..10, got ${k}`);
+  return k;
 }
 
 function parseParams(values: string[]): Record<string, number | string> {
@@ -191,6 +244,11 @@ async function crawlCommand(argv: string[]): Promise<number> {
     options: {
       seed: { type: 'string', multiple: true },
       seeds: { type: 'string' },
+      sitemap: { type: 'string', multiple: true },
+      'sitemaps-from-robots': { type: 'boolean' },
+      'sitemap-max-urls': { type: 'string' },
+      'near-dup-distance': { type: 'string' },
+      'near-dup-min-tokens': { type: 'string' },
       topic: { type: 'string' },
       model: { type: 'string' },
       strategy: { type: 'string' },
@@ -210,6 +268,9 @@ async function crawlCommand(argv: string[]): Promise<number> {
       store: { type: 'string' },
       proxy: { type: 'string' },
       'allow-private': { type: 'boolean' },
+      'warc-out': { type: 'string' },
+      'warc-max-size': { type: 'string' },
+      'pages-out': { type: 'string' },
       concurrency: { type: 'string' },
       'per-host': { type: 'string' },
       'delay-ms': { type: 'string' },
@@ -225,6 +286,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       fresh: { type: 'boolean' },
       quiet: { type: 'boolean' },
       'stats-interval': { type: 'string' },
+      'lease-ms': { type: 'string' },
       'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -283,6 +345,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     tunnel: positiveInt('tunnel', values.tunnel, Infinity),
     storeDir: values.store ?? './focuscrawl-store',
     fresh: values.fresh === true,
+    leaseMs: leaseMs(values['lease-ms'], values.store),
     maxPages: positiveInt('max-pages', values['max-pages'], Infinity),
     maxDepth: positiveInt('max-depth', values['max-depth'], Infinity),
     maxFrontier: positiveInt('max-frontier', values['max-frontier'], Infinity),
@@ -295,7 +358,15 @@ async function crawlCommand(argv: string[]): Promise<number> {
       maxUrlLength: limit('max-url-length', values['max-url-length'], DEFAULT_TRAP_LIMITS.maxUrlLength),
     },
     proxy: values.proxy,
+    sitemaps: values.sitemap ?? [],
+    sitemapsFromRobots: values['sitemaps-from-robots'] === true,
+    sitemapMaxUrls: positiveInt('sitemap-max-urls', values['sitemap-max-urls'], 1_000_000),
+    nearDupDistance: nearDupDistance(values['near-dup-distance']),
+    nearDupMinTokens: positiveInt('near-dup-min-tokens', values['near-dup-min-tokens'], 30),
     allowPrivate: values['allow-private'] === true,
+    warcOut: values['warc-out'],
+    warcMaxSize: byteSize('warc-max-size', values['warc-max-size']),
+    pagesOut: values['pages-out'],
     concurrency,
     perHost,
     delayMs: positiveInt('delay-ms', values['delay-ms'], 1000),

@@ -43,6 +43,20 @@ export class StoreError extends FocuscrawlError {
   }
 }
 
+/** A --warc-out file cannot be created or written (disk full, permissions): exit 1. */
+export class WarcError extends FocuscrawlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_WARC', message, options);
+  }
+}
+
+/** A --pages-out file cannot be created or written (disk full, permissions): exit 1. */
+export class PagesOutError extends FocuscrawlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_PAGES_OUT', message, options);
+  }
+}
+
 // ---- per-URL failures: these become {"type":"error"} records --------------
 
 export class FetchError extends FocuscrawlError {}
@@ -133,6 +147,13 @@ export class HostBudgetError extends FetchError {
 export class CapExceededError extends FocuscrawlError {
   constructor(what: string, limit: number, options?: { cause?: unknown }) {
     super('FC_CAP_EXCEEDED', `${what} exceeds ${limit}`, options);
+  }
+}
+
+/** A sitemap could not be used: fetch failed (HTTP status, robots.txt), corrupt gzip, not a sitemap. */
+export class SitemapError extends FocuscrawlError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FC_SITEMAP', message, options);
   }
 }
 

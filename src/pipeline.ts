@@ -4,7 +4,9 @@
  *   frontier source -> address guard -> robots -> fetch -> parse -> classify -> frontier sink
  *
  * The sink commits each page and writes its NDJSON record to the output
- * (stdout) in the same step (see src/stages/sink.ts for why).
+ * (stdout) in the same step (see src/stages/sink.ts for why). With
+ * --warc-out / --pages-out, their stages sit just before the sink, so a
+ * page's files are written before it is committed.
  *
  * Backpressure runs end to end: when stdout is slow the sink stops pulling,
  * so classify, parse and fetch stop pulling, and the frontier source yields
@@ -22,7 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreLockedError, toItemError, UsageError } from './errors.ts';
 import { FrontierHead } from './frontier-head.ts';
 import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
-import { HttpClient } from './http.ts';
+import { DEFAULT_USER_AGENT, HttpClient } from './http.ts';
 import { Inflight } from './inflight.ts';
 import { firstN } from './iter.ts';
 import { LineOutput } from './output.ts';
@@ -35,6 +37,8 @@ import type { Segmenter } from './text/segmenter.ts';
 import { createScorer, relevanceThreshold } from './scorers/index.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
+import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
+import { DEFAULT_NEAR_DUP_DISTANCE } from './simhash.ts';
 import { fetchStage } from './stages/fetch.ts';
 import { frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
@@ -43,10 +47,14 @@ import { robotsAllows, robotsStage } from './stages/robots.ts';
 import { sinkStage, type LinkDropReason } from './stages/sink.ts';
 import type { StatsSnapshot } from './stats.ts';
 import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './stats-live.ts';
-import { CrawlStore } from './store.ts';
+import { CrawlStore, logKey } from './store.ts';
+import { RedisStore } from './store/redis.ts';
+import { isRedisStore, type Store } from './store/types.ts';
 import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
 import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
-import { canonicalize, type CanonOptions } from './url.ts';
+import type { PageStore } from './stages/pages-out.ts';
+import type { WarcWriter } from './warc/writer.ts';
+import { canonicalize, originOf, type CanonOptions } from './url.ts';
 
 export interface CrawlConfig {
   seeds: string[];
@@ -54,6 +62,12 @@ export interface CrawlConfig {
   /** a trained model (--model): its page classifier judges relevance */
   model?: LearnedModel | null;
   strategy: string;
+  /**
+   * a scorer of your own (library use), in place of `strategy`'s; records name
+   * it by `scorer.name`; a page is relevant at the topic's or model's
+   * threshold, or `params.threshold` (default 0.2)
+   */
+  scorer?: Scorer;
   /** strategy parameters: the topic's `params`, then --param overrides */
   params?: Record<string, number | string>;
   /** follow at most this many consecutive off-topic hops (default no limit) */
@@ -62,6 +76,8 @@ export interface CrawlConfig {
   segmenter?: Segmenter;
   storeDir: string;
   fresh: boolean;
+  /** lease of a claimed URL with a Redis store, ms (src/store/redis.ts; default 30 000) */
+  leaseMs?: number;
   maxPages: number;
   maxDepth: number;
   maxFrontier: number;
@@ -73,8 +89,24 @@ export interface CrawlConfig {
   /** trap rules for links (src/traps.ts; default DEFAULT_TRAP_LIMITS; Infinity turns a rule off) */
   traps?: Partial<TrapLimits>;
   proxy?: string;
+  /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/sitemap.ts, seedFromSitemaps) */
+  sitemaps?: string[];
+  /** --sitemaps-from-robots: also read the sitemaps the seeds' robots.txt files list */
+  sitemapsFromRobots?: boolean;
+  /** URLs taken from all sitemaps together (default DEFAULT_SITEMAP_MAX_URLS) */
+  sitemapMaxUrls?: number;
+  /** near-duplicate Hamming distance (src/simhash.ts; default 3; 0 turns detection off) */
+  nearDupDistance?: number;
+  /** pages with fewer tokens are never near-duplicates (default DEFAULT_NEAR_DUP_MIN_TOKENS) */
+  nearDupMinTokens?: number;
   /** also fetch loopback/private/link-local/metadata addresses (default false; moot with `proxy`) */
   allowPrivate?: boolean;
+  /** --warc-out DIR: archive every fetched response as WARC/1.1 (src/warc/writer.ts, src/stages/warc-out.ts) */
+  warcOut?: string;
+  /** --warc-max-size: bytes per WARC file before rolling over (default DEFAULT_WARC_MAX_SIZE, 1 GB) */
+  warcMaxSize?: number;
+  /** --pages-out DIR: save each kept body as DIR/ab/<md5(url)> (src/stages/pages-out.ts) */
+  pagesOut?: string;
   concurrency: number;
   perHost: number;
   delayMs: number;
@@ -121,6 +153,10 @@ export interface CrawlSummary {
   stopped: 'done' | 'output-closed' | 'aborted';
   /** links not queued in this run, by trap rule or 'host-budget' (once per page and URL) */
   dropped: Partial<Record<LinkDropReason, number>>;
+  /** with a Redis store: commands this worker sent it (one round-trip each) */
+  storeRoundTrips?: number;
+  /** near-duplicate pages committed in this run (their links were not queued) */
+  nearDuplicates?: number;
 }
 
 /** Priority of seeds: ahead of every scored link, FIFO among themselves. */
@@ -188,22 +224,26 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const model = cfg.model ?? null;
   const params = { ...cfg.topic?.params, ...cfg.params };
   const focused = cfg.topic !== null || model !== null;
-  const scorer = focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter }) : UNFOCUSED;
-  const threshold = focused ? relevanceThreshold(cfg.topic, model, params) : Infinity;
+  const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter }) : UNFOCUSED);
+  const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
   const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
   if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
     throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
   }
-  if (cfg.fresh) await removeStore(path.resolve(cfg.storeDir));
+  const shared = isRedisStore(cfg.storeDir);
+  if (cfg.fresh) await (shared ? RedisStore.destroy(cfg.storeDir) : removeStore(path.resolve(cfg.storeDir)));
 
   const head = new FrontierHead({
     capacity: HEAD_CAPACITY,
     load: (gt, limit) => firstN(store.frontier({ gt }), limit),
   });
-  const store: CrawlStore = await CrawlStore.open(cfg.storeDir, {
-    maxFrontier: cfg.maxFrontier,
-    onFrontierChange: (change) => head.apply(change),
-  });
+  // a redis:// store is shared by workers: URLs are leased from it (src/store/redis.ts)
+  const store: Store = shared
+    ? await RedisStore.open(cfg.storeDir, { maxFrontier: cfg.maxFrontier, maxPages: cfg.maxPages, perHost: cfg.perHost, leaseMs: cfg.leaseMs })
+    : await CrawlStore.open(cfg.storeDir, {
+        maxFrontier: cfg.maxFrontier,
+        onFrontierChange: (change) => head.apply(change),
+      });
   const timeouts = cfg.timeouts ?? {};
   const client = new HttpClient({
     proxy: cfg.proxy, proxyConnections: cfg.concurrency, allowPrivate: cfg.allowPrivate, userAgent: cfg.userAgent, auth: cfg.auth,
@@ -218,16 +258,44 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     },
   });
   let reporter: StatsReporter | undefined;
+  let warc: WarcWriter | null = null;
+  let pageStore: PageStore | null = null;
   try {
-    await store.addSeeds(seeds);
-    if (store.frontierSize === 0 && store.committed === 0) {
-      throw new UsageError('no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)');
-    }
-    await budget.restore(store);
     const robots = new RobotsCache({
       userAgent: 'focuscrawl',
       fetchRobots: (url, signal) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES, signal }),
     });
+    await store.addSeeds(seeds);
+    if ((cfg.sitemaps?.length ?? 0) > 0 || cfg.sitemapsFromRobots === true) {
+      const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');
+      const report = await seedFromSitemaps({
+        sources: cfg.sitemaps ?? [], robotsOrigins: cfg.sitemapsFromRobots === true ? seeds.map((e) => originOf(e.url)) : [],
+        client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, maxDepth: cfg.maxDepth,
+        maxUrls: cfg.sitemapMaxUrls, delayMs: cfg.delayMs, delayExplicit: cfg.delayExplicit, signal: cfg.signal,
+      });
+      if (!cfg.quiet) for (const line of sitemapLogLines(report)) cfg.log(line);
+    }
+    if (store.frontierSize === 0 && store.committed === 0) {
+      throw new UsageError('no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)');
+    }
+    await budget.restore(store);
+    // output files (loaded only when asked for: warcio is large)
+    if (cfg.warcOut !== undefined) {
+      const { WarcWriter } = await import('./warc/writer.ts');
+      const { VERSION } = await import('./version.ts');
+      warc = await WarcWriter.create({
+        dir: cfg.warcOut,
+        maxSize: cfg.warcMaxSize,
+        info: { software: `focuscrawl/${VERSION}`, robots: 'obey', 'http-header-user-agent': cfg.userAgent ?? DEFAULT_USER_AGENT, description: `focuscrawl crawl, strategy ${scorer.name}` },
+      });
+    }
+    if (cfg.pagesOut !== undefined) pageStore = await (await import('./stages/pages-out.ts')).PageStore.create(cfg.pagesOut);
+    const { warcOutStage } = warc === null ? { warcOutStage: null } : await import('./stages/warc-out.ts');
+    const { pagesOutStage } = pageStore === null ? { pagesOutStage: null } : await import('./stages/pages-out.ts');
+    // near-duplicates: the index is rebuilt from the fingerprints in the store's log
+    const nearDup = cfg.nearDupDistance ?? DEFAULT_NEAR_DUP_DISTANCE;
+    const dedup = nearDup === 0 ? null : new NearDuplicates({ maxDistance: nearDup, minTokens: cfg.nearDupMinTokens, urlOfCommit: urlOfCommitIn(store, logKey), segmenter: cfg.segmenter });
+    if (dedup !== null && store.committed > 0) await dedup.restore(store.log());
     const scheduler = new HostScheduler({
       perHost: cfg.perHost,
       delayMs: cfg.delayMs,
@@ -249,6 +317,15 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       scheduler.finish(host, item.entry.url, item.fetch?.replay ?? false, requested);
       scheduler.backoff(host, hostBackoffMs(item, retry));
       inflight.wake();
+    };
+    // With a shared store (Redis) politeness holds across workers: the commit
+    // tells the store how long the host waits before its next request.
+    const replayHosts = new Set<string>();
+    const hostDelayMs = (item: CrawlItem): number => {
+      const host = hostOfCanonical(item.entry.url);
+      if (item.fetch?.replay === true) replayHosts.add(host);
+      const polite = replayHosts.has(host) && !cfg.delayExplicit ? 0 : Math.max(cfg.delayMs, robots.crawlDelayMs(item.entry.url) ?? 0);
+      return Math.max(polite, hostBackoffMs(item, retry));
     };
     const checkHop = async (url: string): Promise<ItemError | null> => {
       const privateAddress = await client.checkAddress(url);
@@ -277,9 +354,10 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     };
     // live statistics, continuing the totals of earlier runs on the store
     const live = new StatsReporter({
-      stats: (await loadCrawlStats(store)).stats,
+      // workers sharing a store each save their own run's stats: start from the whole shared log instead
+      stats: (await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store)).stats,
       store,
-      dir: cfg.storeDir,
+      dir: shared ? null : cfg.storeDir,
       intervalMs: cfg.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS,
       sample: () => ({ frontier: store.frontierSize, activeHosts: scheduler.activeHosts, maxPages: cfg.maxPages }),
       onStats: cfg.logStats,
@@ -300,18 +378,25 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     const output = new LineOutput(cfg.output, () => ac.abort(OUTPUT_CLOSED));
     const onAbort = (): void => ac.abort();
     cfg.signal?.addEventListener('abort', onAbort, { once: true });
+    if (cfg.signal?.aborted === true) ac.abort(); // e.g. Ctrl-C while sitemaps were read
     live.start();
     reporter = live;
     try {
       await runPipeline(
-        frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, signal: ac.signal }),
+        frontierSource({ head: store instanceof RedisStore ? store.claimHead(() => cfg.concurrency - inflight.size) : head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, signal: ac.signal }),
         (src: AsyncIterable<CrawlItem>) => hostBudgetStage(src, { budget }),
         (src: AsyncIterable<CrawlItem>) => addressGuardStage(src, { check: (url) => client.checkAddress(url), concurrency: cfg.concurrency }),
         (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots, concurrency: cfg.concurrency }),
         (src: AsyncIterable<CrawlItem>) =>
           fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
-        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars }),
+        // with --warc-out / --pages-out the body travels on to their stages, which drop it
+        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, keepBody: warc !== null || pageStore !== null }),
         (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold }),
+        ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
+        // written before the sink commits the page (see src/stages/warc-out.ts)
+        ...(warcOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) =>
+          warcOutStage(src, { writer: warc!, strategy: scorer.name, maxBytes: cfg.maxBytes, userAgent: cfg.userAgent, dropBody: pageStore === null })]),
+        ...(pagesOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) => pagesOutStage(src, { store: pageStore! })]),
         (src: AsyncIterable<CrawlItem>) =>
           sinkStage(src, {
             store,
@@ -327,6 +412,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
               onDrop: (_url, reason) => (summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1),
             },
             retry,
+            hostDelayMs: shared ? hostDelayMs : undefined,
             log: cfg.quiet ? undefined : cfg.log,
             onRetry: (item) => {
               release(item, item.fetch !== undefined);
@@ -334,6 +420,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
             },
             onCommitted: (item, record) => {
               budget.committed(record);
+              dedup?.committed(item, store.committed);
+              if (record.type === 'page' && record.duplicateOf !== undefined) summary.nearDuplicates = (summary.nearDuplicates ?? 0) + 1;
               release(item, item.fetch !== undefined);
               inflight.delete(item.entry.url);
               count(record);
@@ -351,6 +439,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     }
   } finally {
     summary.totalPages = store.pages;
+    if (store instanceof RedisStore) summary.storeRoundTrips = store.roundTrips;
     summary.frontier = store.frontierSize;
     summary.ms = Date.now() - started;
     // the final stats record, saved in the store's meta before it closes
@@ -359,7 +448,10 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     });
     await budget.save(store);
     await client.close().catch(() => {});
+    // the WARC file being written is fsynced and loses its .open suffix
+    const warcClosed: unknown = warc === null ? null : await warc.close().then(() => null, (err: unknown) => err);
     await store.close();
+    if (warcClosed !== null) throw warcClosed;
   }
   if (!cfg.quiet) {
     const harvest = summary.pages === 0 ? 0 : summary.relevant / summary.pages;
@@ -371,7 +463,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
         `focuscrawl: ${summary.pages} pages (${summary.relevant} relevant, harvest ${(harvest * 100).toFixed(1)}%), ` +
           `${summary.errors} errors, ${(summary.ms / 1000).toFixed(1)} s, ${rate.toFixed(1)} pages/s; ` +
           `store: ${summary.totalPages} pages, ${summary.frontier} queued (${summary.stopped})` +
-          dropLine(summary.dropped),
+          dropLine(summary.dropped) +
+          (summary.nearDuplicates ? `; near-duplicates ${summary.nearDuplicates}` : ''),
       );
     }
   }

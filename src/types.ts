@@ -60,6 +60,23 @@ export interface FetchResult {
   ms: number;
   /** the answer came from a focuscrawl replay proxy (x-focuscrawl-replay) */
   replay: boolean;
+  /**
+   * every answer of the redirect chain in order, the last one being the final
+   * answer above (same status and headers object); present only when a
+   * redirect was followed (for `--warc-out`; redirect bodies are not read)
+   */
+  hops?: FetchHop[];
+}
+
+/** One answer of a redirect chain (FetchResult.hops). */
+export interface FetchHop {
+  /** the URL requested (canonical) */
+  url: string;
+  status: number;
+  /** response headers, names lower-cased */
+  headers: Record<string, string>;
+  /** ISO-8601 time the request started */
+  fetchedAt: string;
 }
 
 export type BlockType = 'title' | 'heading' | 'content' | 'navigation' | 'anchor' | 'other';
@@ -112,10 +129,16 @@ export interface CrawlItem {
   entry: FrontierEntry;
   fetch?: FetchResult;
   error?: ItemError;
+  /** the redirect answers received before checkHop refused the next hop (for `--warc-out`) */
+  refusedHops?: FetchHop[];
   page?: ParsedPage;
   relevance?: number;
   relevant?: boolean;
   outlinks?: Outlink[];
+  /** SimHash of the page text, 16 hex digits (dedup stage; 2xx pages with enough text) */
+  simhash?: string;
+  /** URL of an earlier page within the near-duplicate distance (dedup stage); its links are not queued */
+  duplicateOf?: string;
 }
 
 /** One line of stdout for a URL that got an HTTP answer. */
@@ -141,6 +164,10 @@ export interface PageRecord {
   ms: number;
   /** fetch attempts, present when more than one (src/retry.ts) */
   attempts?: number;
+  /** SimHash of the page text, 16 hex digits (present when near-duplicate detection fingerprinted the page) */
+  simhash?: string;
+  /** an earlier page within --near-dup-distance; this page's links were not queued */
+  duplicateOf?: string;
 }
 
 /** One line of stdout for a URL that failed (no usable HTTP answer). */

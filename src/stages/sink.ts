@@ -13,7 +13,7 @@
  * else, a killed crawl's stdout holds exactly the committed pages.
  */
 import { attemptOf, shouldRetry, type RetryPolicy } from '../retry.ts';
-import type { CrawlStore } from '../store.ts';
+import type { Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../term.ts';
 import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../traps.ts';
 import { canonicalize, type CanonOptions } from '../url.ts';
@@ -21,7 +21,7 @@ import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, Q
 import { hostOfCanonical } from './frontier-source.ts';
 
 export interface SinkOptions {
-  store: CrawlStore;
+  store: Store;
   strategy: string;
   /** links deeper than this are not queued (seeds are depth 0) */
   maxDepth: number;
@@ -42,6 +42,11 @@ export interface SinkOptions {
   onRetry?: (item: CrawlItem) => void;
   /** one line of human-readable log per retry */
   log?: (line: string) => void;
+  /**
+   * ms the item's host must wait before its next request, for a store that
+   * holds politeness across workers (Redis; see src/store/redis.ts)
+   */
+  hostDelayMs?: (item: CrawlItem) => number;
 }
 
 
@@ -71,6 +76,8 @@ export interface LinkGuard {
  */
 export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity, guard: LinkGuard = {}): QueuedLink[] {
   const { entry, outlinks } = item;
+  // a near-duplicate of an earlier page (src/stages/dedup.ts) is not expanded again
+  if (item.duplicateOf !== undefined) return [];
   if (outlinks === undefined || outlinks.length === 0 || entry.depth + 1 > maxDepth) return [];
   const self = new Set([entry.url, item.fetch?.finalUrl]);
   const hops = item.relevant === true || entry.depth === 0 ? 0 : (entry.offTopicHops ?? 0) + 1;
@@ -134,17 +141,19 @@ export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
     strategy,
     ms: fetch.ms,
   };
+  if (item.simhash !== undefined) record.simhash = item.simhash;
+  if (item.duplicateOf !== undefined) record.duplicateOf = item.duplicateOf;
   return withAttempts(record, item);
 }
 
 /** Tell the strategy about a commit and apply the re-scores it asks for. */
-async function learn(store: CrawlStore, scorer: Pick<Scorer, 'observe' | 'rescore'>, item: CrawlItem, links: QueuedLink[]): Promise<void> {
+async function learn(store: Store, scorer: Pick<Scorer, 'observe' | 'rescore'>, item: CrawlItem, links: QueuedLink[]): Promise<void> {
   scorer.observe?.(item, links);
   const updates = await scorer.rescore?.(() => frontierEntries(store));
   if (updates && updates.length > 0) await store.reprioritise(updates);
 }
 
-async function* frontierEntries(store: CrawlStore): AsyncGenerator<FrontierEntry> {
+async function* frontierEntries(store: Store): AsyncGenerator<FrontierEntry> {
   for await (const { entry } of store.frontier()) yield entry;
 }
 
@@ -152,7 +161,7 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
   for await (const item of source) {
     if (opts.retry !== undefined && shouldRetry(item, opts.retry)) {
       const attempts = attemptOf(item);
-      await opts.store.retry({ ...item.entry, attempts });
+      await opts.store.retry({ ...item.entry, attempts }, { hostDelayMs: opts.hostDelayMs?.(item) });
       const why = item.error?.code ?? `HTTP ${item.fetch?.status}`;
       opts.log?.(`focuscrawl: ${why} for ${item.entry.url}; attempt ${attempts + 1} of ${opts.retry.retries + 1} follows`);
       opts.onRetry?.(item);
@@ -165,7 +174,7 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
     let backpressure: Promise<void> | undefined;
     await opts.store.commit(
-      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links },
+      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, hostDelayMs: opts.hostDelayMs?.(item) },
       { beforeBatch: () => (backpressure = opts.emit(line)) },
     );
     opts.onCommitted?.(item, record);
