@@ -2,7 +2,7 @@
  * The model file written by `focuscrawl train` and read by `crawl --model`:
  * one JSON document holding a page classifier (the relevance judge), a
  * link-context classifier (seed 000, Bernoulli Naive Bayes over feature
- * group 1 or 2), a TF-IDF vectorizer with two continuous Naive Bayes link
+ * group 1 to 4), a TF-IDF vectorizer with two continuous Naive Bayes link
  * classifiers (seed 001, Gaussian and kernel densities), and the target's
  * most discriminative terms (usable as a term topic). docs/model-format.md
  * describes every field.
@@ -17,10 +17,10 @@ import { basename, dirname, join } from 'node:path';
 import { FocuscrawlError, UsageError } from './errors.ts';
 import { formatBytes, readCapped } from './read-capped.ts';
 import type { ParsedPage } from './types.ts';
-import type { LearnedModel } from './scorers/context.ts';
+import type { LearnedModel, LinkParent } from './scorers/context.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { tokenize } from './text/tokenize.ts';
-import { classDocFreq, linkFeatures, pageFeatures, type FeatureGroup } from './learn/features.ts';
+import { classDocFreq, isFeatureGroup, linkFeatures, pageFeatures, type FeatureGroup } from './learn/features.ts';
 import { BernoulliNB, type BernoulliNBJSON } from './learn/bernoulli-nb.ts';
 import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
@@ -29,8 +29,17 @@ import { VERSION } from './version.ts';
 
 /** The `format` every model file carries. */
 export const MODEL_FORMAT = 'focuscrawl-model';
-/** The only `version` this code reads and writes. */
-export const MODEL_VERSION = 1;
+/**
+ * The `version` this code writes. Version 2 added link feature group 4 and
+ * changed group 3's URL features (urlFeatures in learn/features.ts).
+ */
+export const MODEL_VERSION = 2;
+/**
+ * Versions this code reads: a version 1 file is read as it is (groups 1
+ * and 2 are unchanged), except one with group 3, which is refused with a
+ * message to retrain.
+ */
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
 /**
  * Largest model file read (bytes); a larger one is refused unread
  * (FC_BAD_MODEL). The WebKB course model trained with the default caps
@@ -82,10 +91,10 @@ export interface TrainingInfo {
   inSample: Record<string, InSampleMetrics>;
 }
 
-/** The model file, version 1. */
+/** The model file, version 2 (version 1 has the same fields). */
 export interface ModelJSON {
   format: typeof MODEL_FORMAT;
-  version: typeof MODEL_VERSION;
+  version: 1 | typeof MODEL_VERSION;
   target: string;
   createdBy: string;
   training: TrainingInfo;
@@ -110,7 +119,7 @@ export class Model implements LearnedModel {
   readonly terms: readonly string[];
   /** P(target | page) at or above this counts as relevant */
   readonly threshold: number;
-  /** link feature group (seed 000): 1 anchor words, 2 anchor + context words + domain flags */
+  /** link feature group: 1 anchor words, 2 + context words + domain flags (seed 000), 3 + target URL, 4 + parent title */
   readonly group: FeatureGroup;
   readonly domainTerms: ReadonlySet<string>;
   /** the validated file content */
@@ -140,7 +149,8 @@ export class Model implements LearnedModel {
   /**
    * Validates a parsed model document and builds the model. `source` names
    * the file in messages. Throws ModelError (FC_BAD_MODEL) naming the first
-   * problem: not an object, wrong `format`, `version` other than 1, or any
+   * problem: not an object, wrong `format`, `version` not in
+   * READABLE_VERSIONS (or version 1 with group 3), or any
    * field missing or of the wrong type (the classifiers validate their own
    * parts). `segmenter` is used for Han text (default: the tokenizer's).
    */
@@ -150,7 +160,9 @@ export class Model implements LearnedModel {
     };
     if (!isObject(json)) return bad(`expected a JSON object, got ${describe(json)}`);
     if (json.format !== MODEL_FORMAT) return bad(`not a focuscrawl model ("format" is ${describe(json.format)}, expected "${MODEL_FORMAT}")`);
-    if (json.version !== MODEL_VERSION) return bad(`unsupported model version ${describe(json.version)} (this focuscrawl reads version ${MODEL_VERSION}; retrain with focuscrawl train)`);
+    if (!READABLE_VERSIONS.includes(json.version as number)) {
+      return bad(`unsupported model version ${describe(json.version)} (this focuscrawl reads versions ${READABLE_VERSIONS.join(' and ')}; retrain with focuscrawl train)`);
+    }
     if (typeof json.target !== 'string' || json.target === '') bad(`"target" must be a non-empty string, got ${describe(json.target)}`);
     if (typeof json.createdBy !== 'string') bad(`"createdBy" must be a string, got ${describe(json.createdBy)}`);
     checkTraining(json.training, bad);
@@ -161,7 +173,10 @@ export class Model implements LearnedModel {
     }
     const link = json.link;
     if (!isObject(link)) return bad(`"link" must be an object, got ${describe(link)}`);
-    if (link.group !== 1 && link.group !== 2 && link.group !== 3) bad(`"link.group" must be 1, 2 or 3, got ${describe(link.group)}`);
+    if (!isFeatureGroup(link.group)) bad(`"link.group" must be 1, 2, 3 or 4, got ${describe(link.group)}`);
+    if (json.version === 1 && link.group === 3) {
+      bad('a version 1 model with link feature group 3 (its URL features changed in version 2): retrain it with focuscrawl train --feature-group 3');
+    }
     if (!isStringArray(link.domainTerms)) bad(`"link.domainTerms" must be an array of strings, got ${describe(link.domainTerms)}`);
     const kde = json.kde;
     if (!isObject(kde)) return bad(`"kde" must be an object, got ${describe(kde)}`);
@@ -189,9 +204,15 @@ export class Model implements LearnedModel {
     return this.#page.probability(pageFeatures(page, { segmenter: this.#segmenter }));
   }
 
-  /** P(+ | link context): Bernoulli NB over linkFeatures of the model's group and domain terms (seed 000). */
-  linkProbability(anchor: string, context: string, url?: string): number {
-    return this.#link.probability(linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url }));
+  /**
+   * P(+ | link context): Bernoulli NB over linkFeatures of the model's group
+   * and domain terms (seed 000). `url` (the target) and `parent` (the page
+   * the link is on) feed groups 3 and 4; lower groups ignore them.
+   */
+  linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number {
+    return this.#link.probability(
+      linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
+    );
   }
 
   /** P(+ | link context): continuous NB over the TF-IDF vector of linkTokens(anchor, context) (seed 001). */
@@ -255,8 +276,14 @@ export interface LinkExample {
   anchor: string;
   context: string;
   label: 0 | 1;
-  /** the link's target URL (feature group 3); absent for text examples */
+  /** the link's target URL (feature groups 3 and 4); absent for text examples */
   url?: string;
+  /** URL of the page the link is on (groups 3 and 4: same-host flag); absent for text examples */
+  parentUrl?: string;
+  /** title of the page the link is on (group 4); absent for text examples */
+  parentTitle?: string;
+  /** the page the link is on is a target page (group 4); absent when unknown */
+  parentRelevant?: boolean;
 }
 
 /** What a reader (src/train/from-*.ts) hands to fitModel. */
@@ -284,6 +311,8 @@ export interface FitOptions {
   domainTerms?: number;
   /** number of `terms` (default DEFAULT_TOPIC_TERMS) */
   terms?: number;
+  /** class-balanced link classifier (BernoulliNBOptions.balanced; default false) */
+  balancedLinks?: boolean;
   segmenter?: Segmenter;
 }
 
@@ -327,7 +356,8 @@ export function discriminativeTerms(examples: Iterable<{ tokens: readonly string
  * - domain terms: discriminativeTerms over the page examples' tokens (pages
  *   of the target vs the rest), `domainTerms` of them (group 2 only);
  *   `terms` is the top `terms` of the same ranking.
- * - link: BernoulliNB on linkFeatures(anchor, context, group, domain terms).
+ * - link: BernoulliNB on linkFeatures(anchor, context, group, domain terms),
+ *   class-balanced when `balancedLinks`.
  * - kde: TF-IDF vectorizer fitted on linkTokens of the link examples, then
  *   ContinuousNB with Gaussian and with kernel densities on their vectors.
  * Each learner runs with its own default options (src/learn/).
@@ -353,10 +383,10 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
   const domainSet = new Set(domainTerms);
 
   const linkExamples = data.links.map((l) => ({
-    features: linkFeatures(l.anchor, l.context, { group, domainTerms: domainSet, segmenter, url: l.url }),
+    features: linkFeatures(l.anchor, l.context, { group, domainTerms: domainSet, segmenter, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
     label: l.label,
   }));
-  const link = BernoulliNB.train(linkExamples);
+  const link = BernoulliNB.train(linkExamples, { balanced: opts.balancedLinks === true });
 
   const bags = data.links.map((l) => linkTokens(l.anchor, l.context, segmenter));
   const vectorizer = TfIdfVectorizer.fit(bags);
@@ -383,7 +413,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       source: data.source,
       files: [...data.files],
       counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives },
-      options: { ...data.options, group, domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS },
+      options: { ...data.options, group, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS },
       seconds: Math.round(seconds * 1000) / 1000,
       inSample,
     },

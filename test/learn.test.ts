@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BernoulliNB, sigmoid } from '../src/learn/bernoulli-nb.ts';
 import { ContinuousNB } from '../src/learn/continuous-nb.ts';
-import { linkFeatures, mineDomainTerms, pageFeatures, urlTokens } from '../src/learn/features.ts';
+import { PARENT_RELEVANT_FLAG, linkFeatures, mineDomainTerms, pageFeatures, urlFeatures, urlTokens } from '../src/learn/features.ts';
 import { klDivergence, klDivergenceShared } from '../src/learn/kl.ts';
 import { binaryMetrics, informationGain, kFoldIndices, seededRandom } from '../src/learn/metrics.ts';
 import { TfIdfVectorizer } from '../src/learn/tfidf.ts';
@@ -351,12 +351,60 @@ test('klDivergenceShared keeps only words counted on both sides (seed 000 eqs. 3
   assert.ok(Number.isNaN(klDivergenceShared(new Map([['a', 1]]), new Map([['b', 1]]))));
 });
 
-test('feature group 3 adds the words of the target URL; groups 1 and 2 ignore it', () => {
-  assert.deepEqual(urlTokens('http://www.cs.example.edu/Info/Courses/Spring-97/CS415/'), ['info', 'courses', 'spring', 'cs', '/']);
-  assert.deepEqual(urlTokens('http://a.example/~joe/cs100.html?x=1'), ['joe', 'cs', 'html', '.html']);
+test('urlTokens splits the path and query at non-alphanumerics and letter/digit boundaries, keeps ~', () => {
+  assert.deepEqual(urlTokens('http://www.cs.example.edu/Info/Courses/Spring-97/CS415/'), ['info', 'courses', 'spring', '97', 'cs', '415']);
+  assert.deepEqual(urlTokens('http://a.example/%7Ejoe/cs100.html?x=1'), ['~', 'joe', 'cs', '100', 'html', 'x', '1']);
+  assert.deepEqual(urlTokens('http://a.example/'), []);
   assert.deepEqual(urlTokens('not a url'), []);
-  const url = 'http://a.example/courses/cs415/';
-  assert.deepEqual(linkFeatures('home', 'spring', { group: 3, url }), ['a:home', 'c:spring', 'u:courses', 'u:cs', 'u:/']);
-  assert.deepEqual(linkFeatures('home', 'spring', { group: 2, url }), ['a:home', 'c:spring']);
-  assert.deepEqual(linkFeatures('home', 'spring', { group: 1, url }), ['a:home']);
+  assert.deepEqual(urlTokens('http://a.example/%E0%A4%A/x'), ['e', '0', 'a', '4', 'x'], 'a malformed escape is tokenised as it stands');
+});
+
+test('urlFeatures: prefixed URL words plus same-host, depth, extension, digits, tilde-home and query flags', () => {
+  assert.deepEqual(urlFeatures('http://a.example/courses/cs415/', 'http://a.example/teaching.html'), [
+    'u:courses', 'u:cs', 'u:415', 'u:#same-host', 'u:#depth=2', 'u:#dir', 'u:#digits-last',
+  ]);
+  assert.deepEqual(urlFeatures('http://b.example/~joe/', 'http://a.example/'), ['u:~', 'u:joe', 'u:#other-host', 'u:#depth=1', 'u:#dir', 'u:#tilde-home']);
+  assert.deepEqual(urlFeatures('http://b.example/~joe/index.html'), ['u:~', 'u:joe', 'u:index', 'u:html', 'u:#depth=2', 'u:#ext=html', 'u:#tilde-home']);
+  assert.deepEqual(urlFeatures('http://b.example/a/b/c/d/e/f/g/h/people?id=3'), [
+    'u:a', 'u:b', 'u:c', 'u:d', 'u:e', 'u:f', 'u:g', 'u:h', 'u:people', 'u:id', 'u:3', 'u:#depth=6', 'u:#noext', 'u:#query',
+  ]);
+  assert.deepEqual(urlFeatures('http://b.example/x', 'not a url'), ['u:x', 'u:#depth=1', 'u:#noext'], 'a bad parent URL gives no host flag');
+  assert.deepEqual(urlFeatures('no url'), []);
+});
+
+test('feature groups: 3 adds the URL features, 4 also the parent title words and the relevant-parent flag; 1 and 2 ignore both', () => {
+  const url = 'http://a.example/courses/';
+  const parent = { url, parentUrl: 'http://a.example/', parentTitle: 'Course list', parentRelevant: true };
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 3, ...parent }), ['a:home', 'c:spring', 'u:courses', 'u:#same-host', 'u:#depth=1', 'u:#dir']);
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 4, ...parent }), [
+    'a:home', 'c:spring', 'u:courses', 'u:#same-host', 'u:#depth=1', 'u:#dir', 'p:course', 'p:list', PARENT_RELEVANT_FLAG,
+  ]);
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 4, url, parentRelevant: false }), ['a:home', 'c:spring', 'u:courses', 'u:#depth=1', 'u:#dir']);
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 2, ...parent }), ['a:home', 'c:spring']);
+  assert.deepEqual(linkFeatures('home', 'spring', { group: 1, ...parent }), ['a:home']);
+  // the anchor word "courses" and the URL word "courses" are different features
+  assert.deepEqual(linkFeatures('courses', '', { group: 3, url }).filter((f) => f.endsWith('courses')), ['a:courses', 'u:courses']);
+});
+
+test('BernoulliNB balanced: a rare feature seen only in the large class no longer counts for the small one', () => {
+  // 2 positives, 20 negatives; "rare" is in 2 negatives only, "good" in both positives
+  const examples = [
+    ...Array.from({ length: 2 }, () => ({ features: ['good'], label: 1 as const })),
+    ...Array.from({ length: 18 }, () => ({ features: ['common'], label: 0 as const })),
+    ...Array.from({ length: 2 }, () => ({ features: ['rare'], label: 0 as const })),
+  ];
+  const plain = BernoulliNB.train(examples);
+  const balanced = BernoulliNB.train(examples, { balanced: true });
+  // plain Laplace: P(rare|+) = 1/4 > P(rare|−) = 3/22, so "rare" raises the log-odds (the bias balancing removes)
+  assert.ok(plain.logOdds(['rare']) > plain.logOdds([]));
+  // balanced: P(rare|+) = (0 + 1)/(11 + 2), P(rare|−) = (2·11/20 + 1)/(11 + 2)
+  assert.ok(balanced.logOdds(['rare']) < balanced.logOdds([]));
+  const w = Math.log(1 / 13 / (2.1 / 13)) - Math.log((1 - 1 / 13) / (1 - 2.1 / 13));
+  assert.ok(Math.abs(balanced.logOdds(['rare']) - balanced.logOdds([]) - w) < 1e-12);
+  assert.ok(balanced.logOdds(['good']) > balanced.logOdds(['common']));
+  // the flag survives the JSON round trip; an unbalanced model writes no flag (old files read as before)
+  assert.equal(balanced.toJSON().balanced, true);
+  assert.equal('balanced' in plain.toJSON(), false);
+  assert.equal(BernoulliNB.fromJSON(JSON.parse(JSON.stringify(balanced.toJSON()))).logOdds(['rare']), balanced.logOdds(['rare']));
+  assert.throws(() => BernoulliNB.fromJSON({ ...balanced.toJSON(), balanced: 1 }), /"balanced" must be a boolean/);
 });

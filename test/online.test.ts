@@ -46,3 +46,56 @@ test('online: anchors that led to relevant pages rise after retraining; queued U
   for (const u of updates!) assert.ok(u.score >= 0 && u.score <= 1);
   assert.equal(await s.rescore!(async function* () {}), null, 'no retraining until `retrain` more pages');
 });
+
+test('online (group 4 default): the target URL is learnt, so links with empty anchors to /courses/ rise', async () => {
+  const s = createScorer('online', TOPIC, { params: { retrain: 40, priorWeight: 10 } });
+  for (let i = 0; i < 40; i++) {
+    const good = i % 2 === 0;
+    const item: CrawlItem = {
+      entry: { url: good ? `http://x.test/courses/c${i}/` : `http://x.test/photos/p${i}.jpg.html`, score: 0, depth: 1, parent: 'http://x.test/', anchor: '', context: '' },
+      page: page(good ? 'course syllabus lecture notes' : 'pictures of the summer party'),
+    };
+    item.relevance = s.pageRelevance(item.page!, item);
+    s.observe!(item, []);
+  }
+  const queued: FrontierEntry[] = [
+    { url: 'http://x.test/courses/c99/', score: 0.1, depth: 2, parent: 'http://x.test/', anchor: '' },
+    { url: 'http://x.test/photos/p99.jpg.html', score: 0.1, depth: 2, parent: 'http://x.test/', anchor: '' },
+  ];
+  const updates = await s.rescore!(async function* () {
+    yield* queued;
+  });
+  assert.ok(updates !== null && updates.length === 2, 'retrained on examples without anchors (URL features)');
+  assert.ok(updates![0].score > updates![1].score, `course ${updates![0].score} vs photo ${updates![1].score}`);
+});
+
+test('online: the group parameter is checked; group 2 ignores links without anchor or context (as before)', async () => {
+  assert.throws(() => createScorer('online', TOPIC, { params: { group: 7 } }), { code: 'FC_USAGE', message: /group must be 1, 2, 3 or 4/ });
+  const s = createScorer('online', TOPIC, { params: { retrain: 10, group: 2 } });
+  for (let i = 0; i < 20; i++) {
+    const item: CrawlItem = { entry: { url: `http://x.test/courses/${i}`, score: 0, depth: 1, parent: null }, page: page(i % 2 ? 'course syllabus' : 'party') };
+    item.relevance = s.pageRelevance(item.page!, item);
+    s.observe!(item, []);
+  }
+  assert.equal(await s.rescore!(async function* () {}), null, 'no examples: nothing learnt');
+});
+
+test('nb-link passes the link URL and its page (URL, title, relevance) to the model; parentWeight mixes in the page relevance', () => {
+  const calls: unknown[][] = [];
+  const model = {
+    target: 'course',
+    terms: ['course'],
+    threshold: 0.5,
+    pageProbability: () => 0.9,
+    linkProbability: (...args: unknown[]) => (calls.push(args), 0.2),
+    kdeProbability: () => 0,
+  };
+  const p = makePage('Course list');
+  const l: PageLink = { url: 'http://x.test/courses/', anchor: 'a', context: 'c', tag: 'a', nofollow: false, block: 'content' };
+  assert.equal(createScorer('nb-link', null, { model }).linkScore(l, p, 0.9), 0.2);
+  assert.deepEqual(calls[0], ['a', 'c', 'http://x.test/courses/', { url: p.base, title: 'Course list', relevant: true }]);
+  assert.equal(createScorer('nb-link', null, { model }).linkScore(l, p, 0.1), 0.2);
+  assert.equal((calls[1][3] as { relevant: boolean }).relevant, false);
+  const mixed = createScorer('nb-link', null, { model, params: { parentWeight: 1 } }).linkScore(l, p, 0.9);
+  assert.ok(Math.abs(mixed - (0.2 + 0.9) / 2) < 1e-12);
+});

@@ -172,7 +172,7 @@ describe('train from a WARC', () => {
     assert.equal(model.group, 2);
     const json = model.json;
     assert.equal(json.format, 'focuscrawl-model');
-    assert.equal(json.version, 1);
+    assert.equal(json.version, 2);
     assert.match(json.createdBy, /^focuscrawl \d/);
     assert.equal(json.training.counts.links, 12);
     assert.equal(json.training.counts.linkPositives, 6);
@@ -287,13 +287,15 @@ describe('model file', () => {
 
   const cases: [string, (m: any) => unknown][] = [
     ['wrong format', (m) => ({ ...m, format: 'other-model' })],
-    ['version 2', (m) => ({ ...m, version: 2 })],
+    ['version 3', (m) => ({ ...m, version: 3 })],
+    ['version 1 with feature group 3 (URL features changed in version 2)', (m) => ({ ...m, version: 1, link: { ...m.link, group: 3 } })],
+    ['link classifier with a non-boolean "balanced"', (m) => ({ ...m, link: { ...m.link, classifier: { ...m.link.classifier, balanced: 'yes' } } })],
     ['version as a string', (m) => ({ ...m, version: '1' })],
     ['missing page classifier', (m) => ({ ...m, page: undefined })],
     ['page classifier of the wrong type', (m) => ({ ...m, page: 'bayes' })],
     ['page classifier with bad counts', (m) => ({ ...m, page: { ...m.page, nPos: -1 } })],
     ['missing link classifier', (m) => ({ ...m, link: { ...m.link, classifier: undefined } })],
-    ['bad feature group', (m) => ({ ...m, link: { ...m.link, group: 4 } })],
+    ['bad feature group', (m) => ({ ...m, link: { ...m.link, group: 5 } })],
     ['domain terms not strings', (m) => ({ ...m, link: { ...m.link, domainTerms: [1, 2] } })],
     ['kernel classifier swapped', (m) => ({ ...m, kde: { ...m.kde, kernel: m.kde.gaussian } })],
     ['missing vectorizer', (m) => ({ ...m, kde: { ...m.kde, vectorizer: null } })],
@@ -323,8 +325,45 @@ describe('model file', () => {
   });
 
   test('the messages name the problem', async () => {
-    assert.throws(() => Model.fromJSON({ ...valid, version: 2 }, 'm.json'), /m\.json: unsupported model version number 2/);
+    assert.throws(() => Model.fromJSON({ ...valid, version: 3 }, 'm.json'), /m\.json: unsupported model version number 3/);
+    assert.throws(() => Model.fromJSON({ ...valid, version: 1, link: { ...valid.link, group: 3 } }, 'm.json'), /version 1 model with link feature group 3.*retrain/);
     assert.throws(() => Model.fromJSON({ ...valid, format: 'x' }, 'm.json'), /not a focuscrawl model/);
+  });
+
+  test('a version 1 file (groups 1 and 2 unchanged) still loads and scores as a version 2 one', () => {
+    const v1 = Model.fromJSON({ ...structuredClone(valid), version: 1 }, 'v1.json');
+    const v2 = Model.fromJSON(structuredClone(valid), 'v2.json');
+    assert.equal(v1.group, 2);
+    assert.equal(v1.linkProbability('CS300 course', 'syllabus'), v2.linkProbability('CS300 course', 'syllabus'));
+  });
+
+  test('a group-4, class-balanced link classifier round-trips through the model file and reads the URL and parent', async () => {
+    const f = join(dir, 'g4.json');
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '4', '--balanced-links', '--out', f]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(await readFile(f, 'utf8')) as ModelJSON;
+    assert.equal(json.version, 2);
+    assert.equal(json.link.group, 4);
+    assert.equal(json.link.classifier.balanced, true);
+    assert.equal(json.training.options.balancedLinks, true);
+    assert.ok(Object.keys(json.link.classifier.features).some((k) => k.startsWith('u:')), 'URL features were learnt');
+    const copy = join(dir, 'g4-copy.json');
+    await saveModel(copy, json);
+    const [m1, m2] = [await loadModel(f), await loadModel(copy)];
+    const args = ['CS300', 'syllabus', 'http://a.test/courses/cs300/', { url: 'http://a.test/', title: 'Courses', relevant: true }] as const;
+    assert.equal(m1.linkProbability(...args), m2.linkProbability(...args));
+    assert.notEqual(m1.linkProbability('CS300', 'syllabus'), m1.linkProbability(...args), 'the URL and parent change the score');
+  });
+
+  test("WARC link examples carry their target URL and the parent page's URL, title and label", async () => {
+    const data = await readWarc({ warcs: [warc], labels, target: 'course', where: [{ column: 'university', value: 'a' }] });
+    const fromCourse = data.links.find((l) => l.anchor === 'CS102 course syllabus');
+    assert.deepEqual(
+      { url: fromCourse?.url, parentUrl: fromCourse?.parentUrl, parentTitle: fromCourse?.parentTitle, parentRelevant: fromCourse?.parentRelevant },
+      { url: 'http://u.test/cs102.html', parentUrl: 'http://u.test/cs101.html', parentTitle: 'CS101 course', parentRelevant: true },
+    );
+    const fromProf = data.links.find((l) => l.anchor === 'CS101 course' && l.parentTitle === 'Professor Smith');
+    assert.equal(fromProf?.parentRelevant, false);
   });
 
   test('saveModel round-trips exactly; a model loaded twice scores the same', async () => {
@@ -371,7 +410,7 @@ describe('runTrain command line', () => {
     ['--warc without labels or hosts', ['--warc', 'a', '--target', 'x', '--out', 'o']],
     ['a malformed --where', ['--warc', 'a', '--labels', 'l', '--where', 'nocolumn', '--target', 'x', '--out', 'o']],
     ['--labels with --texts', ['--texts', 'b', '--labels', 'l', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o']],
-    ['a bad --feature-group', ['--texts', 'b', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o', '--feature-group', '3']],
+    ['a bad --feature-group', ['--texts', 'b', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o', '--feature-group', '5']],
     ['a missing --texts file', ['--texts', '/nonexistent/t.ndjson', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o']],
     ['a missing WARC file', ['--warc', '/nonexistent/w.warc', '--labels', '/nonexistent/l.tsv', '--target', 'x', '--out', 'o']],
   ];

@@ -25,6 +25,8 @@ export interface BernoulliNBJSON {
   nPos: number;
   nNeg: number;
   features: Record<string, [number, number]>;
+  /** class-balanced likelihoods (see BernoulliNBOptions.balanced); absent: false */
+  balanced?: boolean;
 }
 
 /** Options of BernoulliNB.train. */
@@ -33,6 +35,18 @@ export interface BernoulliNBOptions {
   minCount?: number;
   /** keep at most this many features, the most informative by information gain; default 20000 */
   maxFeatures?: number;
+  /**
+   * Class-balanced likelihoods (default false): each class's counts are
+   * scaled to half the examples before Laplace smoothing,
+   *   P(F_j | c) = (Count(F_j, c)·N/(2n_c) + 1) / (N/2 + 2),  N = n₊ + n₋,
+   * as if trained on a balanced set (seed 000 trained on one). With
+   * unbalanced classes plain Laplace smoothing gives the small class the
+   * larger floor, so every rare feature (even one seen only in negatives)
+   * counts as evidence for the small class, and a link with many rare
+   * words outranks one with a few telling words. The prior P(+) stays the
+   * class frequency.
+   */
+  balanced?: boolean;
 }
 
 /** Logistic function, stable for any finite z. */
@@ -53,17 +67,25 @@ export class BernoulliNB {
   /** negative training examples */
   readonly nNeg: number;
   readonly #counts: ReadonlyMap<string, readonly [number, number]>;
+  /** class-balanced likelihoods */
+  readonly balanced: boolean;
   readonly #weights = new Map<string, number>();
   readonly #base: number;
 
-  private constructor(nPos: number, nNeg: number, counts: ReadonlyMap<string, readonly [number, number]>) {
+  private constructor(nPos: number, nNeg: number, counts: ReadonlyMap<string, readonly [number, number]>, balanced = false) {
     this.nPos = nPos;
     this.nNeg = nNeg;
     this.#counts = counts;
+    this.balanced = balanced;
     let base = Math.log((nPos + 1) / (nNeg + 1)); // ln P(+)/P(−); the common denominator cancels
+    const half = (nPos + nNeg) / 2;
+    const scalePos = balanced && nPos > 0 ? half / nPos : 1;
+    const scaleNeg = balanced && nNeg > 0 ? half / nNeg : 1;
+    const sizePos = balanced ? half : nPos;
+    const sizeNeg = balanced ? half : nNeg;
     for (const [f, [cPos, cNeg]] of counts) {
-      const pPos = (cPos + 1) / (nPos + 2);
-      const pNeg = (cNeg + 1) / (nNeg + 2);
+      const pPos = (cPos * scalePos + 1) / (sizePos + 2);
+      const pNeg = (cNeg * scaleNeg + 1) / (sizeNeg + 2);
       const absent = Math.log((1 - pPos) / (1 - pNeg));
       base += absent;
       this.#weights.set(f, Math.log(pPos / pNeg) - absent);
@@ -107,7 +129,7 @@ export class BernoulliNB {
     ranked.sort((a, b) => b[2] - a[2] || b[1][0] + b[1][1] - (a[1][0] + a[1][1]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const counts = new Map<string, [number, number]>();
     for (const [f, c] of ranked.slice(0, maxFeatures)) counts.set(f, c);
-    return new BernoulliNB(nPos, nNeg, counts);
+    return new BernoulliNB(nPos, nNeg, counts, opts.balanced === true);
   }
 
   /** Number of vocabulary features. */
@@ -152,6 +174,7 @@ export class BernoulliNB {
       nPos: this.nPos,
       nNeg: this.nNeg,
       features: Object.fromEntries([...this.#counts].map(([f, [p, n]]) => [f, [p, n]])),
+      ...(this.balanced ? { balanced: true } : {}),
     };
   }
 
@@ -178,6 +201,7 @@ export class BernoulliNB {
       }
       counts.set(f, [c[0], c[1]]);
     }
-    return new BernoulliNB(nPos, nNeg, counts);
+    if (o.balanced !== undefined && typeof o.balanced !== 'boolean') throw new TypeError(`bernoulli-nb model: "balanced" must be a boolean, got ${JSON.stringify(o.balanced)}`);
+    return new BernoulliNB(nPos, nNeg, counts, o.balanced === true);
   }
 }

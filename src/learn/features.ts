@@ -7,19 +7,40 @@ import type { ParsedPage, BlockType } from '../types.ts';
 import type { Segmenter } from '../text/segmenter.ts';
 import { tokenize } from '../text/tokenize.ts';
 
-/** Seed 000's feature groups: 1 = anchor words only; 2 = anchor + context words + domain flags. */
-export type FeatureGroup = 1 | 2 | 3;
+/**
+ * Seed 000's feature groups: 1 = anchor words only; 2 = anchor + context
+ * words + domain flags; beyond the seed, 3 = group 2 + the link's target URL
+ * (urlFeatures) and 4 = group 3 + the words of the parent page's title.
+ */
+export type FeatureGroup = 1 | 2 | 3 | 4;
+
+/** The feature groups, in order. */
+export const FEATURE_GROUPS: readonly FeatureGroup[] = [1, 2, 3, 4];
+
+/** Is `v` a feature group? */
+export function isFeatureGroup(v: unknown): v is FeatureGroup {
+  return v === 1 || v === 2 || v === 3 || v === 4;
+}
 
 /** Options of linkFeatures. */
 export interface LinkFeatureOptions {
   group: FeatureGroup;
-  /** domain dictionary, as tokens (tokenize() output); group 2 only. Default: empty (the flags never fire) */
+  /** domain dictionary, as tokens (tokenize() output); group 2 and up. Default: empty (the flags never fire) */
   domainTerms?: ReadonlySet<string>;
   /** Han segmenter (default: the tokenizer's) */
   segmenter?: Segmenter;
-  /** the link's target URL: group 3 adds its host and path tokens */
+  /** the link's target URL: group 3 and up add urlFeatures(url, parentUrl) */
   url?: string;
+  /** URL of the page the link is on (the same-host flag of group 3 and up) */
+  parentUrl?: string;
+  /** title of the page the link is on: group 4 adds 'p:'+token for its words */
+  parentTitle?: string;
+  /** the page the link is on is itself relevant (a target page): group 4 adds PARENT_RELEVANT_FLAG */
+  parentRelevant?: boolean;
 }
+
+/** Flag feature (group 4): the page the link is on is relevant (seed 004's linkage locality, learnt). */
+export const PARENT_RELEVANT_FLAG = 'p:#relevant';
 
 /** Flag feature: the anchor contains a domain-dictionary token. */
 export const ANCHOR_DOMAIN_FLAG = 'a:#domain';
@@ -28,12 +49,15 @@ export const CONTEXT_DOMAIN_FLAG = 'c:#domain';
 
 /**
  * Distinct features of a link context (seed 000), in this order: 'a:'+token
- * for each distinct anchor token (first occurrence order); for group 2 then
- * 'c:'+token for each distinct context token (anchor and context words stay
- * distinct features: a:股票 vs c:股票), then 'a:#domain' when an anchor
- * token is in `domainTerms` and 'c:#domain' when a context token is.
- * Tokens come from tokenize() (stop words dropped, jieba search mode for
- * Han); they never contain '#', so the flags cannot collide with words.
+ * for each distinct anchor token (first occurrence order); for group 2 and
+ * up then 'c:'+token for each distinct context token (anchor and context
+ * words stay distinct features: a:股票 vs c:股票), then 'a:#domain' when an
+ * anchor token is in `domainTerms` and 'c:#domain' when a context token is;
+ * for group 3 and up then urlFeatures(url, parentUrl) (when `url` is
+ * given); for group 4 then 'p:'+token for each distinct token of
+ * `parentTitle` and 'p:#relevant' when `parentRelevant`. Tokens come from tokenize() (stop words dropped, jieba
+ * search mode for Han); they never contain '#', so the flags cannot collide
+ * with words.
  */
 export function linkFeatures(anchor: string, context: string, opts: LinkFeatureOptions): string[] {
   const anchorTokens = new Set(tokenize(anchor, { segmenter: opts.segmenter }));
@@ -47,34 +71,100 @@ export function linkFeatures(anchor: string, context: string, opts: LinkFeatureO
     if (hasAny(anchorTokens, domain)) out.push(ANCHOR_DOMAIN_FLAG);
     if (hasAny(contextTokens, domain)) out.push(CONTEXT_DOMAIN_FLAG);
   }
-  if (opts.group === 3 && opts.url !== undefined) for (const t of urlTokens(opts.url)) out.push('u:' + t);
+  if (opts.group === 2) return out;
+  if (opts.url !== undefined) out.push(...urlFeatures(opts.url, opts.parentUrl));
+  if (opts.group === 4) {
+    if (opts.parentTitle) for (const t of new Set(tokenize(opts.parentTitle, { segmenter: opts.segmenter }))) out.push('p:' + t);
+    if (opts.parentRelevant === true) out.push(PARENT_RELEVANT_FLAG);
+  }
   return out;
 }
 
+/** Deepest path depth told apart by the `u:#depth=` feature (deeper paths share it). */
+export const MAX_URL_DEPTH = 6;
+
 /**
- * Words of a URL's path and query (group 3, beyond seed 000): lower-case
- * runs of letters (digits dropped, so `cs100` and `cs415` share `cs`),
- * 2–20 letters, distinct; plus the last path segment's kind: `u:/` for a
- * directory, `u:.ext` for a file extension. The URL is known before the
- * page is fetched, and site structure (a /courses/ directory) carries topic.
+ * Words of a URL's path and query: the percent-decoded, lower-cased path
+ * and query split on every character that is not a letter or digit, then
+ * at letter/digit boundaries (`cs415` -> `cs`, `415`), each 1–30
+ * characters, distinct, first-occurrence order; `~` (as in `/~user/`)
+ * counts as a token of its own. The host is left out (the same-host flag
+ * says what generalises across sites).
  */
 export function urlTokens(url: string): string[] {
-  let path: string;
+  const path = urlPath(url);
+  if (path === null) return [];
+  const out = new Set<string>();
+  if (path.includes('~')) out.add('~');
+  for (const m of path.toLowerCase().matchAll(/\p{L}+|\p{Nd}+/gu)) if (m[0].length <= 30) out.add(m[0]);
+  return [...out];
+}
+
+/**
+ * Features of a link's target URL, known before the page is fetched (group
+ * 3, beyond seed 000; ACHE's link classifier also reads the URL): 'u:' +
+ * each urlTokens() word (a distinct group, so anchor "courses" and URL
+ * "courses" are different features), then structural flags, which contain
+ * '#' and so never collide with words:
+ * - `u:#same-host` / `u:#other-host`: the target's host is / is not the
+ *   parent page's (only when `parentUrl` is given);
+ * - `u:#depth=N`: N non-empty path segments, at most MAX_URL_DEPTH;
+ * - `u:#dir` (the path ends in `/`) or `u:#ext=EXT` (the last segment's
+ *   file extension, lower case) or `u:#noext`;
+ * - `u:#digits-last`: the last non-empty segment holds a digit;
+ * - `u:#tilde-home`: the path is a user's home directory (`/~user`,
+ *   `/~user/`, `/~user/index.html`);
+ * - `u:#query`: the URL has a query string.
+ * Nothing is topic-specific: which words and flags matter is learnt.
+ * Returns [] for a string that is not an absolute URL.
+ */
+export function urlFeatures(url: string, parentUrl?: string): string[] {
+  let u: URL;
   try {
-    const u = new URL(url);
-    path = decodeURIComponent(u.pathname + u.search);
+    u = new URL(url);
   } catch {
     return [];
   }
-  const out = new Set<string>();
-  for (const m of path.toLowerCase().matchAll(/[a-z]{2,20}/g)) out.add(m[0]);
-  const last = path.split('?')[0].split('/').pop() ?? '';
-  if (last === '') out.add('/');
+  const out = urlTokens(url).map((t) => 'u:' + t);
+  if (parentUrl !== undefined) {
+    let parentHost: string | null = null;
+    try {
+      parentHost = new URL(parentUrl).host;
+    } catch {
+      parentHost = null;
+    }
+    if (parentHost !== null) out.push(parentHost === u.host ? 'u:#same-host' : 'u:#other-host');
+  }
+  const path = urlPath(url) ?? '/';
+  const pathOnly = path.split('?')[0];
+  const segments = pathOnly.split('/').filter((s) => s !== '');
+  out.push(`u:#depth=${Math.min(segments.length, MAX_URL_DEPTH)}`);
+  const last = segments.at(-1) ?? '';
+  if (pathOnly.endsWith('/') || last === '') out.push('u:#dir');
   else {
     const ext = /\.([a-z0-9]{1,5})$/i.exec(last)?.[1];
-    if (ext !== undefined) out.add('.' + ext.toLowerCase());
+    out.push(ext === undefined ? 'u:#noext' : `u:#ext=${ext.toLowerCase()}`);
   }
-  return [...out];
+  if (/\p{Nd}/u.test(last)) out.push('u:#digits-last');
+  if (/^\/~[^/]+\/?(index\.html?)?$/i.test(pathOnly)) out.push('u:#tilde-home');
+  if (u.search.length > 1) out.push('u:#query');
+  return out;
+}
+
+/** The decoded path and query of an absolute URL, or null when `url` is not one. */
+function urlPath(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const raw = u.pathname + u.search;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 function hasAny(tokens: ReadonlySet<string>, terms: ReadonlySet<string>): boolean {

@@ -6,14 +6,28 @@
 import type { TopicModel } from '../topic.ts';
 import type { ParsedPage, Scorer } from '../types.ts';
 
+/** The page a link was found on, as link features see it. */
+export interface LinkParent {
+  /** its URL (same-host flag) */
+  url?: string;
+  /** its title (feature group 4) */
+  title?: string;
+  /** it is relevant (feature group 4) */
+  relevant?: boolean;
+}
+
 /** A model trained by `focuscrawl train` (see src/model.ts). */
 export interface LearnedModel {
   /** the label the model was trained to find */
   readonly target: string;
   /** P(target | page), the page classifier (relevance judge) */
   pageProbability(page: ParsedPage): number;
-  /** P(+ | link context): Bernoulli NB over link-context features (seed 000; group 3 also uses the URL) */
-  linkProbability(anchor: string, context: string, url?: string): number;
+  /**
+   * P(+ | link context): Bernoulli NB over link-context features (seed 000);
+   * feature groups 3 and 4 also use the target `url` and the `parent` page
+   * (ignored by groups 1 and 2)
+   */
+  linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number;
   /** P(+ | link context): Naive Bayes over TF-IDF features with Gaussian or kernel densities (seed 001) */
   kdeProbability(anchor: string, context: string, density: 'gaussian' | 'kernel'): number;
   /** discriminative terms mined in training, usable as a term topic */

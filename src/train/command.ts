@@ -10,6 +10,7 @@ import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, fitModel, saveModel, type InSampleMetrics, type TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, readTexts } from './from-texts.ts';
 import { readWarc, type WhereFilter } from './from-warc.ts';
+import { isFeatureGroup } from '../learn/features.ts';
 
 const USAGE = `Usage:
   focuscrawl train --warc FILE... --labels FILE --target LABEL [--where COL=VAL]...
@@ -41,9 +42,13 @@ From labelled texts (NDJSON, one object a line; malformed lines are skipped):
 Common:
   --target LABEL         the label to find (positive class)
   --out FILE             where to write the model (atomically)
-  --feature-group 1|2|3  link features: 1 anchor words, 2 anchor + context words +
-                         domain flags (default 2, seed 000), 3 group 2 + words of
-                         the link's URL
+  --feature-group 1|2|3|4  link features: 1 anchor words, 2 anchor + context words +
+                         domain flags (default 2, seed 000), 3 group 2 + the link's
+                         URL (path words, same-host, depth, extension flags),
+                         4 group 3 + words of the title of the page it is on
+  --balanced-links       class-balanced link classifier: each class's counts
+                         scaled to half the examples before smoothing (as if
+                         trained on a balanced set, like seed 000's)
   --domain-terms N       size of the mined domain dictionary (default ${DEFAULT_DOMAIN_TERMS})
   --terms N              discriminative terms stored as the model's topic (default ${DEFAULT_TOPIC_TERMS})
   --max-examples N       train on a uniform sample of at most N page and N link
@@ -131,6 +136,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       target: { type: 'string' },
       out: { type: 'string' },
       'feature-group': { type: 'string' },
+      'balanced-links': { type: 'boolean' },
       'domain-terms': { type: 'string' },
       terms: { type: 'string' },
       'max-examples': { type: 'string' },
@@ -148,8 +154,8 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   if (!target) throw new UsageError('--target LABEL is required (see --help)');
   if (!values.out) throw new UsageError('--out FILE is required (see --help)');
   const groupValue = values['feature-group'] ?? '2';
-  if (groupValue !== '1' && groupValue !== '2' && groupValue !== '3') throw new UsageError(`--feature-group must be 1, 2 or 3, got ${JSON.stringify(groupValue)}`);
-  const group = Number(groupValue) as 1 | 2 | 3;
+  const group = Number(groupValue);
+  if (!/^[1-4]$/.test(groupValue) || !isFeatureGroup(group)) throw new UsageError(`--feature-group must be 1, 2, 3 or 4, got ${JSON.stringify(groupValue)}`);
   const domainTerms = integer('domain-terms', values['domain-terms'], DEFAULT_DOMAIN_TERMS, 0);
   const terms = integer('terms', values.terms, DEFAULT_TOPIC_TERMS, 1);
   const maxExamples = integer('max-examples', values['max-examples'], DEFAULT_MAX_EXAMPLES, 1);
@@ -190,7 +196,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       log,
     });
   }
-  const { json } = fitModel(data, { target, group, domainTerms, terms });
+  const { json } = fitModel(data, { target, group, domainTerms, terms, balancedLinks: values['balanced-links'] === true });
   await saveModel(values.out, json);
   const c = json.training.counts;
   const s = json.training.inSample;

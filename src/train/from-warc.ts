@@ -180,7 +180,8 @@ function decodedBody(res: ArchivedResponse): Buffer | null {
  * Examples: each parsed source page with a label is a page example
  * (pageFeatures). Each link on a parsed source page (nofollow included)
  * whose canonical target URL has a label and is not the page itself is a
- * link example with the link's anchor and context.
+ * link example with the link's anchor and context, its target URL, and the
+ * page's URL, title and whether it is a target page (feature groups 3 and 4).
  *
  * Throws UsageError (FC_USAGE) for unreadable inputs, a host in both lists,
  * or a target label that occurs nowhere.
@@ -275,16 +276,16 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
       if (label === undefined) continue;
       if (labels?.has(target)) counts.linksFromLabels++;
       else counts.linksFromHosts++;
-      linkSample.add({ anchor: link.anchor, context: link.context, label, target });
+      linkSample.add({ anchor: link.anchor, context: link.context, label, target, parentUrl: url, parentTitle: page.title, parentRelevant: pageLabel === 1 });
     }
   }
   let hubPositives = 0;
-  const links: LinkExample[] = linkSample.items.map(({ anchor, context, label, target }) => {
-    if (label === 0 && opts.hubLinks === true && hubs.has(target)) {
+  const links: LinkExample[] = linkSample.items.map(({ target, ...example }) => {
+    if (example.label === 0 && opts.hubLinks === true && hubs.has(target)) {
       hubPositives++;
-      return { anchor, context, label: 1, url: target };
+      return { ...example, label: 1, url: target };
     }
-    return { anchor, context, label, url: target };
+    return { ...example, url: target };
   });
   if (opts.hubLinks === true) log(`warc: ${hubPositives} links to hub pages (pages linking to a target) relabelled positive`);
   if (pageSample.seen > cap || linkSample.seen > cap) {
