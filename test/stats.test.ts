@@ -293,8 +293,10 @@ const CRAWL = ['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtur
 test('e2e: stats records on stderr (JSON), the final one in meta, `focuscrawl stats`, resume continues', async (t) => {
   const { url: replayUrl, dir } = await fixtureReplay(t);
   const store = path.join(dir, 'store');
-  // replayed answers skip the politeness delay unless --delay-ms is given: it makes the crawl last > 0.4 s
-  const r = await runCli([...CRAWL, '--proxy', replayUrl, '--store', store, '--max-pages', '30', '--delay-ms', '60', '--stats-interval', '0.2', '--log-format', 'json']);
+  // replayed answers skip the politeness delay unless --delay-ms is given: it
+  // makes the crawl last several intervals (60 ms with 0.2 s intervals gave one
+  // interval record in a CI run: the crawl can finish in under 0.4 s)
+  const r = await runCli([...CRAWL, '--proxy', replayUrl, '--store', store, '--max-pages', '30', '--delay-ms', '150', '--stats-interval', '0.1', '--log-format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /[\r\x1b]/, 'no progress line: stderr is a pipe');
   const lines = parseLines(r.stderr); // every stderr line is one JSON object
