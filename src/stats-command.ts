@@ -14,7 +14,6 @@ import { StoreLockedError, UsageError } from './errors.ts';
 import { formatStatsLine, type StatsSnapshot } from './stats.ts';
 import { loadCrawlStats, readLiveStats } from './stats-live.ts';
 import { CrawlStore } from './store.ts';
-import { RedisStore } from './store/redis.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 
 const USAGE = `Usage: focuscrawl stats --store DIR [--log-format text|json]
@@ -62,6 +61,7 @@ export async function storeStats(dir: string): Promise<StoreStats> {
   // a Redis store (redis://HOST:PORT/DB?crawl=NAME) has no lock and no stats.json: its numbers come from
   // its log; it is running while a worker holds a lease on a URL
   if (isRedisStore(dir)) {
+    const { RedisStore } = await import('./store/redis.ts'); // ioredis only when asked for
     const store = await RedisStore.open(dir);
     const running = (await store.leases().catch(async (err: unknown) => {
       await store.close();
