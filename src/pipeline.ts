@@ -1,7 +1,8 @@
 /**
  * The only place stages are wired. One crawl is one `stream.pipeline`:
  *
- *   frontier source -> address guard -> robots -> fetch -> parse -> classify -> frontier sink
+ *   frontier source -> host budget -> address guard -> robots -> fetch -> parse
+ *     -> classify -> [dedup] -> [warc-out] -> [pages-out] -> frontier sink
  *
  * The sink commits each page and writes its NDJSON record to the output
  * (stdout) in the same step (see src/stages/sink.ts for why). With
