@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile, access } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, access, mkdir, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -314,6 +314,35 @@ describe('runReplay', () => {
       stop.abort();
     }
     assert.equal(await done, 0);
+  });
+
+  test('--warc DIR serves the closed WARC files in it; a directory without any is exit 2', async () => {
+    const warcDir = join(dir, 'warc-out');
+    await mkdir(warcDir, { recursive: true });
+    await copyFile(mainWarc, join(warcDir, 'a.warc.gz'));
+    await copyFile(otherWarc, join(warcDir, 'b.warc'));
+    await copyFile(otherWarc, join(warcDir, 'c.warc.gz.open')); // still being written: left out
+    await writeFile(join(warcDir, 'notes.txt'), 'not a WARC');
+    const out = capture();
+    const err = capture();
+    const stop = new AbortController();
+    const done = runReplay(['--warc', warcDir], { stdout: out.stream, stderr: err.stream, signal: stop.signal });
+    let finished = false;
+    void done.finally(() => (finished = true));
+    try {
+      while (!out.text().includes('\n') && !finished) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(err.text(), 'replay: 7 records from 2 files\n');
+    } finally {
+      stop.abort();
+    }
+    assert.equal(await done, 0);
+
+    const empty = join(dir, 'no-warcs');
+    await mkdir(empty, { recursive: true });
+    await writeFile(join(empty, 'x.warc.gz.open'), '');
+    const err2 = capture();
+    assert.equal(await runReplay(['--warc', empty], { stdout: capture().stream, stderr: err2.stream }), 2);
+    assert.match(err2.text(), /^focuscrawl replay: .*no-warcs holds no \.warc or \.warc\.gz file\n$/);
   });
 
   test('as a process: first stdout line is the listening address, SIGTERM exits 0', { timeout: 20_000 }, async () => {

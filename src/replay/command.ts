@@ -3,20 +3,22 @@
  * forward proxy on 127.0.0.1 until SIGINT/SIGTERM.
  */
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { FocuscrawlError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { createReplayServer } from './server.ts';
 
-const USAGE = `Usage: focuscrawl replay --warc FILE [--warc FILE...] [--port N]
+const USAGE = `Usage: focuscrawl replay --warc FILE|DIR [--warc FILE|DIR...] [--port N]
 
 Serve the response records of WARC files (.warc, or .warc.gz with one gzip
 member per record) as an HTTP forward proxy on 127.0.0.1. URLs are matched
 in canonical form; the first record for a URL wins; unknown URLs answer 404.
 
-  --warc FILE   a WARC file to serve (repeatable, at least one)
+  --warc FILE   a WARC file to serve (repeatable, at least one); a directory
+                serves the .warc/.warc.gz files in it (e.g. crawl --warc-out's)
   --port N      port to listen on (default 0: any free port)
   -h, --help    show this help
 
@@ -47,6 +49,40 @@ async function unreadable(file: string): Promise<string | null> {
   } catch (err) {
     return `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
   }
+}
+
+/** Closed WARC files (`.warc`, `.warc.gz`) as `crawl --warc-out` names them; not `*.open` ones. */
+const WARC_NAME = /\.warc(\.gz)?$/i;
+
+/**
+ * The files of the --warc arguments: a directory stands for the WARC files
+ * directly in it, in name order (`--warc-out` names sort by time, then
+ * serial). A file still named `*.open` (a crawl writing it, or killed while
+ * it did) is left out: rename it to serve what it holds.
+ */
+async function expandWarcArgs(args: string[]): Promise<string[] | string> {
+  const files: string[] = [];
+  for (const arg of args) {
+    let isDir = false;
+    try {
+      isDir = (await stat(arg)).isDirectory();
+    } catch {
+      // unreadable() names the problem below
+    }
+    if (!isDir) {
+      files.push(arg);
+      continue;
+    }
+    let names: string[];
+    try {
+      names = (await readdir(arg)).filter((n) => WARC_NAME.test(n)).sort();
+    } catch (err) {
+      return `cannot read ${arg} (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+    }
+    if (names.length === 0) return `${arg} holds no .warc or .warc.gz file`;
+    files.push(...names.map((n) => path.join(arg, n)));
+  }
+  return files;
 }
 
 /** Resolves when SIGINT/SIGTERM arrives or `signal` aborts. */
@@ -99,8 +135,9 @@ export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<numb
     stdout.write(USAGE);
     return 0;
   }
-  const warcs = values.warc ?? [];
-  if (warcs.length === 0) return fail(2, 'at least one --warc FILE is required (see --help)');
+  if ((values.warc ?? []).length === 0) return fail(2, 'at least one --warc FILE is required (see --help)');
+  const warcs = await expandWarcArgs(values.warc ?? []);
+  if (typeof warcs === 'string') return fail(2, warcs);
   const port = parsePort(values.port);
   if (port === null) return fail(2, `bad --port ${JSON.stringify(values.port)}: expected an integer 0-65535`);
   for (const file of warcs) {
