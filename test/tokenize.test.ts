@@ -1,11 +1,37 @@
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenize } from '../src/text/tokenize.ts';
+import fc from 'fast-check';
+import { tokenize, tokenizeGeneral } from '../src/text/tokenize.ts';
 import { getSegmenter, knownSegmenters, type Segmenter } from '../src/text/segmenter.ts';
 import { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isStopword } from '../src/text/stopwords.ts';
 import { DocFreq, cosine, sublinear, termFreq, tfidf } from '../src/text/vector.ts';
 import { UsageError } from '../src/errors.ts';
+
+test('ASCII text: the scanner gives exactly what the general (regex) path gives', () => {
+  // The fast path re-implements WORD_RUN, the possessive rule and the number
+  // and length filters by hand; any divergence changes every score.
+  const chars = fc.constantFrom(...'aAbzZ09 5\'\'s-.,!?\n\t"<>&'.split(''), 'the ', "it's ", "'s", '12345', 'cs101 ', 'Don\'t ');
+  const ascii = fc.array(chars, { maxLength: 60 }).map((a) => a.join(''));
+  const seed = Number(process.env.FUZZ_SEED ?? 20261125);
+  fc.assert(
+    fc.property(ascii, fc.boolean(), (text, stopwords) => {
+      assert.deepEqual(tokenize(text, { stopwords }), tokenizeGeneral(text, { stopwords }), JSON.stringify(text));
+    }),
+    { seed, numRuns: 5000 },
+  );
+  fc.assert(fc.property(fc.string({ unit: 'binary-ascii', maxLength: 80 }), (text) => {
+    assert.deepEqual(tokenize(text), tokenizeGeneral(text));
+  }), { seed, numRuns: 5000 });
+});
+
+test('a segmenter that itself tokenizes does not disturb the outer call', () => {
+  // Regression: a WORD_RUN.exec loop shared the regex's lastIndex with the
+  // nested call, so the outer loop started over (the etfl test hung).
+  let nested = 0;
+  const reentrant: Segmenter = { name: 'reentrant', cut: (t) => (nested++ === 0 ? tokenize('inner words 股票') : [], [t]) };
+  assert.deepEqual(tokenize('alpha 基金 beta', { segmenter: reentrant }), ['alpha', '基金', 'beta']);
+});
 
 test('English: lower-cased word runs, stop words and 1-char tokens dropped', () => {
   assert.deepEqual(tokenize('The Quick brown fox -- jumps over a lazy dog, x y!'), ['quick', 'brown', 'fox', 'jumps', 'lazy', 'dog']);
