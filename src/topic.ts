@@ -226,18 +226,43 @@ export class TopicModel {
 
   /** Similarity in [0, 1] of raw (possibly weighted) term counts to the topic; see the class doc. Does not touch the IDF table. */
   similarity(tf: SparseVector): number {
-    const topicTf: SparseVector = new Map();
+    // Called for every link of every page: nothing is allocated for text
+    // without a topic term (most links).
+    let topicTf: SparseVector | undefined;
     for (const tokens of this.termTokens) {
-      if (tokens.every((t) => tf.has(t))) termFreq(tokens, 1, topicTf);
+      if (tokens.every((t) => tf.has(t))) termFreq(tokens, 1, (topicTf ??= new Map()));
     }
+    if (topicTf === undefined) return 0;
     const profile: SparseVector = new Map();
-    for (const t of topicTf.keys()) {
-      const n = tf.get(t);
-      if (n !== undefined) profile.set(t, sublinear(n));
-    }
-    if (profile.size === 0) return 0;
-    const strongest = [...tf].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TERMS);
-    for (const [t, n] of strongest) profile.set(t, sublinear(n));
+    for (const t of topicTf.keys()) profile.set(t, sublinear(tf.get(t)!));
+    for (const t of strongestTerms(tf, PROFILE_TERMS)) profile.set(t, sublinear(tf.get(t)!));
     return cosine(profile, tfidf(topicTf, this.docFreq));
   }
+}
+
+/**
+ * The `k` terms of `tf` with the highest counts, highest first; among equal
+ * counts the term met first (what a stable sort of all entries by count,
+ * cut to k, gives) without sorting or copying the whole vector.
+ */
+export function strongestTerms(tf: SparseVector, k: number): string[] {
+  const terms: string[] = [];
+  const counts: number[] = [];
+  if (k <= 0) return terms;
+  tf.forEach((n, t) => {
+    let i = terms.length;
+    if (i === k) {
+      if (!(n > counts[k - 1])) return;
+      i = k - 1; // the weakest held term drops out
+    }
+    // shift weaker terms down; equal counts keep their order of arrival
+    while (i > 0 && counts[i - 1] < n) {
+      terms[i] = terms[i - 1];
+      counts[i] = counts[i - 1];
+      i--;
+    }
+    terms[i] = t;
+    counts[i] = n;
+  });
+  return terms;
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_THRESHOLD, TopicModel, loadTopic, parseTopic } from '../src/topic.ts';
+import fc from 'fast-check';
+import { DEFAULT_THRESHOLD, PROFILE_TERMS, TopicModel, loadTopic, parseTopic, strongestTerms } from '../src/topic.ts';
+import { cosine, sublinear, termFreq, tfidf, type SparseVector } from '../src/text/vector.ts';
 import { TopicError } from '../src/errors.ts';
 
 const isBadTopic = (re: RegExp) => (e: unknown) => e instanceof TopicError && e.code === 'FC_BAD_TOPIC' && re.test(e.message);
@@ -70,4 +72,27 @@ test('TopicModel: terms are tokenised like pages (multi-word terms split, Chines
 
 test('TopicModel: a topic of only stop words / single letters is FC_BAD_TOPIC', () => {
   assert.throws(() => new TopicModel(parseTopic({ name: 'empty', terms: ['the', 'of it', 'x'] }, 't')), isBadTopic(/no indexable words/));
+});
+
+test('similarity equals its definition (stable sort of every term, cut to PROFILE_TERMS) on generated vectors with ties', () => {
+  // similarity() selects the strongest terms without sorting the whole
+  // vector; this is the plain definition it replaced, to the last bit.
+  const model = new TopicModel(parseTopic({ name: 'solar', terms: ['solar energy', 'panel', 'photovoltaic', 'inverter'] }, 't'));
+  for (const doc of ['solar panel roof', 'energy prices', 'inverter photovoltaic panel solar energy grid']) model.docFreq.addDocument(model.tokens(doc));
+  const reference = (tf: SparseVector): number => {
+    const topicTf: SparseVector = new Map();
+    for (const tokens of model.termTokens) if (tokens.every((t) => tf.has(t))) termFreq(tokens, 1, topicTf);
+    const profile: SparseVector = new Map();
+    for (const t of topicTf.keys()) profile.set(t, sublinear(tf.get(t)!));
+    if (profile.size === 0) return 0;
+    for (const [t, n] of [...tf].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TERMS)) profile.set(t, sublinear(n));
+    return cosine(profile, tfidf(topicTf, model.docFreq));
+  };
+  const words = ['solar', 'energy', 'panel', 'photovoltaic', 'inverter', ...Array.from({ length: 120 }, (_, i) => `w${i}`)];
+  const vector = fc.array(fc.tuple(fc.constantFrom(...words), fc.constantFrom(0.5, 1, 1, 2, 3, 1.5, 7)), { maxLength: 150 })
+    .map((pairs) => { const tf: SparseVector = new Map(); for (const [w, n] of pairs) tf.set(w, (tf.get(w) ?? 0) + n); return tf; });
+  fc.assert(fc.property(vector, (tf) => {
+    assert.equal(model.similarity(tf), reference(tf));
+    assert.deepEqual(strongestTerms(tf, 7), [...tf].sort((a, b) => b[1] - a[1]).slice(0, 7).map(([t]) => t));
+  }), { seed: 20261125, numRuns: 3000 });
 });
