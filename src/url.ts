@@ -19,7 +19,7 @@
  * `sid` values are often content ids (a story or section number). Other
  * query parameters keep their order and spelling.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface CanonOptions {
   /** drop index.html / index.htm / default.htm(l) at the end of the path (default true) */
@@ -120,5 +120,5 @@ export function originOf(url: string): string {
 
 /** Stable key for the seen set: hex MD5 of the canonical URL (seed 001's page-store name). */
 export function urlKey(canonicalUrl: string): string {
-  return createHash('md5').update(canonicalUrl).digest('hex');
+  return hash('md5', canonicalUrl, 'hex');
 }
