@@ -46,7 +46,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Level } from 'level';
 import { parseWebSpec, SyntheticWeb } from '../fixtures/synthetic-web.ts';
-import { FrontierHead } from '../src/frontier-head.ts';
+import { DEFAULT_HEAD_CAPACITY, FrontierHead } from '../src/frontier-head.ts';
 import { firstN } from '../src/iter.ts';
 import { Rng } from '../src/random.ts';
 import { CrawlStore, type CommitLink } from '../src/store.ts';
@@ -57,8 +57,6 @@ import { writeSection } from './lib/sections.ts';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin', 'focuscrawl');
 const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
-/** The head capacity src/pipeline.ts uses. */
-const HEAD_CAPACITY = 16384;
 /** Links per committed page in the frontier benchmark; one of them is new. */
 const LINKS_PER_PAGE = 20;
 /** "Recently seen" links of the frontier benchmark come from the last this many URLs queued. */
@@ -171,7 +169,7 @@ async function frontierRun(size: number, ops: number, runSeed: number): Promise<
   const fillS = await fillStore(location, size, rng);
   const compactS = await compactStore(location);
   // wired as in src/pipeline.ts
-  const head = new FrontierHead({ capacity: HEAD_CAPACITY, load: (gt, limit) => firstN(store.frontier({ gt }), limit) });
+  const head = new FrontierHead({ capacity: DEFAULT_HEAD_CAPACITY, load: (gt, limit) => firstN(store.frontier({ gt }), limit) });
   const store: CrawlStore = await CrawlStore.open(location, { onFrontierChange: (change) => head.apply(change) });
   try {
     let next = size;
@@ -772,7 +770,7 @@ async function main(): Promise<number> {
     const body = [
       `### Frontier cost against frontier size`,
       '',
-      `CrawlStore (LevelDB in a temp dir) + FrontierHead (capacity ${fmt(HEAD_CAPACITY)}), wired as the crawl wires them. ` +
+      `CrawlStore (LevelDB in a temp dir) + FrontierHead (capacity ${fmt(DEFAULT_HEAD_CAPACITY)}), wired as the crawl wires them. ` +
         `Each run fills a fresh store (addSeeds, batches of ${fmt(FILL_BATCH)}), compacts it (classic-level compactRange: a bulk fill leaves ` +
         'a compaction backlog, and LevelDB\'s write stalls, that a crawl growing its frontier page by page does not), reopens it and ' +
         `times ${values.ops} crawl steps after 200 warm-up steps: ` +

@@ -163,7 +163,6 @@ export interface CrawlSummary {
 /** Priority of seeds: ahead of every scored link, FIFO among themselves. */
 const SEED_SCORE = 1e6;
 const ROBOTS_MAX_BYTES = 512 * 1024;
-const HEAD_CAPACITY = 16384;
 
 /** Without a topic nothing is relevant and every link scores 0 (breadth-first). */
 const UNFOCUSED: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
@@ -237,7 +236,6 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   if (cfg.fresh) await (Redis !== null ? Redis.destroy(cfg.storeDir) : removeStore(path.resolve(cfg.storeDir)));
 
   const head = new FrontierHead({
-    capacity: HEAD_CAPACITY,
     load: (gt, limit) => firstN(store.frontier({ gt }), limit),
   });
   // a redis:// store is shared by workers: URLs are leased from it (src/store/redis.ts)
