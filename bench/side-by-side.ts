@@ -153,7 +153,7 @@ async function main(): Promise<number> {
       await measure(['npm', 'run', '-s', 'build'], timeFile, 'build', { timeoutMs: 300_000 });
     }
     const entryArgv = entry === 'dist'
-      ? [process.execPath, '--max-semi-space-size=1', '--max-old-space-size=1024', path.join(REPO, 'dist/cli.js')]
+      ? [process.execPath, '--max-semi-space-size=1', '--max-old-space-size=1024', path.join(REPO, 'bench/lib/run-dist.mjs')]
       : [process.execPath, path.join(REPO, 'bin/focuscrawl')];
     const entryEnv = entry === 'dist' ? { MALLOC_ARENA_MAX: '2' } : undefined;
     const focuscrawl = (strategy: string, store: string): string[] => [
