@@ -68,9 +68,9 @@ export const GRAPH_DEFAULTS = {
   maxOutEdges: 200,
   /**
    * new priorities handed out per round at most (2 per page of a round).
-   * Each one moves a frontier entry in the store: at 2,000 per 100-page round
-   * ipagerank cost 2× best-first's CPU per page on the synthetic web, at 200
-   * +6%, and WebKB's pages-to-recall stayed within 1% (BENCHMARKS.md)
+   * Each one moves a frontier entry in the store: over 15,000 synthetic
+   * pages ipagerank cost 1.75× best-first's CPU at 2,000 per 100-page round
+   * and 1.06× at 200, with WebKB's pages-to-recall within 1% (BENCHMARKS.md)
    */
   maxRescore: 200,
   /** a queued URL is re-scored only when its value moved by more than this */
