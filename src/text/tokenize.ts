@@ -41,8 +41,7 @@ const APOSTROPHE = 0x27;
  * (test/tokenize.test.ts checks both on generated text).
  */
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
-  const dropStop = opts.stopwords ?? true;
-  if (!NON_ASCII.test(text)) return tokenizeAscii(text.toLowerCase(), dropStop);
+  if (!NON_ASCII.test(text)) return tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true);
   return tokenizeGeneral(text, opts);
 }
 
