@@ -21,7 +21,7 @@
  * --model names one. --write puts the table into BENCHMARKS.md, section
  * `side-by-side-<web>`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,9 +37,10 @@ import { WEBKB_COURSE_TOPIC, WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib
 /** The synthetic web served (serve-synthetic's defaults) and the topic crawled in it. */
 const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
 const SYNTH_TOPIC = 'astronomy';
-const CONTENDERS = ['best-first', 'nb-link', 'hits', 'ipagerank', 'crawlee-memory', 'crawlee-persisted', 'ceiling'] as const;
-/** The contenders that are focuscrawl crawls, by strategy. */
-const FOCUSCRAWL = new Set<string>(['best-first', 'nb-link', 'hits', 'ipagerank']);
+/** The contenders that are focuscrawl crawls, named by strategy. */
+const STRATEGIES = ['best-first', 'nb-link', 'hits', 'ipagerank'] as const;
+const CONTENDERS = [...STRATEGIES, 'crawlee-memory', 'crawlee-persisted', 'ceiling'] as const;
+const FOCUSCRAWL = new Set<string>(STRATEGIES);
 type Contender = (typeof CONTENDERS)[number];
 const LABEL: Record<Contender, string> = {
   'best-first': 'focuscrawl best-first (LevelDB)',
@@ -58,6 +59,20 @@ interface Fetched {
   statuses: Record<string, number>;
   /** requests without a usable answer, by reason */
   failures: Record<string, number>;
+}
+
+/**
+ * The environment and node flags on bin/focuscrawl's first line
+ * (`#!/usr/bin/env -S NAME=VALUE node --flag ...`), read from the file so
+ * the bench runs the build with exactly what the bin gives it.
+ */
+function binNodeSetup(): { env: Record<string, string>; flags: string[] } {
+  const shebang = readFileSync(path.join(REPO, 'bin/focuscrawl'), 'utf8').split('\n', 1)[0];
+  const words = shebang.replace(/^#!\S*env -S /, '').split(/\s+/).filter(Boolean);
+  const node = words.indexOf('node');
+  if (!shebang.startsWith('#!') || node < 0) throw new Error(`bin/focuscrawl: unexpected first line ${JSON.stringify(shebang)}`);
+  const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=', 2) as [string, string]));
+  return { env, flags: words.slice(node + 1) };
 }
 
 function statusText(f: Fetched): string {
@@ -152,10 +167,11 @@ async function main(): Promise<number> {
       process.stderr.write('side-by-side: npm run build (dist/)...\n');
       await measure(['npm', 'run', '-s', 'build'], timeFile, 'build', { timeoutMs: 300_000 });
     }
-    const entryArgv = entry === 'dist'
-      ? [process.execPath, '--max-semi-space-size=1', '--max-old-space-size=1024', path.join(REPO, 'bench/lib/run-dist.mjs')]
+    const bin = entry === 'dist' ? binNodeSetup() : undefined;
+    const entryArgv = bin !== undefined
+      ? [process.execPath, ...bin.flags, path.join(REPO, 'bench/lib/run-dist.mjs')]
       : [process.execPath, path.join(REPO, 'bin/focuscrawl')];
-    const entryEnv = entry === 'dist' ? { MALLOC_ARENA_MAX: '2' } : undefined;
+    const entryEnv = bin?.env;
     const focuscrawl = (strategy: string, store: string): string[] => [
       ...entryArgv, 'crawl',
       ...seeds.flatMap((s) => ['--seed', s]),
@@ -260,7 +276,7 @@ async function main(): Promise<number> {
     `Median (min–max) over ${runs} runs; pages/s = pages answered / wall seconds from spawn to exit (Node start-up included ` +
       'for all, and tsx\'s for every contender run from TypeScript). focuscrawl: page records of any status (robots.txt requests ' +
       `not counted), full pipeline with LevelDB, run from ${entry === 'dist'
-        ? 'the compiled `dist/cli.js` with the node flags and MALLOC_ARENA_MAX=2 that `bin/focuscrawl` gives an installed package'
+        ? 'the compiled `dist/cli.js` with the node flags and environment that `bin/focuscrawl` gives an installed package'
         : 'the TypeScript sources through tsx (`node bin/focuscrawl` in the checkout)'}. ` +
       'Crawlee: requests that reached the request handler (cheerio parse, `enqueueLinks` of every `a[href]`, strategy `all`, no robots.txt), ' +
       'minConcurrency = maxConcurrency; text/plain accepted so 404 answers are pages. Ceiling: the URLs of the first focuscrawl ' +
