@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { TopicError } from '../src/errors.ts';
 import { IMPACT_PRESETS, blockWeights, estimateKeyTags, keyTagImpact, scoreBlocks, ETFL_BLOCKS } from '../src/etfl/blocks.ts';
 import { runExpandTopic } from '../src/etfl/command.ts';
-import { TermMiner } from '../src/etfl/expand.ts';
+import { TermMiner } from '../src/etfl/miner.ts';
 import { FeatureLibrary, libraryFromTopic, loadTopicLibrary, loadTopicLibrarySync, parseSynonyms, parseTopicLibrary, type EtflLibrary } from '../src/etfl/library.ts';
 import { createEtflScorer } from '../src/scorers/etfl.ts';
 import type { ScorerContext } from '../src/scorers/context.ts';

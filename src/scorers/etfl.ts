@@ -34,7 +34,7 @@
  */
 import { TopicError, UsageError } from '../errors.ts';
 import { DEFAULT_LAMBDA, scoreBlocks } from '../etfl/blocks.ts';
-import { TermMiner } from '../etfl/expand.ts';
+import { TermMiner } from '../etfl/miner.ts';
 import { FeatureLibrary, libraryFromTopic, loadTopicLibrarySync, mergeLibraries, type EtflLibrary } from '../etfl/library.ts';
 import type { Segmenter } from '../text/segmenter.ts';
 import { DocFreq, termFreq, type SparseVector } from '../text/vector.ts';
