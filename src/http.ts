@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { Agent, Pool, ProxyAgent, errors as undiciErrors, type Dispatcher } from 'undici';
 import {
   BadRedirectError,
   DecodeError,
@@ -19,6 +18,7 @@ import {
 } from './errors.ts';
 import { Lru } from './lru.ts';
 import { addressRange, checkHost, checkHostname, guardedLookup, type AddressPolicy, type Resolver } from './net/address-guard.ts';
+import { undici, type Dispatcher } from './net/undici.ts';
 
 const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -116,9 +116,9 @@ export function toFetchError(err: unknown): FocuscrawlError {
     if (e instanceof FocuscrawlError) return e;
   }
   if (
-    err instanceof undiciErrors.ConnectTimeoutError ||
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
+    err instanceof undici.errors.ConnectTimeoutError ||
+    err instanceof undici.errors.HeadersTimeoutError ||
+    err instanceof undici.errors.BodyTimeoutError ||
     (err as { code?: unknown } | null)?.code === 'ETIMEDOUT'
   ) {
     return new TimeoutError((err as Error).message, { cause: err });
@@ -275,7 +275,7 @@ export class HttpClient {
    * the connections and memory do not grow with the number of hosts; https:
    * targets still tunnel through `dispatcher`. Null without such a proxy.
    */
-  private readonly proxyPool: Pool | null = null;
+  private readonly proxyPool: InstanceType<typeof undici.Pool> | null = null;
   private readonly proxyOrigin: string = '';
   private readonly userAgent: string;
   private readonly headersTimeoutMs: number;
@@ -311,25 +311,25 @@ export class HttpClient {
         // never drops it (its wrapper does not forward the disconnect events its
         // Agent forgets origins by): ~1 GB at 200,000 hosts (bench/scale-bench.ts)
         this.proxyOrigin = proxyUrl.origin;
-        this.proxyPool = new Pool(this.proxyOrigin, {
+        this.proxyPool = new undici.Pool(this.proxyOrigin, {
           ...common,
           connections: opts.proxyConnections ?? 64,
           connect: { timeout: connectTimeout },
         });
       }
-      this.dispatcher = new ProxyAgent({
+      this.dispatcher = new undici.ProxyAgent({
         uri: opts.proxy,
         proxyTunnel: false,
         ...common,
         proxyTls: { timeout: connectTimeout },
         requestTls: { timeout: connectTimeout },
         // without this, the pools to the proxy would ignore `connections` and the timeouts
-        factory: (origin: string | URL, o: object) => new Pool(origin, { ...o, ...common }),
+        factory: (origin: string | URL, o: object) => new undici.Pool(origin, { ...o, ...common }),
       });
     } else {
       // IP-literal hosts never reach `lookup`; get() checks those
       const lookup = this.guard === null ? {} : { lookup: guardedLookup(this.guard, opts.resolver) };
-      this.dispatcher = new Agent({ ...common, connect: { timeout: connectTimeout, ...lookup } });
+      this.dispatcher = new undici.Agent({ ...common, connect: { timeout: connectTimeout, ...lookup } });
     }
   }
 
