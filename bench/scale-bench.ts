@@ -52,6 +52,7 @@ import { Rng } from '../src/random.ts';
 import { CrawlStore, type CommitLink } from '../src/store.ts';
 import { STORE_LEVELDB_OPTIONS } from '../src/store-options.ts';
 import type { FrontierEntry } from '../src/types.ts';
+import { RUN_DIST, binNodeSetup } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -247,10 +248,13 @@ async function frontierBench(sizes: number[], runs: number, ops: number): Promis
  * LevelDB and libuv threads); `ldb`, a preload opens LevelDB with other
  * options than the store's (LDB_SMALL); `heap`, V8 flags for a smaller heap
  * (HEAP_FLAGS: the live heap is ~40 MB, but V8 lets heapTotal grow to
- * several times that); `uv`, UV_THREADPOOL_SIZE=2.
+ * several times that); `uv`, UV_THREADPOOL_SIZE=2. `dist` is the compiled
+ * dist/ (`npm run build` first) run by plain node, and `bin` the node flags
+ * and environment on bin/focuscrawl's first line: `dist+bin` is what an
+ * installed package runs.
  */
-const BASES = ['tsx', 'js'] as const;
-const CHANGES = ['arena', 'ldb', 'heap', 'uv'] as const;
+const BASES = ['tsx', 'js', 'dist'] as const;
+const CHANGES = ['arena', 'ldb', 'heap', 'uv', 'bin'] as const;
 type Variant = string;
 const DEFAULT_VARIANTS = 'tsx,tsx+arena+heap,js+arena+heap';
 
@@ -602,13 +606,16 @@ async function crawlBench(opts: {
     await writeFile(topicFile, JSON.stringify(web.topicFile(opts.topic)));
     const seeds = web.seeds(opts.topic, 3);
     const bundled = opts.variants.some((v) => v.startsWith('js')) ? await bundleCli(tmp) : '';
+    if (opts.variants.some((v) => v.startsWith('dist'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO, stdio: 'inherit' });
     for (const variant of opts.variants) {
+      const bin = has(variant, 'bin') ? binNodeSetup() : { flags: [], env: {} };
       const node = [
+        ...bin.flags,
         ...(has(variant, 'heap') ? HEAP_FLAGS : []),
         ...(has(variant, 'ldb') ? ['--import', ldbPreload()] : []),
-        variant.startsWith('js') ? bundled : BIN,
+        variant.startsWith('js') ? bundled : variant.startsWith('dist') ? RUN_DIST : BIN,
       ];
-      const env: Record<string, string> = {};
+      const env: Record<string, string> = { ...bin.env };
       if (has(variant, 'arena')) env.MALLOC_ARENA_MAX = '2';
       if (has(variant, 'uv')) env.UV_THREADPOOL_SIZE = UV_THREADS;
       const runs: CrawlRun[] = [];

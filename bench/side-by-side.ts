@@ -21,14 +21,14 @@
  * --model names one. --write puts the table into BENCHMARKS.md, section
  * `side-by-side-<web>`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
 import {
-  GNU_TIME, REPO, cell, codeVersion, fmt, machine, measure, readCrawlOutput, startProxy, startReplay, summarise,
+  GNU_TIME, REPO, RUN_DIST, binNodeSetup, cell, codeVersion, fmt, machine, measure, readCrawlOutput, startProxy, startReplay, summarise,
   type ProxyChild, type RunResult,
 } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
@@ -62,17 +62,20 @@ interface Fetched {
 }
 
 /**
- * The environment and node flags on bin/focuscrawl's first line
- * (`#!/usr/bin/env -S NAME=VALUE node --flag ...`), read from the file so
- * the bench runs the build with exactly what the bin gives it.
+ * bench/ceiling.ts and bench/crawlee-contender.ts compiled to JavaScript
+ * (esbuild, types stripped, packages left as imports) under
+ * node_modules/.cache, where their imports resolve from the repository's
+ * node_modules.
  */
-function binNodeSetup(): { env: Record<string, string>; flags: string[] } {
-  const shebang = readFileSync(path.join(REPO, 'bin/focuscrawl'), 'utf8').split('\n', 1)[0];
-  const words = shebang.replace(/^#!\S*env -S /, '').split(/\s+/).filter(Boolean);
-  const node = words.indexOf('node');
-  if (!shebang.startsWith('#!') || node < 0) throw new Error(`bin/focuscrawl: unexpected first line ${JSON.stringify(shebang)}`);
-  const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=', 2) as [string, string]));
-  return { env, flags: words.slice(node + 1) };
+async function compileContenders(): Promise<{ ceiling: string; crawlee: string }> {
+  const { build } = await import('esbuild');
+  const outdir = path.join(REPO, 'node_modules/.cache/focuscrawl-bench');
+  const entries = { ceiling: 'bench/ceiling.ts', crawlee: 'bench/crawlee-contender.ts' };
+  await build({
+    entryPoints: Object.values(entries).map((e) => path.join(REPO, e)),
+    outdir, outExtension: { '.js': '.mjs' }, bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'warning',
+  });
+  return { ceiling: path.join(outdir, 'ceiling.mjs'), crawlee: path.join(outdir, 'crawlee-contender.mjs') };
 }
 
 function statusText(f: Fetched): string {
@@ -169,7 +172,7 @@ async function main(): Promise<number> {
     }
     const bin = entry === 'dist' ? binNodeSetup() : undefined;
     const entryArgv = bin !== undefined
-      ? [process.execPath, ...bin.flags, path.join(REPO, 'bench/lib/run-dist.mjs')]
+      ? [process.execPath, ...bin.flags, RUN_DIST]
       : [process.execPath, path.join(REPO, 'bin/focuscrawl')];
     const entryEnv = bin?.env;
     const focuscrawl = (strategy: string, store: string): string[] => [
@@ -179,8 +182,10 @@ async function main(): Promise<number> {
       '--proxy', proxyUrl, '--store', store, '--fresh', '--max-pages', String(pages),
       '--concurrency', String(concurrency), '--per-host', String(concurrency), '--quiet',
     ];
+    // the ceiling and Crawlee run as plain JavaScript too: no contender pays tsx's start-up
+    const plain = await compileContenders();
     const crawlee = (storage: string): string[] => [
-      process.execPath, '--import', 'tsx', path.join(REPO, 'bench/crawlee-contender.ts'),
+      process.execPath, plain.crawlee,
       '--proxy', proxyUrl, ...seeds.flatMap((s) => ['--seed', s]), '--pages', String(pages),
       '--concurrency', String(concurrency), '--storage', storage,
     ];
@@ -211,7 +216,7 @@ async function main(): Promise<number> {
           const urlFile = path.join(tmp, `urls-${i}.txt`);
           await writeFile(urlFile, urls.join('\n') + '\n');
           m = await measure(
-            [process.execPath, '--import', 'tsx', path.join(REPO, 'bench/ceiling.ts'), '--proxy', proxyUrl, '--urls', urlFile, '--concurrency', String(concurrency)],
+            [process.execPath, plain.ceiling, '--proxy', proxyUrl, '--urls', urlFile, '--concurrency', String(concurrency)],
             timeFile, `ceiling ${tag}`, { timeoutMs },
           );
           const out = JSON.parse(m.stdout) as { fetched: number; errors: number; statuses: Record<string, number> };
@@ -274,7 +279,7 @@ async function main(): Promise<number> {
     ...rows,
     '',
     `Median (min–max) over ${runs} runs; pages/s = pages answered / wall seconds from spawn to exit (Node start-up included ` +
-      'for all, and tsx\'s for every contender run from TypeScript). focuscrawl: page records of any status (robots.txt requests ' +
+      `for all; the ceiling and Crawlee run as JavaScript compiled by esbuild${entry === 'dist' ? '' : ', focuscrawl through tsx'}). focuscrawl: page records of any status (robots.txt requests ` +
       `not counted), full pipeline with LevelDB, run from ${entry === 'dist'
         ? 'the compiled `dist/cli.js` with the node flags and environment that `bin/focuscrawl` gives an installed package'
         : 'the TypeScript sources through tsx (`node bin/focuscrawl` in the checkout)'}. ` +

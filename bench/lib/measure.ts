@@ -5,6 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,23 @@ import { fileURLToPath } from 'node:url';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** GNU time: CPU and peak RSS of a child process. */
 export const GNU_TIME = '/usr/bin/time';
+
+/** Runs the compiled CLI (dist/cli.js) as bin/focuscrawl does in an installed package. */
+export const RUN_DIST = path.join(REPO, 'bench/lib/run-dist.mjs');
+
+/**
+ * The environment and node flags on bin/focuscrawl's first line
+ * (`#!/usr/bin/env -S NAME=VALUE node --flag ...`), read from the file so
+ * the bench runs the build with exactly what the bin gives it.
+ */
+export function binNodeSetup(): { env: Record<string, string>; flags: string[] } {
+  const shebang = readFileSync(path.join(REPO, 'bin/focuscrawl'), 'utf8').split('\n', 1)[0];
+  const words = shebang.replace(/^#!\S*env -S /, '').split(/\s+/).filter(Boolean);
+  const node = words.indexOf('node');
+  if (!shebang.startsWith('#!') || node < 0) throw new Error(`bin/focuscrawl: unexpected first line ${JSON.stringify(shebang)}`);
+  const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=', 2) as [string, string]));
+  return { env, flags: words.slice(node + 1) };
+}
 
 /** Child stderr lines already echoed (pid left out), so a warning shows once per bench. */
 const echoed = new Set<string>();
