@@ -802,7 +802,9 @@ async function main(): Promise<number> {
         `--strategy best-first --concurrency ${values.concurrency} --stats-interval 1 --log-format json\` against ` +
         `\`fixtures/serve-synthetic.ts ${values.web}\` (a separate process), stopped with SIGTERM when a stats record reports ` +
         `a frontier of ${fmt(Number(values.target))} URLs; ${values['crawl-runs']} run(s) per variant. RSS from /proc/PID/status every 0.5 s. ` +
-        'Variants: **tsx** is bin/focuscrawl as shipped; **js** the same CLI bundled by esbuild and run by plain node (no tsx); ' +
+        'Variants: **tsx** is bin/focuscrawl run from a checkout (TypeScript through tsx); **js** the same CLI bundled by esbuild and run by plain node (no tsx); ' +
+        '**dist** the compiled dist/ run by plain node; **+bin** the node flags and environment of bin/focuscrawl\'s first line ' +
+        `(\`${[...Object.entries(binNodeSetup().env).map(([k, v]) => `${k}=${v}`), ...binNodeSetup().flags].join(' ')}\`): **dist+bin** is what an installed package runs; ` +
         '**+arena** sets MALLOC_ARENA_MAX=2; ' +
         `**+ldb** preloads a patch that opens LevelDB with \`${JSON.stringify(LDB_SMALL)}\` over the store's own options ` +
         `(src/store-options.ts); **+heap** runs node with \`${HEAP_FLAGS.join(' ')}\`; **+uv** sets UV_THREADPOOL_SIZE=${UV_THREADS}. ` +

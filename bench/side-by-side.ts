@@ -59,6 +59,8 @@ interface Fetched {
   statuses: Record<string, number>;
   /** requests without a usable answer, by reason */
   failures: Record<string, number>;
+  /** distinct hosts of the URLs fetched (focuscrawl: each also costs a robots.txt request, not counted as a page) */
+  hosts?: number;
 }
 
 /**
@@ -81,6 +83,7 @@ async function compileContenders(): Promise<{ ceiling: string; crawlee: string }
 function statusText(f: Fetched): string {
   const parts = Object.entries(f.statuses).sort().map(([s, n]) => `${fmt(n)} × ${s}`);
   for (const [why, n] of Object.entries(f.failures)) parts.push(`${fmt(n)} failed (${why})`);
+  if (f.hosts !== undefined) parts.push(`${fmt(f.hosts)} hosts`);
   return parts.join(', ');
 }
 
@@ -205,7 +208,10 @@ async function main(): Promise<number> {
           m = await measure(focuscrawl(c, dir), timeFile, `${c} ${tag}`, { timeoutMs, env: entryEnv });
           const out = readCrawlOutput(m.stdout);
           urls ??= out.urls;
-          f = { pages: out.pages, statuses: Object.fromEntries(out.statuses), failures: out.errors > 0 ? { 'error records': out.errors } : {} };
+          f = {
+            pages: out.pages, statuses: Object.fromEntries(out.statuses), failures: out.errors > 0 ? { 'error records': out.errors } : {},
+            hosts: new Set(out.urls.map((u) => new URL(u).host)).size,
+          };
         } else if (c === 'crawlee-memory' || c === 'crawlee-persisted') {
           const storage = c === 'crawlee-memory' ? 'memory' : 'persisted';
           m = await measure(crawlee(storage), timeFile, `${c} ${tag}`, { timeoutMs, env: { CRAWLEE_STORAGE_DIR: dir } });
