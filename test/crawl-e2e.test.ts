@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { canonicalize } from '../src/url.ts';
 import { ROOT, SKIP_WEBKB, WEBKB_WARC, SHARED, parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
@@ -98,4 +99,34 @@ test('WebKB replay: a breadth-first crawl of the real 1997 web', { skip: SKIP_WE
     seen.set(p.finalUrl, p.depth);
   }
   assert.equal(pages.slice(0, 3).map((p) => p.depth).join(), '0,0,0', 'seeds first');
+});
+
+const NODEJIEBA_MISSING = ((): string | false => {
+  try {
+    createRequire(import.meta.url).resolve('nodejieba');
+    return false;
+  } catch {
+    return 'nodejieba (an optional dependency that builds from source) is not installed';
+  }
+})();
+
+test('fixture web: --segmenter nodejieba judges the Chinese pages as the default segmenter does', { skip: NODEJIEBA_MISSING }, async (t) => {
+  const { url: replayUrl, dir } = await fixtureReplay(t);
+  const labels = fixtureLabels();
+  const relevantHan: Record<string, Set<string>> = {};
+  for (const segmenter of ['node-rs', 'nodejieba']) {
+    const r = await runCli([
+      'crawl', '--seed', 'http://news.example.cn/', '--topic', 'fixtures/demo-topic.json', '--segmenter', segmenter,
+      '--proxy', replayUrl, '--store', path.join(dir, segmenter), '--max-pages', '60', '--concurrency', '4',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const pages = parseLines(r.stdout).filter((x) => x.type === 'page' && /[\u4e00-\u9fff]/.test(String(x.title)));
+    assert.ok(pages.length >= 20, `${segmenter}: ${pages.length} Chinese pages`);
+    relevantHan[segmenter] = new Set(pages.filter((p) => p.relevant === true).map((p) => p.finalUrl as string));
+    // the crawler's judgement agrees with the fixture's labels on most Chinese pages it calls relevant
+    const agree = [...relevantHan[segmenter]].filter((u) => labels.get(u) === 'solar').length;
+    assert.ok(agree >= 0.8 * relevantHan[segmenter].size && agree >= 5, `${segmenter}: ${agree} of ${relevantHan[segmenter].size}`);
+  }
+  const both = [...relevantHan['node-rs']].filter((u) => relevantHan.nodejieba.has(u)).length;
+  assert.ok(both >= 0.8 * Math.max(relevantHan['node-rs'].size, relevantHan.nodejieba.size), `relevant by both: ${both}`);
 });

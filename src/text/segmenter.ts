@@ -8,8 +8,11 @@
  *   words as well as the words, so "太阳能" gives 太阳 and 太阳能. The
  *   dictionary (~0.1-0.2 s to load) is loaded on the first `cut`, once per
  *   process, so text without Han characters never pays for it.
- * - `nodejieba`: optional; used only when the `nodejieba` package is
- *   installed (it is not a dependency), also in search mode with HMM.
+ * - `nodejieba`: an optionalDependency, which builds from source (a C++
+ *   compiler, and `npm_config_yes=true` for its install script's npx); when
+ *   it is not installed, asking for it is a usage error. Also search mode
+ *   with HMM; it cuts ~20% of TNEWS headlines differently from node-rs
+ *   (BENCHMARKS.md, segmenters).
  */
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
@@ -54,7 +57,7 @@ function loadNodejieba(): Segmenter {
     mod = require('nodejieba') as NodejiebaModule;
   } catch (err) {
     throw new UsageError(
-      "segmenter 'nodejieba' needs the optional package nodejieba, which is not installed (npm install nodejieba), or use --segmenter node-rs",
+      "segmenter 'nodejieba' needs the optional package nodejieba, which is not installed (it builds from source: npm_config_yes=true npm install nodejieba, with a C++ compiler), or use --segmenter node-rs",
       { cause: err },
     );
   }
