@@ -1,8 +1,8 @@
 /**
  * What a crawl costs before and after its pages: the wall time, CPU and
  * peak RSS of a one-page crawl (start-up, LevelDB open, robots.txt, one
- * fetch, shutdown) and of a 120-page crawl, with and without each of the
- * entry's start-up settings, and how long the modules a crawl loads take.
+ * fetch, shutdown) and of a 120-page crawl, with and without the entry's
+ * `--liftoff-only`, and what the modules a crawl loads cost to import.
  * The web is the bundled fixture (fixtures/web.warc.gz through
  * `focuscrawl replay`), so it runs in any checkout.
  *
