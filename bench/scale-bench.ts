@@ -42,7 +42,7 @@ import { copyFile, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } fr
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Level } from 'level';
 import { parseWebSpec, SyntheticWeb } from '../fixtures/synthetic-web.ts';
@@ -52,10 +52,9 @@ import { Rng } from '../src/random.ts';
 import { CrawlStore, type CommitLink } from '../src/store.ts';
 import { STORE_LEVELDB_OPTIONS } from '../src/store-options.ts';
 import type { FrontierEntry } from '../src/types.ts';
-import { RUN_DIST, binNodeSetup } from './lib/measure.ts';
+import { REPO, RUN_DIST, binNodeSetup } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'bin', 'focuscrawl');
 const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
 /** Links per committed page in the frontier benchmark; one of them is new. */
@@ -287,6 +286,12 @@ function checkVariant(v: string): void {
 /** Whether variant `v` has change `c`. */
 function has(v: Variant, c: (typeof CHANGES)[number]): boolean {
   return v.split('+').slice(1).includes(c);
+}
+
+/** bin/focuscrawl's environment and node flags as one line (`NAME=VALUE ... --flag ...`). */
+function binLine(): string {
+  const { env, flags } = binNodeSetup();
+  return [...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...flags].join(' ');
 }
 
 /** An --import preload for the `ldb` change: every LevelDB is opened with LDB_SMALL. */
@@ -804,7 +809,7 @@ async function main(): Promise<number> {
         `a frontier of ${fmt(Number(values.target))} URLs; ${values['crawl-runs']} run(s) per variant. RSS from /proc/PID/status every 0.5 s. ` +
         'Variants: **tsx** is bin/focuscrawl run from a checkout (TypeScript through tsx); **js** the same CLI bundled by esbuild and run by plain node (no tsx); ' +
         '**dist** the compiled dist/ run by plain node; **+bin** the node flags and environment of bin/focuscrawl\'s first line ' +
-        `(\`${[...Object.entries(binNodeSetup().env).map(([k, v]) => `${k}=${v}`), ...binNodeSetup().flags].join(' ')}\`): **dist+bin** is what an installed package runs; ` +
+        `(\`${binLine()}\`): **dist+bin** is what an installed package runs; ` +
         '**+arena** sets MALLOC_ARENA_MAX=2; ' +
         `**+ldb** preloads a patch that opens LevelDB with \`${JSON.stringify(LDB_SMALL)}\` over the store's own options ` +
         `(src/store-options.ts); **+heap** runs node with \`${HEAP_FLAGS.join(' ')}\`; **+uv** sets UV_THREADPOOL_SIZE=${UV_THREADS}. ` +

@@ -22,7 +22,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO, codeVersion, fmt, machine, spread, type Spread } from './lib/measure.ts';
+import { getSegmenter, type Segmenter } from '../src/text/segmenter.ts';
+import { REPO, cell, codeVersion, fmt, machine, spread } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
 
 const TNEWS = path.join(REPO, '../shared/corpora/tnews/tnews-dev.ndjson');
@@ -31,25 +32,17 @@ const RS_DICT = path.join(path.dirname(require.resolve('@node-rs/jieba/package.j
 
 type Backend = 'node-rs' | 'nodejieba';
 
-interface Cutter {
-  cut(text: string): string[];
-}
-
-/** The backend as src/text/segmenter.ts calls it; `rsDict`: nodejieba with node-rs's dictionary. */
-function load(backend: Backend, rsDict = false): Cutter {
-  if (backend === 'node-rs') {
-    const { Jieba } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
-    const { dict } = require('@node-rs/jieba/dict.js') as typeof import('@node-rs/jieba/dict.js');
-    const jieba = Jieba.withDict(dict);
-    return { cut: (t) => jieba.cutForSearch(t, true) };
-  }
+/**
+ * The backend as `--segmenter` uses it (src/text/segmenter.ts); `rsDict`:
+ * nodejieba given node-rs's dictionary and an empty user dictionary.
+ */
+function load(backend: Backend, rsDict = false): Segmenter {
+  if (!rsDict) return getSegmenter(backend);
   const nj = require('nodejieba') as { load(o?: object): void; cutForSearch(t: string, hmm?: boolean): string[] };
-  if (rsDict) {
-    const empty = path.join(os.tmpdir(), 'segmenter-bench-empty-user.dict');
-    writeFileSync(empty, '');
-    nj.load({ dict: RS_DICT, userDict: empty });
-  }
-  return { cut: (t) => nj.cutForSearch(t, true) };
+  const empty = path.join(os.tmpdir(), 'segmenter-bench-empty-user.dict');
+  writeFileSync(empty, '');
+  nj.load({ dict: RS_DICT, userDict: empty });
+  return { name: 'nodejieba (node-rs dictionary)', cut: (t) => nj.cutForSearch(t, true) };
 }
 
 function headlines(): string[] {
@@ -77,7 +70,7 @@ function child(backend: Backend, mb: number): void {
 }
 
 /** Identical headlines, and token F1 of b's words against a's (multisets). */
-function agreement(a: Cutter, b: Cutter, lines: string[]): { identical: number; f1: number } {
+function agreement(a: Segmenter, b: Segmenter, lines: string[]): { identical: number; f1: number } {
   let identical = 0;
   let common = 0;
   let na = 0;
@@ -133,13 +126,10 @@ async function main(): Promise<number> {
       const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'bench/segmenter-bench.ts'), '--child', backend, '--mb', String(mb)], { cwd: REPO, encoding: 'utf8' });
       results.push(JSON.parse(out));
     }
-    const cell = (f: (x: (typeof results)[number]) => number, digits = 0): string => {
-      const s: Spread = spread(results.map(f));
-      return `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
-    };
+    const of = (f: (x: (typeof results)[number]) => number, digits = 0): string => cell(spread(results.map(f)), digits);
     const version = (require(`${backend === 'node-rs' ? '@node-rs/jieba' : 'nodejieba'}/package.json`) as { version: string }).version;
-    rows.push(`| ${backend === 'node-rs' ? '@node-rs/jieba' : 'nodejieba'} ${version} | ${cell((x) => x.loadMs)} | ${cell((x) => x.mbPerS, 1)} | ` +
-      `${cell((x) => x.rssLoadedMb - x.rssBaseMb)} | ${cell((x) => x.rssEndMb)} |`);
+    rows.push(`| ${backend === 'node-rs' ? '@node-rs/jieba' : 'nodejieba'} ${version} | ${of((x) => x.loadMs)} | ${of((x) => x.mbPerS, 1)} | ` +
+      `${of((x) => x.rssLoadedMb - x.rssBaseMb)} | ${of((x) => x.rssEndMb)} |`);
     process.stderr.write(`segmenter-bench: ${rows[rows.length - 1]}\n`);
   }
   const lines = headlines();

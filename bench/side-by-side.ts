@@ -77,7 +77,8 @@ async function compileContenders(): Promise<{ ceiling: string; crawlee: string }
     entryPoints: Object.values(entries).map((e) => path.join(REPO, e)),
     outdir, outExtension: { '.js': '.mjs' }, bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'warning',
   });
-  return { ceiling: path.join(outdir, 'ceiling.mjs'), crawlee: path.join(outdir, 'crawlee-contender.mjs') };
+  const out = (entry: string): string => path.join(outdir, `${path.basename(entry, '.ts')}.mjs`);
+  return { ceiling: out(entries.ceiling), crawlee: out(entries.crawlee) };
 }
 
 function statusText(f: Fetched): string {

@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO, RUN_DIST, binNodeSetup, codeVersion, fmt, machine, measure, spread, startReplay, type Spread } from './lib/measure.ts';
+import { REPO, RUN_DIST, binNodeSetup, cell, codeVersion, machine, measure, spread, startReplay, type Spread } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
 
 const { values } = parseArgs({
@@ -31,7 +31,6 @@ const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
 
 const fixture = (f: string): string => path.join(REPO, 'fixtures', f);
-const cellOf = (s: Spread, digits = 0): string => `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
 
 /** What importing `spec` (then running `then`, given the module as `m`) alone in a fresh node costs: ms and RSS growth in MB, `runs` times. */
 function importCost(spec: string, then = ''): { ms: Spread; mb: Spread } {
@@ -76,7 +75,7 @@ async function main(): Promise<void> {
           rss.push(m.rssMb);
           await rm(store, { recursive: true, force: true });
         }
-        rows.push(`| ${pages} | ${name} | ${cellOf(spread(wall))} | ${cellOf(spread(cpu))} | ${cellOf(spread(rss))} |`);
+        rows.push(`| ${pages} | ${name} | ${cell(spread(wall))} | ${cell(spread(cpu))} | ${cell(spread(rss))} |`);
         process.stderr.write(`startup-bench: ${rows[rows.length - 1]}\n`);
       }
     }
@@ -93,7 +92,7 @@ async function main(): Promise<void> {
   ];
   const importRows = imports.map(([label, spec, then]) => {
     const c = importCost(spec, then);
-    return `| ${label} | ${cellOf(c.ms)} | ${cellOf(c.mb)} |`;
+    return `| ${label} | ${cell(c.ms)} | ${cell(c.mb)} |`;
   });
   const section = [
     '### Start-up and shutdown',
