@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { SeenCache, type SeenMark } from '../src/seen-cache.ts';
+import { frontierKey } from '../src/store.ts';
+import { urlKey } from '../src/url.ts';
+
+const seqOf = (key: string): number => parseInt(key.slice(17), 16);
+const cache = (slots: number): SeenCache => new SeenCache(slots, frontierKey, seqOf);
+
+/** A URL key whose set in a cache of `sets` sets is `set` (the set comes from hex digits 8–15). */
+function keyInSet(set: number, sets: number, salt: number): string {
+  for (let i = 0; ; i++) {
+    const uk = urlKey(`http://s${salt}.example/${i}`);
+    if ((parseInt(uk.slice(8, 16), 16) & (sets - 1)) === set) return uk;
+  }
+}
+
+test('queued, done and known-absent marks come back as they were set, the frontier key rebuilt exactly', () => {
+  fc.assert(
+    fc.property(
+      fc.string(),
+      fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(0, -0, 1e6, Number.MAX_VALUE, -Infinity, Infinity)),
+      fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+      (url, score, seq) => {
+        const c = cache(64);
+        const uk = urlKey(url);
+        const k = frontierKey(score, seq);
+        c.set(uk, { s: 'q', k, score });
+        const got = c.get(uk);
+        assert.deepEqual(got, { s: 'q', k, score });
+        c.set(uk, { s: 'd' });
+        assert.deepEqual(c.get(uk), { s: 'd' });
+        c.set(uk, null);
+        assert.equal(c.get(uk), null);
+        assert.equal(c.size, 1);
+      },
+    ),
+  );
+});
+
+test('a key never set is not found, and upper-case hex reads like lower-case', () => {
+  const c = cache(16);
+  const uk = urlKey('http://a.example/');
+  assert.equal(c.get(uk), undefined);
+  c.set(uk, { s: 'd' });
+  assert.deepEqual(c.get(uk.toUpperCase()), { s: 'd' });
+  assert.equal(c.get(urlKey('http://b.example/')), undefined);
+  // keys alike in their second 32 bits (which pick the set) differ by their first
+  const same = '0000000100000000000000000000000';
+  c.set(`aaaaaaaa${same}0`.slice(0, 32), { s: 'd' });
+  assert.equal(c.get(`bbbbbbbb${same}0`.slice(0, 32)), undefined);
+});
+
+test('a full set gives up its least recently used mark; a get counts as a use', () => {
+  const sets = 4; // 16 slots, 4 ways
+  const c = cache(16);
+  const [a, b, d, e, f] = [1, 2, 3, 4, 5].map((salt) => keyInSet(2, sets, salt));
+  for (const uk of [a, b, d, e]) c.set(uk, { s: 'd' });
+  assert.deepEqual(c.get(a), { s: 'd' }); // a is now the most recently used; b the least
+  c.set(f, null);
+  assert.equal(c.get(b), undefined);
+  for (const uk of [a, d, e]) assert.deepEqual(c.get(uk), { s: 'd' });
+  assert.equal(c.get(f), null);
+  assert.equal(c.size, 4);
+  // other sets are untouched by a full one
+  const other = keyInSet(3, sets, 9);
+  c.set(other, { s: 'd' });
+  assert.deepEqual(c.get(other), { s: 'd' });
+  assert.equal(c.size, 5);
+});
+
+test('model check: any mark read back is the last one set for that key (never a stale or foreign one)', () => {
+  const op = fc.tuple(fc.nat({ max: 200 }), fc.constantFrom('get', 'q', 'd', 'absent', 'clear'), fc.double({ noNaN: true, min: -1e9, max: 1e9 }), fc.nat({ max: 1e9 }));
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+      const c = cache(32);
+      const model = new Map<string, SeenMark>();
+      for (const [n, kind, score, seq] of ops) {
+        const uk = urlKey(`http://m.example/${n}`);
+        if (kind === 'clear') {
+          c.clear();
+          model.clear();
+          assert.equal(c.size, 0);
+        } else if (kind === 'get') {
+          const got = c.get(uk);
+          if (got !== undefined) assert.deepEqual(got, model.get(uk));
+        } else {
+          const mark: SeenMark = kind === 'q' ? { s: 'q', k: frontierKey(score, seq), score } : kind === 'd' ? { s: 'd' } : null;
+          c.set(uk, mark);
+          model.set(uk, mark);
+          assert.deepEqual(c.get(uk), mark);
+        }
+        assert.ok(c.size <= c.capacity);
+      }
+    }),
+  );
+});
+
+test('the capacity must be a power of two of at least 4', () => {
+  for (const bad of [0, 2, 3, 12, 1.5, Number.NaN]) assert.throws(() => cache(bad), TypeError, `capacity ${bad}`);
+  assert.equal(cache(4).capacity, 4);
+});
