@@ -220,7 +220,7 @@ export class TopicModel {
    */
   judge(page: ParsedPage): number {
     const tf = this.pageTermFreq(page);
-    this.docFreq.addDocument(tf.keys());
+    this.docFreq.addDistinct(tf.keys());
     return this.similarity(tf);
   }
 

@@ -128,6 +128,12 @@ test('DocFreq: idf = ln((N+1)/(df+1)) + 1; tfidf uses sublinear tf', () => {
   const v = tfidf(new Map([['a', Math.E], ['b', 1]]), df);
   assert.ok(Math.abs(v.get('a')! - 2) < 1e-12);
   assert.ok(Math.abs(v.get('b')! - df.idf('b')) < 1e-12);
+  // a term-count map's keys counted without building a set count the same
+  const viaMap = new DocFreq();
+  viaMap.addDistinct(new Map([['a', 2], ['b', 1]]).keys());
+  viaMap.addDistinct(new Map([['a', 1]]).keys());
+  assert.deepEqual(['a', 'b', 'zzz'].map((t) => viaMap.df(t)), ['a', 'b', 'zzz'].map((t) => df.df(t)));
+  assert.equal(viaMap.documents, 2);
 });
 
 test('DocFreq is bounded: the rarest terms are evicted first', () => {

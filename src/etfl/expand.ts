@@ -195,7 +195,7 @@ export async function expandTopic(lib: FeatureLibrary, source: PageSource, opts:
   for await (const doc of source) {
     pages++;
     const scored = scoreBlocks(doc.page, lib, lambda);
-    lib.docFreq.addDocument(scored.tf.keys());
+    lib.docFreq.addDistinct(scored.tf.keys());
     const about = opts.target !== null ? doc.labels.includes(opts.target) : scored.relevance >= eta;
     if (!about) continue;
     topicPages++;

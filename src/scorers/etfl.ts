@@ -132,7 +132,7 @@ export function createEtflScorer(ctx: ScorerContext, library?: EtflLibrary): Etf
     blockRelevance: relevanceOf,
     pageRelevance(page: ParsedPage, _item: CrawlItem): number {
       const s = scoreBlocks(page, features, lambda);
-      features.docFreq.addDocument(s.tf.keys());
+      features.docFreq.addDistinct(s.tf.keys());
       cache.set(page, { relevance: s.relevance, tf: s.tf });
       return ctx.judge(page);
     },

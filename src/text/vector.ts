@@ -80,8 +80,13 @@ export class DocFreq {
 
   /** Counts one document: each distinct term of `terms` once. */
   addDocument(terms: Iterable<string>): void {
+    this.addDistinct(new Set(terms));
+  }
+
+  /** Counts one document whose terms are already distinct (a term-count map's keys): no set is built. */
+  addDistinct(terms: Iterable<string>): void {
     this.#docs++;
-    for (const t of new Set(terms)) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
+    for (const t of terms) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
     if (this.#df.size > this.capacity) this.#evict(Math.floor(this.capacity * 0.9));
   }
 
