@@ -150,6 +150,21 @@ export function itemUrls(item: CrawlItem): string[] {
 }
 
 /**
+ * `canonicalize(href)` for the links of a page, computed once per distinct
+ * href of the page (pages repeat their links: navigation, "more" links).
+ */
+export function pageCanonicalizer(): (page: ParsedPage, href: string) => string | null {
+  const memo = new WeakMap<ParsedPage, Map<string, string | null>>();
+  return (page, href) => {
+    let urls = memo.get(page);
+    if (urls === undefined) memo.set(page, (urls = new Map()));
+    let url = urls.get(href);
+    if (url === undefined) urls.set(href, (url = canonicalize(href)));
+    return url;
+  };
+}
+
+/**
  * Key of a link's text in a page's cache: the sink keeps a queued link's
  * anchor and a prefix of its context, so the key uses only a prefix that
  * both sides share.
@@ -225,6 +240,8 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
     return fused(id);
   };
 
+  const canonicalOf = pageCanonicalizer();
+
   return {
     name: 'hits',
     pageRelevance: (page) => ctx.judge(page),
@@ -238,7 +255,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
         cache.set(textKey(link.anchor, link.context), sim);
       }
       if (!active) return A * (rel + sim);
-      const url = canonicalize(link.url);
+      const url = canonicalOf(page, link.url);
       const id = url === null ? undefined : graph.id(url);
       const structure = id === undefined ? 0 : alpha * normAuthority(id) + beta * normParentHub(id);
       return A * (rel + B * sim) + C * structure;

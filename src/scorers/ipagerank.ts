@@ -37,10 +37,9 @@
 import { CrawlGraph } from '../graph/link-graph.ts';
 import { DAMPING, ipagerank } from '../graph/ipagerank.ts';
 import { DocFreq } from '../text/vector.ts';
-import { canonicalize } from '../url.ts';
 import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore } from '../types.ts';
 import type { ScorerContext } from './context.ts';
-import { GRAPH_DEFAULTS, graphParams, itemUrls, numberParam, textKey, type GraphScorer } from './hits.ts';
+import { GRAPH_DEFAULTS, graphParams, itemUrls, numberParam, pageCanonicalizer, textKey, type GraphScorer } from './hits.ts';
 
 /** Parameters of `ipagerank` and their defaults. */
 export const IPAGERANK_DEFAULTS = {
@@ -131,6 +130,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
     return rw;
   };
 
+  const canonicalOf = pageCanonicalizer();
   let pages = 0;
   let lastRound = 0;
   let rounds = 0;
@@ -165,7 +165,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
         }
       }
       const share = st.sum > 0 ? rw / st.sum : 1 / Math.max(1, st.count);
-      const url = canonicalize(link.url);
+      const url = canonicalOf(page, link.url);
       const id = url === null ? undefined : graph.id(url);
       return (id === undefined ? fresh : rankOf(id)) + d * st.rank * share;
     },

@@ -85,8 +85,11 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
   const parent = item.fetch?.finalUrl ?? entry.url;
   const best = new Map<string, QueuedLink>();
   const dropped = new Set<string>();
+  // pages repeat links (navigation, "more" links): canonicalise each href once
+  const canonical = new Map<string, string | null>();
   for (const link of outlinks) {
-    const url = canonicalize(link.url, undefined, canon);
+    let url = canonical.get(link.url);
+    if (url === undefined) canonical.set(link.url, (url = canonicalize(link.url, undefined, canon)));
     if (url === null || self.has(url)) continue;
     const score = Number.isFinite(link.score) ? link.score : 0;
     if (score < 0 || dropped.has(url)) continue;
