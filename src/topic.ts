@@ -185,6 +185,8 @@ export class TopicModel {
   readonly docFreq: DocFreq;
   /** the distinct tokens of each topic term (terms that leave no token are dropped) */
   readonly termTokens: readonly (readonly string[])[];
+  /** every token of every topic term */
+  readonly #topicTokens: ReadonlySet<string>;
   readonly #segmenter: Segmenter | undefined;
 
   /** Throws TopicError (FC_BAD_TOPIC) when no topic term leaves an indexable token (e.g. only stop words). */
@@ -196,6 +198,13 @@ export class TopicModel {
     if (this.termTokens.length === 0) {
       throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
     }
+    this.#topicTokens = new Set(this.termTokens.flat());
+  }
+
+  /** Whether any of `tokens` is a token of a topic term (without one, `similarity` of them is 0). */
+  mentionsTopic(tokens: readonly string[]): boolean {
+    for (const t of tokens) if (this.#topicTokens.has(t)) return true;
+    return false;
   }
 
   /** Tokens of `text` with this model's segmenter and stop words. */

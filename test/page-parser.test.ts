@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { existsSync, createReadStream } from 'node:fs';
 import { WARCParser } from 'warcio';
-import { PageParser, isGenericTitle, type PageParserOptions } from '../src/parse/page-parser.ts';
+import { PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
 import { createDecoder, sniffCharset } from '../src/parse/charset.ts';
 import type { ParsedPage } from '../src/types.ts';
 import { seededRandom as rng } from '../src/random.ts';
@@ -340,4 +341,17 @@ test('webkb corpus: 300 real 1997 pages parse, one-char feeding equals whole', {
   assert.equal(n, 300);
   assert.equal(checked, 6);
   assert.ok(links > 1000, `only ${links} links in 300 pages`);
+});
+
+test('squeeze collapses whitespace runs exactly as /\\s+/g does, for every whitespace code point', () => {
+  // every code unit \s matches, plus letters and a lone surrogate
+  const spaces = ' \t\n\v\f\r\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+  const alphabet = fc.constantFrom(...spaces, 'a', 'Z', '中', '\u200b', '\ud800', '\u0085');
+  fc.assert(
+    fc.property(fc.array(alphabet, { maxLength: 40 }).map((cs) => cs.join('')), (s) => {
+      assert.equal(squeeze(s), s.replace(/\s+/g, ' '));
+    }),
+    { numRuns: 5000 },
+  );
+  for (const s of ['', ' ', 'a b c', '\n  \t', ' a ', 'a  b', 'a\u00a0b']) assert.equal(squeeze(s), s.replace(/\s+/g, ' '));
 });

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { DEFAULT_THRESHOLD, PROFILE_TERMS, TopicModel, loadTopic, parseTopic, strongestTerms } from '../src/topic.ts';
 import { cosine, sublinear, termFreq, tfidf, type SparseVector } from '../src/text/vector.ts';
 import { TopicError } from '../src/errors.ts';
+import { CONTEXT_WEIGHT, anchorSimilarity } from '../src/scorers/best-first.ts';
 
 const isBadTopic = (re: RegExp) => (e: unknown) => e instanceof TopicError && e.code === 'FC_BAD_TOPIC' && re.test(e.message);
 
@@ -95,4 +96,18 @@ test('similarity equals its definition (stable sort of every term, cut to PROFIL
     assert.equal(model.similarity(tf), reference(tf));
     assert.deepEqual(strongestTerms(tf, 7), [...tf].sort((a, b) => b[1] - a[1]).slice(0, 7).map(([t]) => t));
   }), { seed: 20261125, numRuns: 3000 });
+});
+
+test('anchorSimilarity, which skips links naming no topic word, equals similarity of the weighted anchor and context counts', () => {
+  const model = new TopicModel(parseTopic({ name: 'solar', terms: ['solar energy', 'panel', '光伏'] }, 't'));
+  for (const doc of ['solar panel roof', 'energy prices', '光伏 panel']) model.docFreq.addDocument(model.tokens(doc));
+  const text = fc.array(fc.constantFrom('solar', 'energy', 'Panel', 'panels', '光伏', 'roof', 'the', 'grid', ' ', ', '), { maxLength: 12 }).map((w) => w.join(' '));
+  fc.assert(fc.property(text, text, (anchor, context) => {
+    const tf = termFreq(model.tokens(anchor));
+    termFreq(model.tokens(context), CONTEXT_WEIGHT, tf);
+    assert.equal(anchorSimilarity(model, anchor, context), model.similarity(tf));
+  }), { seed: 20261125, numRuns: 2000 });
+  assert.ok(anchorSimilarity(model, 'solar energy', '') > 0);
+  assert.equal(model.mentionsTopic(model.tokens('roof grid')), false);
+  assert.equal(model.mentionsTopic(model.tokens('the energy')), true);
 });

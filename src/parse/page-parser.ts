@@ -159,8 +159,32 @@ function headOf(s: string, n: number): string {
   return s.length <= n ? s : s.slice(0, headEnd(s, n));
 }
 
-/** `s` with each whitespace run replaced by one space (input of Collapser.add). */
-function squeeze(s: string): string {
+/** True for a code unit that `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * `s` with each whitespace run replaced by one space (input of
+ * Collapser.add): `s.replace(/\s+/g, ' ')`. It runs on every text node, so
+ * the two common cases allocate nothing: text already squeezed comes back
+ * as it is, and whitespace alone (indentation between tags) as ' '.
+ */
+export function squeeze(s: string): string {
+  let spaces = 0;
+  let clean = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!isSpace(c)) continue;
+    spaces++;
+    // a space is fine unless it is not ' ' or follows another space
+    if (c !== 32 || (i > 0 && isSpace(s.charCodeAt(i - 1)))) clean = false;
+  }
+  if (clean) return s;
+  if (spaces === s.length) return ' ';
   return s.replace(WS, ' ');
 }
 

@@ -16,8 +16,12 @@ export const CONTEXT_WEIGHT = 0.5;
 
 /** Sim(anchor_i): TF-IDF similarity of a link's anchor (+ ½ context) to the topic. */
 export function anchorSimilarity(topic: TopicModel, anchor: string, context: string): number {
-  const tf = termFreq(topic.tokens(anchor));
-  termFreq(topic.tokens(context), CONTEXT_WEIGHT, tf);
+  const anchorTokens = topic.tokens(anchor);
+  const contextTokens = topic.tokens(context);
+  // most links name no topic word: no term counts are built for them
+  if (!topic.mentionsTopic(anchorTokens) && !topic.mentionsTopic(contextTokens)) return 0;
+  const tf = termFreq(anchorTokens);
+  termFreq(contextTokens, CONTEXT_WEIGHT, tf);
   return topic.similarity(tf);
 }
 
