@@ -108,6 +108,20 @@ export function canonicalize(input: string, base?: string, opts: CanonOptions = 
   return u.search === '' && u.href.endsWith('?') ? u.href.slice(0, -1) : u.href;
 }
 
+/**
+ * `canonicalize(href, undefined, opts)` remembered per href: for the links
+ * of one page, which repeat hrefs (navigation, "more" links), so each
+ * distinct one is canonicalised once.
+ */
+export function canonicalizer(opts?: CanonOptions): (href: string) => string | null {
+  const seen = new Map<string, string | null>();
+  return (href) => {
+    let url = seen.get(href);
+    if (url === undefined) seen.set(href, (url = canonicalize(href, undefined, opts)));
+    return url;
+  };
+}
+
 /** Host (with non-default port) of a canonical URL. */
 export function hostOf(url: string): string {
   return new URL(url).host;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalize, hostOf, originOf, urlKey, type CanonOptions } from '../src/url.ts';
+import { canonicalize, canonicalizer, hostOf, originOf, urlKey, type CanonOptions } from '../src/url.ts';
 
 interface Row {
   what: string;
@@ -168,4 +168,12 @@ test('canonicalize: stripSessionIds:false keeps session ids', () => {
   const keep = { stripSessionIds: false };
   assert.equal(canonicalize('http://a.com/p;jsessionid=abc?PHPSESSID=x&y=1', undefined, keep), 'http://a.com/p;jsessionid=abc?PHPSESSID=x&y=1');
   assert.equal(canonicalize('http://a.com/p;jsessionid=abc?PHPSESSID=x&y=1'), 'http://a.com/p?y=1');
+});
+
+test('canonicalizer gives what canonicalize gives, with the options, for repeated and bad hrefs', () => {
+  const hrefs = ['http://A.example/x/index.html', 'http://a.example/x/index.html', 'mailto:x@y', 'http://a.example/p;jsessionid=1', 'mailto:x@y'];
+  for (const opts of [undefined, { dropIndex: true, stripSessionIds: true }]) {
+    const canonicalOf = canonicalizer(opts);
+    for (const href of [...hrefs, ...hrefs]) assert.equal(canonicalOf(href), canonicalize(href, undefined, opts), href);
+  }
 });

@@ -41,7 +41,7 @@
 import { UsageError } from '../errors.ts';
 import { CrawlGraph } from '../graph/link-graph.ts';
 import { hits } from '../graph/hits.ts';
-import { canonicalize } from '../url.ts';
+import { canonicalizer } from '../url.ts';
 import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } from '../types.ts';
 import { anchorSimilarity } from './best-first.ts';
 import type { ScorerContext } from './context.ts';
@@ -154,13 +154,11 @@ export function itemUrls(item: CrawlItem): string[] {
  * href of the page (pages repeat their links: navigation, "more" links).
  */
 export function pageCanonicalizer(): (page: ParsedPage, href: string) => string | null {
-  const memo = new WeakMap<ParsedPage, Map<string, string | null>>();
+  const perPage = new WeakMap<ParsedPage, (href: string) => string | null>();
   return (page, href) => {
-    let urls = memo.get(page);
-    if (urls === undefined) memo.set(page, (urls = new Map()));
-    let url = urls.get(href);
-    if (url === undefined) urls.set(href, (url = canonicalize(href)));
-    return url;
+    let canonicalOf = perPage.get(page);
+    if (canonicalOf === undefined) perPage.set(page, (canonicalOf = canonicalizer()));
+    return canonicalOf(href);
   };
 }
 

@@ -16,7 +16,7 @@ import { attemptOf, shouldRetry, type RetryPolicy } from '../retry.ts';
 import type { Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../term.ts';
 import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../traps.ts';
-import { canonicalize, type CanonOptions } from '../url.ts';
+import { canonicalizer, type CanonOptions } from '../url.ts';
 import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, QueuedLink, Scorer } from '../types.ts';
 import { hostOfCanonical } from './frontier-source.ts';
 
@@ -85,11 +85,9 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
   const parent = item.fetch?.finalUrl ?? entry.url;
   const best = new Map<string, QueuedLink>();
   const dropped = new Set<string>();
-  // pages repeat links (navigation, "more" links): canonicalise each href once
-  const canonical = new Map<string, string | null>();
+  const canonicalOf = canonicalizer(canon);
   for (const link of outlinks) {
-    let url = canonical.get(link.url);
-    if (url === undefined) canonical.set(link.url, (url = canonicalize(link.url, undefined, canon)));
+    const url = canonicalOf(link.url);
     if (url === null || self.has(url)) continue;
     const score = Number.isFinite(link.score) ? link.score : 0;
     if (score < 0 || dropped.has(url)) continue;
