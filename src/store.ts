@@ -277,7 +277,7 @@ class Plan {
       if (!this.outcome.has(uk)) this.outcome.set(uk, 'raised');
     }
     const entry: FrontierEntry & { seq: number } = { url: e.url, score: e.score, depth: e.depth, parent: e.parent, seq };
-    if (e.anchor !== undefined) entry.anchor = e.anchor;
+    if (e.anchor !== undefined && e.anchor !== '') entry.anchor = e.anchor;
     if (e.context !== undefined && e.context !== '') entry.context = e.context;
     if (e.offTopicHops !== undefined) entry.offTopicHops = e.offTopicHops;
     this.place(uk, entry);

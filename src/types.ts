@@ -219,6 +219,13 @@ export interface Rescore {
  */
 export interface Scorer {
   readonly name: string;
+  /**
+   * True when the strategy reads `anchor` and `context` of queued frontier
+   * entries (in observe or rescore, as `online` does). Otherwise the sink
+   * queues links without them: on a link-heavy web the text was most of
+   * each entry's bytes in LevelDB and the journal, and nothing read it.
+   */
+  readonly readsQueuedText?: boolean;
   /** relevance of a fetched page to the topic, 0..1; called once per page */
   pageRelevance(page: ParsedPage, item: CrawlItem): number;
   /** frontier priority of a link found on `page`; higher is fetched first */

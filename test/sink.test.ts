@@ -366,6 +366,23 @@ describe('sinkStage', () => {
     assert.deepEqual(rows, [{ url: 'http://c.test/1', score: 0.25, depth: 2, parent: 'http://a.test/', anchor: 'one', offTopicHops: 5, seq: 1 }]);
   });
 
+  it('keeps anchor and context in frontier entries only for a strategy that reads them back (readsQueuedText)', async (t) => {
+    const queued = async (scorer: { readsQueuedText?: boolean } | undefined): Promise<FrontierEntry[]> => {
+      const store = await openStore(t);
+      const page = pageItem('http://a.test/', [out('http://c.test/1', 0.25, 'one', 'the context of one')]);
+      await sinkStage(from([page]), { store, strategy: 'x', maxDepth: 3, emit: () => undefined, scorer });
+      const rows: FrontierEntry[] = [];
+      for await (const { entry: e } of store.frontier()) rows.push(e);
+      return rows;
+    };
+    const base = { url: 'http://c.test/1', score: 0.25, depth: 2, parent: 'http://a.test/', offTopicHops: 0, seq: 1 };
+    const withText = { ...base, anchor: 'one', context: 'the context of one' };
+    assert.deepEqual(await queued(undefined), [withText], 'no strategy: the text is kept');
+    assert.deepEqual(await queued({ readsQueuedText: true }), [withText]);
+    assert.deepEqual(await queued({}), [base], 'a strategy that does not say it reads the text');
+    assert.deepEqual(await queued({ readsQueuedText: false }), [base]);
+  });
+
   it('waits for the promise emit returns (output backpressure) before taking the next item', async (t) => {
     const store = await openStore(t);
     const items = ['http://a.test/1', 'http://a.test/2'].map((u) => pageItem(u));

@@ -69,6 +69,7 @@ export function createOnlineScorer(ctx: ScorerContext): Scorer {
 
   return {
     name: 'online',
+    readsQueuedText: true, // rescore re-reads anchor and context of queued entries
     pageRelevance: (page) => ctx.judge(page),
     linkScore: (link: PageLink, page, pageRelevance) =>
       ctx.model === null && classifier === null

@@ -94,6 +94,7 @@ function reason(err: unknown): string {
 /** A frontier entry as the scripts store it: everything but score and seq, as JSON. */
 function restJson(e: FrontierEntry): string {
   const { score: _score, seq: _seq, ...rest } = e;
+  if (rest.anchor === '') delete rest.anchor;
   if (rest.context === '') delete rest.context;
   return JSON.stringify(rest);
 }
