@@ -12,7 +12,7 @@ import { TopicError } from './errors.ts';
 import { formatBytes, readCapped } from './read-capped.ts';
 import type { BlockType, ParsedPage, Topic } from './types.ts';
 import type { Segmenter } from './text/segmenter.ts';
-import { tokenize } from './text/tokenize.ts';
+import { isAscii, tokenize } from './text/tokenize.ts';
 import { DocFreq, cosine, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
 
 /** The only `version` a topic file may declare (the key is optional). */
@@ -187,6 +187,8 @@ export class TopicModel {
   readonly termTokens: readonly (readonly string[])[];
   /** every token of every topic term */
   readonly #topicTokens: ReadonlySet<string>;
+  /** finds any ASCII topic token in ASCII text, case-insensitively (null: no topic token is ASCII) */
+  readonly #asciiTokens: RegExp | null;
   readonly #segmenter: Segmenter | undefined;
 
   /** Throws TopicError (FC_BAD_TOPIC) when no topic term leaves an indexable token (e.g. only stop words). */
@@ -199,6 +201,21 @@ export class TopicModel {
       throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
     }
     this.#topicTokens = new Set(this.termTokens.flat());
+    // tokens hold letters, digits, marks and inner apostrophes only; escaped
+    // all the same, so a tokenizer change cannot make one a pattern
+    const ascii = [...this.#topicTokens].filter(isAscii).map((t) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
+    this.#asciiTokens = ascii.length > 0 ? new RegExp(ascii.join('|'), 'i') : null;
+  }
+
+  /**
+   * False only when `tokens(text)` certainly holds no topic token, found
+   * without tokenizing: the tokens of ASCII text are substrings of its
+   * lower-cased form, so a text in which no ASCII topic token occurs
+   * (ignoring case) mentions none. Text with non-ASCII characters: true.
+   */
+  mayMention(text: string): boolean {
+    if (!isAscii(text)) return true;
+    return this.#asciiTokens !== null && this.#asciiTokens.test(text);
   }
 
   /** Whether any of `tokens` is a token of a topic term (without one, `similarity` of them is 0). */

@@ -111,3 +111,27 @@ test('anchorSimilarity, which skips links naming no topic word, equals similarit
   assert.equal(model.mentionsTopic(model.tokens('roof grid')), false);
   assert.equal(model.mentionsTopic(model.tokens('the energy')), true);
 });
+
+test('mayMention is false only for text whose tokens name no topic token', () => {
+  const fragment = fc.constantFrom(
+    'solar', 'SOLAR', "solar's", 'Solar-energy', 'solarpanel', 'energy', 'c++', 'c', 'x.y', 'don\u2019t', "don't", 'dont',
+    '光伏', 'ｓｏｌａｒ', 'panel', 'roof', ' ', ', ', '(', '|', '.*', '1997', '12345', 'the', '\n',
+  );
+  const text = fc.array(fragment, { maxLength: 10 }).map((w) => w.join(''));
+  const terms = fc.array(fc.constantFrom('solar energy', 'panel', '光伏', 'c++ x.y', "don't stop", 'ｓｏｌａｒ', '1997', 'a|b', 'roof.*'), { minLength: 1, maxLength: 4 });
+  fc.assert(fc.property(terms, text, (t, s) => {
+    let model: TopicModel;
+    try {
+      model = new TopicModel(parseTopic({ name: 'p', terms: t }, 't'));
+    } catch {
+      return; // a topic of stop words only
+    }
+    if (!model.mayMention(s)) assert.equal(model.mentionsTopic(model.tokens(s)), false, `${JSON.stringify(s)} for ${JSON.stringify(t)}`);
+  }), { seed: 20261125, numRuns: 3000 });
+  const model = new TopicModel(parseTopic({ name: 'solar', terms: ['solar energy', '光伏'] }, 't'));
+  assert.equal(model.mayMention('Roof and grid (the .* kind)'), false, 'ASCII text without a topic token');
+  assert.equal(model.mayMention('The SOLAR roof'), true, 'any case');
+  assert.equal(model.mayMention('屋顶'), true, 'non-ASCII text is not decided without tokenizing');
+  const zh = new TopicModel(parseTopic({ name: 'finance', terms: ['股票'] }, 't'));
+  assert.equal(zh.mayMention('stocks and funds'), false, 'no topic token is ASCII');
+});

@@ -16,9 +16,11 @@ export const CONTEXT_WEIGHT = 0.5;
 
 /** Sim(anchor_i): TF-IDF similarity of a link's anchor (+ ½ context) to the topic. */
 export function anchorSimilarity(topic: TopicModel, anchor: string, context: string): number {
+  // most links name no topic word: they are not even tokenized when that is
+  // clear from the text, and no term counts are built for them
+  if (!topic.mayMention(anchor) && !topic.mayMention(context)) return 0;
   const anchorTokens = topic.tokens(anchor);
   const contextTokens = topic.tokens(context);
-  // most links name no topic word: no term counts are built for them
   if (!topic.mentionsTopic(anchorTokens) && !topic.mentionsTopic(contextTokens)) return 0;
   const tf = termFreq(anchorTokens);
   termFreq(contextTokens, CONTEXT_WEIGHT, tf);

@@ -40,6 +40,11 @@ const APOSTROPHE = 0x27;
  * the tokens; it gives exactly what the general path gives
  * (test/tokenize.test.ts checks both on generated text).
  */
+/** True when every code unit of `text` is ASCII: then its tokens are substrings of `text.toLowerCase()`. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
   if (!NON_ASCII.test(text)) return tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true);
   return tokenizeGeneral(text, opts);
