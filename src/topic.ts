@@ -13,7 +13,7 @@ import { formatBytes, readCapped } from './read-capped.ts';
 import type { BlockType, ParsedPage, Topic } from './types.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { isAscii, tokenize } from './text/tokenize.ts';
-import { DocFreq, cosine, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+import { DocFreq, norm, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
 
 /** The only `version` a topic file may declare (the key is optional). */
 export const TOPIC_VERSION = 1;
@@ -256,14 +256,36 @@ export class TopicModel {
     // without a topic term (most links).
     let topicTf: SparseVector | undefined;
     for (const tokens of this.termTokens) {
-      if (tokens.every((t) => tf.has(t))) termFreq(tokens, 1, (topicTf ??= new Map()));
+      if (hasAll(tf, tokens)) termFreq(tokens, 1, (topicTf ??= new Map()));
     }
     if (topicTf === undefined) return 0;
-    const profile: SparseVector = new Map();
-    for (const t of topicTf.keys()) profile.set(t, sublinear(tf.get(t)!));
-    for (const t of strongestTerms(tf, PROFILE_TERMS)) profile.set(t, sublinear(tf.get(t)!));
-    return cosine(profile, tfidf(topicTf, this.docFreq));
+    // cosine(profile, topic weights), the text's profile being the present
+    // topic tokens then its strongest terms, each weighted sublinear(tf);
+    // summed without building the profile, in the order a Map of it would
+    // be iterated (so the result is the same to the last bit)
+    const weights = tfidf(topicTf, this.docFreq);
+    let profileSq = 0;
+    for (const t of topicTf.keys()) {
+      const x = sublinear(tf.get(t)!);
+      profileSq += x * x;
+    }
+    for (const t of strongestTerms(tf, PROFILE_TERMS)) {
+      if (topicTf.has(t)) continue;
+      const x = sublinear(tf.get(t)!);
+      profileSq += x * x;
+    }
+    const na = Math.sqrt(profileSq);
+    const nb = norm(weights);
+    if (na === 0 || nb === 0) return 0;
+    let d = 0; // every weighted term is in the profile
+    for (const [t, w] of weights) d += w * sublinear(tf.get(t)!);
+    return Math.min(1, Math.max(-1, d / (na * nb)));
   }
+}
+
+function hasAll(tf: SparseVector, tokens: readonly string[]): boolean {
+  for (const t of tokens) if (!tf.has(t)) return false;
+  return true;
 }
 
 /**

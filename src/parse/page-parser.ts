@@ -724,7 +724,7 @@ export class PageParser {
   private startSpan(tag: string, href: string, rel: string | undefined): { span: Span; pending: Pending | null } {
     if (this.anchor !== null) this.endAnchor();
     const span: Span = { start: this.pos, end: this.pos, anchor: '' };
-    this.awaiting = this.awaiting.filter((p) => {
+    this.retainAwaiting((p) => {
       if (p.next !== null) return true;
       if (span.start - p.end < this.n) {
         p.next = span;
@@ -743,7 +743,7 @@ export class PageParser {
       anchor: '',
       context: '',
       tag,
-      nofollow: (rel ?? '').toLowerCase().split(/\s+/).includes('nofollow'),
+      nofollow: rel !== undefined && rel.toLowerCase().split(/\s+/).includes('nofollow'),
       block,
     };
     this.links.push(link);
@@ -765,7 +765,7 @@ export class PageParser {
   private endSpan(span: Span, pending: Pending | null, anchor: string): void {
     span.end = this.pos;
     span.anchor = anchor;
-    this.awaiting = this.awaiting.filter((p) => {
+    this.retainAwaiting((p) => {
       if (p.next !== span) return true;
       this.finish(p, anchor);
       return false;
@@ -815,13 +815,21 @@ export class PageParser {
     const keep = this.n + 1;
     if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
     if (this.awaiting.length === 0) return;
-    this.awaiting = this.awaiting.filter((p) => {
+    this.retainAwaiting((p) => {
       if (p.next !== null) return true;
       if (p.after.length < keep) p.after += piece.length > keep - p.after.length ? piece.slice(0, keep - p.after.length) : piece;
       if (p.after.length < keep) return true;
       this.finish(p, null);
       return false;
     });
+  }
+
+  /** Keep the awaiting links `keep` says true for, in order, in the same array (runs for every link and text piece). */
+  private retainAwaiting(keep: (p: Pending) => boolean): void {
+    const a = this.awaiting;
+    let j = 0;
+    for (let i = 0; i < a.length; i++) if (keep(a[i])) a[j++] = a[i];
+    a.length = j;
   }
 
   /** Set the link's context: from neighbour anchors, or from plain text. */

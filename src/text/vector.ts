@@ -34,7 +34,8 @@ export function norm(v: SparseVector): number {
 
 /** Dot product (iterates the smaller vector). */
 export function dot(a: SparseVector, b: SparseVector): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const small = a.size <= b.size ? a : b;
+  const large = small === a ? b : a;
   let s = 0;
   for (const [t, w] of small) {
     const x = large.get(t);
