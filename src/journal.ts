@@ -84,19 +84,21 @@ export class Journal {
    */
   append(entry: JournalEntry): void {
     if (this.#broken !== null) throw new StoreError(`journal ${this.path} is unusable after a failed write: ${this.#broken.message}`);
-    const line = Buffer.from(`${JSON.stringify(entry)}\n`);
-    if (line.length > MAX_ENTRY_BYTES) throw new CapExceededError('store batch', MAX_ENTRY_BYTES);
+    // written as a string: no Buffer of the line is made (one per commit)
+    const line = `${JSON.stringify(entry)}\n`;
+    const bytes = Buffer.byteLength(line);
+    if (bytes > MAX_ENTRY_BYTES) throw new CapExceededError('store batch', MAX_ENTRY_BYTES);
     let written: number;
     try {
       written = writeSync(this.#fd, line);
     } catch (err) {
       throw new StoreError(`cannot append to journal ${this.path}: ${(err as Error).message}`, { cause: err });
     }
-    if (written === line.length) {
+    if (written === bytes) {
       this.#size += written;
       return;
     }
-    const short = new StoreError(`cannot append to journal ${this.path}: short write (${written} of ${line.length} bytes: disk full or file size limit)`);
+    const short = new StoreError(`cannot append to journal ${this.path}: short write (${written} of ${bytes} bytes: disk full or file size limit)`);
     try {
       ftruncateSync(this.#fd, this.#size);
     } catch (err) {

@@ -164,8 +164,12 @@ function isLocked(err: unknown): boolean {
 const JOURNAL_FILE = 'focuscrawl.journal';
 const SUBLEVELS = ['frontier', 'seen', 'log', 'meta'] as const;
 
+/** sublevel prefix (`!name!`) -> name */
+const SUBLEVEL_OF_PREFIX = new Map<string, string>(SUBLEVELS.map((n) => [`!${n}!`, n]));
+
 function toJournal(op: Op): JournalOp {
-  const name = SUBLEVELS.find((n) => (op as { sublevel?: Sub }).sublevel?.prefix === `!${n}!`);
+  const prefix = (op as { sublevel?: Sub }).sublevel?.prefix;
+  const name = prefix === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(prefix);
   if (name === undefined) throw new TypeError('batch operation outside the store sublevels');
   return op.type === 'put' ? { t: 'p', s: name, k: op.key, v: op.value } : { t: 'd', s: name, k: op.key };
 }

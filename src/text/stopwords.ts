@@ -33,7 +33,10 @@ export const CHINESE_STOPWORDS: ReadonlySet<string> = new Set(
     .filter(Boolean),
 );
 
+/** Both lists in one set: one lookup per token (the tokenizer asks for every word of every page). */
+const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOPWORDS, ...CHINESE_STOPWORDS]);
+
 /** True when `token` (already NFKC + lower-cased) is an English or Chinese stop word. */
 export function isStopword(token: string): boolean {
-  return ENGLISH_STOPWORDS.has(token) || CHINESE_STOPWORDS.has(token);
+  return STOPWORDS.has(token);
 }
