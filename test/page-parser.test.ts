@@ -181,6 +181,13 @@ test('base href applies to links after it; invalid base is ignored', () => {
   const q = parse(`<base href="http://[bad"><a href=x.html>x</a>`);
   assert.equal(q.links[0].url, 'http://www.cs.example.edu/dept/people/x.html');
   assert.equal(q.base, PAGE);
+  // the same href before and after <base> (hrefs are resolved once per base)
+  const r = parse(`<a href=same.html>1</a><a href=same.html>2</a><base href="http://mirror.example.net/root/"><a href=same.html>3</a>`);
+  assert.deepEqual(r.links.map((l) => l.url), [
+    'http://www.cs.example.edu/dept/people/same.html',
+    'http://www.cs.example.edu/dept/people/same.html',
+    'http://mirror.example.net/root/same.html',
+  ]);
 });
 
 test('meta robots: nofollow/none mark every link, noindex is reported', () => {

@@ -387,6 +387,8 @@ export class PageParser {
   private lastSpan: Span | null = null;
   private anchor: OpenAnchor | null = null;
   private awaiting: Pending[] = [];
+  /** href -> resolve() against the current base (bounded: resolve is asked only for kept links, at most maxLinks) */
+  private readonly resolved = new Map<string, string | null>();
 
   /** title heuristic */
   private readonly unitText: Collapser;
@@ -503,6 +505,7 @@ export class PageParser {
           try {
             this.base = new URL(attr.href.trim(), this.pageUrl).href;
             this.baseSet = true;
+            this.resolved.clear();
           } catch {
             // an unusable <base> is ignored
           }
@@ -709,7 +712,14 @@ export class PageParser {
 
   // ---- links and context windows -----------------------------------------
 
+  /** A link's absolute URL; pages repeat their links, so each distinct href is resolved once per base. */
   private resolve(raw: string): string | null {
+    let url = this.resolved.get(raw);
+    if (url === undefined) this.resolved.set(raw, (url = this.resolveOnce(raw)));
+    return url;
+  }
+
+  private resolveOnce(raw: string): string | null {
     const v = raw.trim();
     if (v === '' || v.startsWith('#')) return null;
     try {
