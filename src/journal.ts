@@ -84,10 +84,14 @@ export class Journal {
    */
   append(entry: JournalEntry): void {
     if (this.#broken !== null) throw new StoreError(`journal ${this.path} is unusable after a failed write: ${this.#broken.message}`);
-    // written as a string: no Buffer of the line is made (one per commit)
-    const line = `${JSON.stringify(entry)}\n`;
-    const bytes = Buffer.byteLength(line);
+    // the JSON and its newline are encoded into one buffer: appending '\n' to
+    // the string would make V8 copy it whole (a flat string) to encode it
+    const json = JSON.stringify(entry);
+    const bytes = Buffer.byteLength(json) + 1;
     if (bytes > MAX_ENTRY_BYTES) throw new CapExceededError('store batch', MAX_ENTRY_BYTES);
+    const line = Buffer.allocUnsafe(bytes);
+    line.write(json);
+    line[bytes - 1] = 0x0a;
     let written: number;
     try {
       written = writeSync(this.#fd, line);
