@@ -34,19 +34,19 @@ const DIGITS = /^\p{Nd}+$/u;
 const NON_ASCII = /[^\x00-\x7f]/;
 const APOSTROPHE = 0x27;
 
+/** True when every code unit of `text` is ASCII: then its tokens are substrings of `text.toLowerCase()`. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 /**
  * The tokens of `text`, in order (repeats kept: callers count them). Text
  * that is all ASCII (most of the web) takes a scanner that allocates only
  * the tokens; it gives exactly what the general path gives
  * (test/tokenize.test.ts checks both on generated text).
  */
-/** True when every code unit of `text` is ASCII: then its tokens are substrings of `text.toLowerCase()`. */
-export function isAscii(text: string): boolean {
-  return !NON_ASCII.test(text);
-}
-
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
-  if (!NON_ASCII.test(text)) return tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true);
+  if (isAscii(text)) return tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true);
   return tokenizeGeneral(text, opts);
 }
 
