@@ -101,6 +101,8 @@ async function main(): Promise<number> {
       entry: { type: 'string', default: 'src' },
       'timeout-s': { type: 'string' },
       write: { type: 'boolean', default: false },
+      // extra flags for every focuscrawl crawl, e.g. --crawl-flags='--parse-workers 1'
+      'crawl-flags': { type: 'string', default: '' },
     },
     strict: true,
     allowPositionals: false,
@@ -179,12 +181,14 @@ async function main(): Promise<number> {
       ? [process.execPath, ...bin.flags, RUN_DIST]
       : [process.execPath, path.join(REPO, 'bin/focuscrawl')];
     const entryEnv = bin?.env;
+    const crawlFlags = values['crawl-flags'].split(/\s+/).filter((f) => f !== '');
     const focuscrawl = (strategy: string, store: string): string[] => [
       ...entryArgv, 'crawl',
       ...seeds.flatMap((s) => ['--seed', s]),
       '--strategy', strategy, ...(strategy === 'nb-link' ? ['--model', model!] : ['--topic', topicFile]),
       '--proxy', proxyUrl, '--store', store, '--fresh', '--max-pages', String(pages),
       '--concurrency', String(concurrency), '--per-host', String(concurrency), '--quiet',
+      ...crawlFlags,
     ];
     // the ceiling and Crawlee run as plain JavaScript too: no contender pays tsx's start-up
     const plain = await compileContenders();
