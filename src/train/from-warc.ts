@@ -145,13 +145,13 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Progress is logged every this many source pages. */
 const PROGRESS_EVERY = 1000;
 
-function header(res: ArchivedResponse, name: string): string | null {
+export function header(res: ArchivedResponse, name: string): string | null {
   for (const [k, v] of res.headers) if (k.toLowerCase() === name) return v;
   return null;
 }
 
 /** The payload with its Content-Encoding undone, or null when it cannot be. */
-function decodedBody(res: ArchivedResponse): Buffer | null {
+export function decodedBody(res: ArchivedResponse): Buffer | null {
   const enc = (header(res, 'content-encoding') ?? 'identity').trim().toLowerCase();
   const cap = { maxOutputLength: MAX_BODY_BYTES };
   try {

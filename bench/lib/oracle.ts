@@ -1,0 +1,109 @@
+/**
+ * Crawls simulated on a known link graph (bench/webkb-oracle.ts): the order
+ * in which breadth-first and two oracles fetch the pages reachable from the
+ * seeds, one page at a time. Nodes are ids 0..n-1; `out[v]` are v's links.
+ */
+
+/** Chooses the index, in `frontier` (discovered, not fetched, in discovery order), of the next page. */
+export type Pick = (frontier: readonly number[], fetched: ReadonlySet<number>) => number;
+
+/** The order in which a crawl from `seeds` that always fetches `pick`'s choice fetches the reachable pages. */
+export function simulateCrawl(out: readonly (readonly number[])[], seeds: readonly number[], pick: Pick): number[] {
+  const order: number[] = [];
+  const discovered = new Set(seeds);
+  const fetched = new Set<number>();
+  const frontier = [...discovered];
+  while (frontier.length > 0) {
+    const i = pick(frontier, fetched);
+    const [page] = frontier.splice(i, 1) as [number];
+    fetched.add(page);
+    order.push(page);
+    for (const t of out[page] ?? []) {
+      if (!discovered.has(t)) {
+        discovered.add(t);
+        frontier.push(t);
+      }
+    }
+  }
+  return order;
+}
+
+/** For every node, the links on the shortest path from it to a node of `goals` (Infinity: none). */
+export function distanceTo(into: readonly (readonly number[])[], goals: Iterable<number>): Float64Array {
+  const dist = new Float64Array(into.length).fill(Infinity);
+  const queue: number[] = [];
+  for (const g of goals) {
+    dist[g] = 0;
+    queue.push(g);
+  }
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i]!;
+    for (const u of into[v] ?? []) {
+      if (dist[u] === Infinity) {
+        dist[u] = dist[v]! + 1;
+        queue.push(u);
+      }
+    }
+  }
+  return dist;
+}
+
+/** Breadth-first: first in, first out. */
+export const fifo: Pick = () => 0;
+
+/** A perfect link classifier: a discovered target page first, else first in, first out. */
+export function linkOracle(isTarget: (v: number) => boolean): Pick {
+  return (frontier) => Math.max(0, frontier.findIndex(isTarget));
+}
+
+/**
+ * A perfect classifier of link targets into layers (Diligenti et al.'s
+ * context graphs): a target page (layer 0) first, then a page linking to one
+ * (layer 1), ... up to `layers`; the rest, and ties, first in, first out.
+ * Layers are fixed properties of pages (distances to any target page of the
+ * graph), as a classifier would predict them, not renewed as targets are
+ * fetched.
+ */
+export function layerOracle(out: readonly (readonly number[])[], targets: Iterable<number>, layers: number): Pick {
+  const into: number[][] = out.map(() => []);
+  out.forEach((links, from) => {
+    for (const t of links) into[t]!.push(from);
+  });
+  const dist = distanceTo(into, targets).map((d) => (d <= layers ? d : Infinity));
+  return (frontier) => {
+    let best = 0;
+    for (let i = 1; i < frontier.length; i++) if (dist[frontier[i]!]! < dist[frontier[best]!]!) best = i;
+    return best;
+  };
+}
+
+/**
+ * Knows the labels and the whole graph: the discovered page fewest links
+ * away from a target page not yet fetched (first in, first out among equals).
+ */
+export function graphOracle(out: readonly (readonly number[])[], targets: Iterable<number>): Pick {
+  const into: number[][] = out.map(() => []);
+  out.forEach((links, from) => {
+    for (const t of links) into[t]!.push(from);
+  });
+  let remaining = new Set(targets);
+  let dist = distanceTo(into, remaining);
+  return (frontier, fetched) => {
+    const left = [...remaining].filter((g) => !fetched.has(g));
+    if (left.length < remaining.size) {
+      remaining = new Set(left);
+      dist = distanceTo(into, remaining);
+    }
+    let best = 0;
+    for (let i = 1; i < frontier.length; i++) if (dist[frontier[i]!]! < dist[frontier[best]!]!) best = i;
+    return best;
+  };
+}
+
+/** Pages fetched until `share` of the `total` targets were among them, or null when never. */
+export function pagesToShare(order: readonly number[], isTarget: (v: number) => boolean, total: number, share: number): number | null {
+  const need = Math.ceil(share * total);
+  let found = 0;
+  for (let i = 0; i < order.length; i++) if (isTarget(order[i]!) && ++found >= need) return i + 1;
+  return null;
+}

@@ -1,0 +1,148 @@
+/**
+ * How few pages could any crawler need? Two oracles on the WebKB link graph,
+ * next to breadth-first, for the targets of RESULTS.md (course, student,
+ * faculty): the yardstick the issue's "at most half of bfs's pages" is
+ * measured against.
+ *
+ *   node --import tsx bench/webkb-oracle.ts [--targets course,student,faculty] [--write]
+ *
+ * The graph: every archived page (status 2xx, HTML) parsed as the crawler
+ * parses it (parseBody), its followable links canonicalised; an edge when the
+ * link's target is archived too. The replay answers 404 for the rest, which
+ * the table of RESULTS.md does not count as pages either. Crawls are
+ * simulated on this graph from the three seeds, one page at a time, counting
+ * archived pages fetched:
+ *
+ * - bfs: first in, first out (the real crawl runs 16 requests at once, so
+ *   its order differs a little);
+ * - link oracle: a perfect link classifier. A link whose target is a target
+ *   page comes first, other links first in, first out. The best that a
+ *   strategy scoring each link by its own target (nb-link, bayes-kde) can do;
+ * - layer oracles: a perfect context-graph classifier (Diligenti et al.,
+ *   2000): target pages first, then pages linking to one (layer 1), then
+ *   (layer 2) pages two links away; the rest first in, first out;
+ * - graph oracle: knows every label and the whole graph. It fetches the
+ *   discovered page nearest (in links) to a target not yet fetched, first
+ *   in, first out among equals. Not guaranteed optimal (that is a Steiner
+ *   problem), but no crawler that learns as it goes knows as much.
+ *
+ * Recall is over the target pages reachable from the seeds in this graph.
+ * robots.txt is not consulted (the archive of 1997 has none of its hosts'),
+ * so the reachable set is what the exhaustive crawl of bench/webkb-results.ts
+ * reports when the counts agree; the output says both.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { buildIndex, readResponse } from '../src/replay/warc-index.ts';
+import { parseBody } from '../src/stages/parse.ts';
+import { decodedBody, header, readLabels } from '../src/train/from-warc.ts';
+import { canonicalize } from '../src/url.ts';
+import { fifo, graphOracle, layerOracle, linkOracle, pagesToShare, simulateCrawl } from './lib/oracle.ts';
+import { writeSection } from './lib/sections.ts';
+import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const AT = [200, 500, 1000];
+const SHARES = [0.5, 0.8, 0.9];
+
+const { values } = parseArgs({
+  options: {
+    targets: { type: 'string', default: 'course,student,faculty' },
+    write: { type: 'boolean', default: false },
+  },
+});
+if (!existsSync(WEBKB_WARC)) {
+  process.stderr.write(`webkb-oracle: ${WEBKB_WARC} is missing (../shared/corpora beside the repo)\n`);
+  process.exit(2);
+}
+
+// the graph: node ids for archived HTML pages, out-edges to archived pages
+const started = Date.now();
+const index = await buildIndex([WEBKB_WARC]);
+const ids = new Map<string, number>();
+const urls: string[] = [];
+const idOf = (url: string): number => {
+  let id = ids.get(url);
+  if (id === undefined) {
+    id = urls.length;
+    ids.set(url, id);
+    urls.push(url);
+  }
+  return id;
+};
+const out: number[][] = [];
+let htmlPages = 0;
+for (const url of index.entries.keys()) {
+  const res = await readResponse(index, url);
+  if (res === null || res.status < 200 || res.status > 299) continue;
+  const mediaType = header(res, 'content-type')?.split(';')[0].trim().toLowerCase() ?? '';
+  if (mediaType !== '' && mediaType !== 'text/html' && mediaType !== 'application/xhtml+xml') continue;
+  const body = decodedBody(res);
+  if (body === null) continue;
+  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(header(res, 'content-type') ?? '')?.[1]?.toLowerCase() ?? null;
+  const page = parseBody(body, url, charset);
+  const from = idOf(url);
+  htmlPages++;
+  const edges = new Set<number>();
+  if (!page.nofollow) {
+    for (const link of page.links) {
+      if (link.nofollow) continue;
+      const target = canonicalize(link.url);
+      if (target !== null && target !== url && index.entries.has(target)) edges.add(idOf(target));
+    }
+  }
+  out[from] = [...edges];
+}
+// archived URLs that are not HTML pages (or not 2xx) have no out-edges
+for (let i = 0; i < urls.length; i++) out[i] ??= [];
+const seeds = WEBKB_SEEDS.map((s) => canonicalize(s)!).filter((s) => ids.has(s)).map((s) => ids.get(s)!);
+const edgeCount = out.reduce((n, e) => n + e.length, 0);
+
+const labels = (await readLabels(WEBKB_LABELS)).labels;
+const reach = new Set(simulateCrawl(out, seeds, fifo));
+const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
+const rows: string[] = [];
+const fmt = (n: number | null): string => (n === null ? 'not reached' : String(n));
+for (const target of values.targets!.split(',')) {
+  const isTarget = (id: number): boolean => labels.get(urls[id]!) === target;
+  const goals = [...reach].filter(isTarget);
+  const runs: [string, number[]][] = [
+    ['bfs (simulated, FIFO)', simulateCrawl(out, seeds, fifo)],
+    ['link oracle (perfect link classifier)', simulateCrawl(out, seeds, linkOracle(isTarget))],
+    ['layer oracle, 1 (targets, then pages linking to one)', simulateCrawl(out, seeds, layerOracle(out, goals, 1))],
+    ['layer oracle, 2 (... then pages two links away)', simulateCrawl(out, seeds, layerOracle(out, goals, 2))],
+    ['graph oracle (labels + whole graph)', simulateCrawl(out, seeds, graphOracle(out, goals))],
+  ];
+  let bfsAt80 = 0;
+  for (const [name, order] of runs) {
+    const toShare = SHARES.map((share) => pagesToShare(order, isTarget, goals.length, share));
+    if (name.startsWith('bfs')) bfsAt80 = toShare[1] ?? 0;
+    const harvest = AT.map((n) => `${((100 * order.slice(0, n).filter(isTarget).length) / Math.min(n, order.length)).toFixed(1)}%`);
+    const ratio = toShare[1] === null || bfsAt80 === 0 ? '–' : (toShare[1] / bfsAt80).toFixed(2);
+    rows.push(`| ${target} | ${name} | ${fmt(toShare[0]!)} | ${fmt(toShare[1]!)} | ${ratio} | ${fmt(toShare[2]!)} | ${harvest.join(' | ')} | ${goals.length} |`);
+  }
+}
+
+const table = [
+  '## How few pages an oracle needs (WebKB)',
+  '',
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
+    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts --write\`.`,
+  '',
+  `Simulated crawls on the archive's link graph (${htmlPages} archived HTML pages, ${edgeCount} links between them, ${reach.size} reachable from the three seeds), ` +
+    'one page at a time, counting archived pages fetched as the table above does. ' +
+    'The link oracle fetches the target pages among the discovered ones first (a perfect link classifier: it knows for each link whether its target is a target page). ' +
+    'A layer oracle knows, in addition, which pages link to a target page (layer 1) or are two links from one (layer 2), and fetches lower layers first (a perfect context-graph classifier, Diligenti et al. 2000). ' +
+    'The graph oracle fetches the discovered page fewest links away from a target not yet fetched (it knows every label and the whole graph). ' +
+    'See bench/webkb-oracle.ts.',
+  '',
+  '| target | crawl | pages to 50% | pages to 80% | vs bfs | pages to 90% | harvest@200 | harvest@500 | harvest@1000 | reachable targets |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...rows,
+].join('\n');
+process.stdout.write(`${table}\n`);
+if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-oracle', table);
