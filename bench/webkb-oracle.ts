@@ -4,7 +4,8 @@
  * faculty): the yardstick the issue's "at most half of bfs's pages" is
  * measured against.
  *
- *   node --import tsx bench/webkb-oracle.ts [--targets course,student,faculty] [--write]
+ *   node --import tsx bench/webkb-oracle.ts [--targets course,student,faculty]
+ *        [--train [--train-flags "..."]] [--write]
  *
  * The graph: every archived page (status 2xx, HTML) parsed as the crawler
  * parses it (parseBody), its followable links canonicalised; an edge when the
@@ -26,6 +27,12 @@
  *   in, first out among equals. Not guaranteed optimal (that is a Steiner
  *   problem), but no crawler that learns as it goes knows as much.
  *
+ * With --train, also nb-link simulated the same way (one page at a time, the
+ * frontier raising a URL found again with a higher score), with a model
+ * trained per target on the misc universities as bench/webkb-results.ts
+ * trains it: a quick loop (seconds, not the half hour of real crawls) for
+ * trying a change to the link classifier; check a result with real crawls.
+ *
  * Recall is over the target pages reachable from the seeds in this graph.
  * robots.txt is not consulted (the archive of 1997 has none of its hosts'),
  * so the reachable set is what the exhaustive crawl of bench/webkb-results.ts
@@ -39,9 +46,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { buildIndex, readResponse } from '../src/replay/warc-index.ts';
 import { parseBody } from '../src/stages/parse.ts';
-import { decodedBody, header, readLabels } from '../src/train/from-warc.ts';
+import { decodedBody, header, readLabels, readWarc } from '../src/train/from-warc.ts';
+import { isFeatureGroup } from '../src/learn/features.ts';
+import { fitModel } from '../src/model.ts';
+import type { PageLink, ParsedPage } from '../src/types.ts';
 import { canonicalize } from '../src/url.ts';
-import { fifo, graphOracle, layerOracle, linkOracle, pagesToShare, simulateCrawl } from './lib/oracle.ts';
+import { fifo, graphOracle, layerOracle, linkOracle, pagesToShare, simulateCrawl, simulateScored } from './lib/oracle.ts';
 import { writeSection } from './lib/sections.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
@@ -52,6 +62,9 @@ const SHARES = [0.5, 0.8, 0.9];
 const { values } = parseArgs({
   options: {
     targets: { type: 'string', default: 'course,student,faculty' },
+    // also simulate nb-link with a model trained as bench/webkb-results.ts trains it
+    train: { type: 'boolean', default: false },
+    'train-flags': { type: 'string', default: '--feature-group 4 --balanced-links' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -75,6 +88,9 @@ const idOf = (url: string): number => {
   return id;
 };
 const out: number[][] = [];
+/** the followable links of each page to each of its out-edges (several links may lead to one page) */
+const edgeLinks: PageLink[][][] = [];
+const pages: ParsedPage[] = [];
 let htmlPages = 0;
 for (const url of index.entries.keys()) {
   const res = await readResponse(index, url);
@@ -87,15 +103,20 @@ for (const url of index.entries.keys()) {
   const page = parseBody(body, url, charset);
   const from = idOf(url);
   htmlPages++;
-  const edges = new Set<number>();
+  pages[from] = page;
+  const edges = new Map<number, PageLink[]>();
   if (!page.nofollow) {
     for (const link of page.links) {
       if (link.nofollow) continue;
       const target = canonicalize(link.url);
-      if (target !== null && target !== url && index.entries.has(target)) edges.add(idOf(target));
+      if (target === null || target === url || !index.entries.has(target)) continue;
+      const to = idOf(target);
+      if (!edges.has(to)) edges.set(to, []);
+      edges.get(to)!.push(link);
     }
   }
-  out[from] = [...edges];
+  out[from] = [...edges.keys()];
+  edgeLinks[from] = [...edges.values()];
 }
 // archived URLs that are not HTML pages (or not 2xx) have no out-edges
 for (let i = 0; i < urls.length; i++) out[i] ??= [];
@@ -103,6 +124,30 @@ const seeds = WEBKB_SEEDS.map((s) => canonicalize(s)!).filter((s) => ids.has(s))
 const edgeCount = out.reduce((n, e) => n + e.length, 0);
 
 const labels = (await readLabels(WEBKB_LABELS)).labels;
+
+/**
+ * nb-link's link score, as the crawl computes it (src/scorers/nb-link.ts,
+ * parentWeight 0), for the i-th out-edge of a page: the best of the page's
+ * links to that target. The model is trained on the misc universities only,
+ * with the flags of bench/webkb-results.ts (--train-flags).
+ */
+async function nbLinkScore(target: string): Promise<(from: number, i: number) => number> {
+  const flags = parseArgs({
+    args: values['train-flags']!.split(/\s+/).filter(Boolean),
+    options: { 'feature-group': { type: 'string', default: '2' }, 'balanced-links': { type: 'boolean' }, 'hub-links': { type: 'boolean' } },
+  }).values;
+  const group = Number(flags['feature-group']);
+  if (!isFeatureGroup(group)) throw new Error(`--train-flags: --feature-group must be 1 to 4, got ${flags['feature-group']}`);
+  const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: 'misc' }], hubLinks: flags['hub-links'] === true });
+  const { model } = fitModel(data, { target, group, balancedLinks: flags['balanced-links'] === true });
+  const relevant = new Map<number, boolean>();
+  return (from, i) => {
+    const page = pages[from]!;
+    if (!relevant.has(from)) relevant.set(from, model.pageProbability(page) >= model.threshold);
+    const parent = { url: page.base, title: page.title, relevant: relevant.get(from) };
+    return Math.max(...edgeLinks[from]![i]!.map((l) => model.linkProbability(l.anchor, l.context, l.url, parent)));
+  };
+}
 const reach = new Set(simulateCrawl(out, seeds, fifo));
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
 const rows: string[] = [];
@@ -112,6 +157,7 @@ for (const target of values.targets!.split(',')) {
   const goals = [...reach].filter(isTarget);
   const runs: [string, number[]][] = [
     ['bfs (simulated, FIFO)', simulateCrawl(out, seeds, fifo)],
+    ...(values.train ? [['nb-link (simulated, model trained on misc)', simulateScored(out, seeds, await nbLinkScore(target))] as [string, number[]]] : []),
     ['link oracle (perfect link classifier)', simulateCrawl(out, seeds, linkOracle(isTarget))],
     ['layer oracle, 1 (targets, then pages linking to one)', simulateCrawl(out, seeds, layerOracle(out, goals, 1))],
     ['layer oracle, 2 (... then pages two links away)', simulateCrawl(out, seeds, layerOracle(out, goals, 2))],

@@ -1,7 +1,7 @@
 // The simulated crawls behind bench/webkb-oracle.ts (RESULTS.md's oracle table).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { distanceTo, fifo, graphOracle, linkOracle, pagesToShare, simulateCrawl } from '../bench/lib/oracle.ts';
+import { distanceTo, fifo, graphOracle, linkOracle, pagesToShare, simulateCrawl, simulateScored } from '../bench/lib/oracle.ts';
 
 // 0 is the seed; 4 and 6 are targets; 7 is not reachable; 3 leads only to 4
 const OUT = [[1, 2], [3, 4], [5], [4], [], [6], [], [0]];
@@ -37,4 +37,15 @@ test('pagesToShare: pages fetched until a share of the targets is found, null wh
   assert.equal(pagesToShare(bfs, isTarget, 2, 1), 7);
   assert.equal(pagesToShare(oracle, isTarget, 2, 1), 6);
   assert.equal(pagesToShare(bfs, isTarget, 3, 1), null);
+});
+
+test('simulateScored: highest score first, raised when found again, first discovered among equals', () => {
+  // 0 -> 1 (0.2), 2 (0.5); 2 -> 1 (0.9), 3 (0.5); 1 -> 4 (0.5)
+  const out = [[1, 2], [4], [1, 3], [], []];
+  const scores: Record<string, number> = { '0:0': 0.2, '0:1': 0.5, '2:0': 0.9, '2:1': 0.5, '1:0': 0.5 };
+  const order = simulateScored(out, [0], (from, i) => scores[`${from}:${i}`]!);
+  // 1 is raised to 0.9 by page 2; then 3 (0.5, found before 4) before 4 (0.5)
+  assert.deepEqual(order, [0, 2, 1, 3, 4]);
+  // with equal scores it is breadth-first
+  assert.deepEqual(simulateScored(OUT, [0], () => 1), simulateCrawl(OUT, [0], fifo));
 });

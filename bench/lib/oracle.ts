@@ -107,3 +107,42 @@ export function pagesToShare(order: readonly number[], isTarget: (v: number) => 
   for (let i = 0; i < order.length; i++) if (isTarget(order[i]!) && ++found >= need) return i + 1;
   return null;
 }
+
+/**
+ * The order of a best-first crawl from `seeds`, one page at a time: a page
+ * discovered through a link gets `score(from, i)` of the i-th link of the
+ * page `from` it was found on, raised when it is found again with a higher
+ * score (as the frontier re-prioritises); the highest score goes first,
+ * first discovered among equals. Seeds score +Infinity.
+ */
+export function simulateScored(out: readonly (readonly number[])[], seeds: readonly number[], score: (from: number, i: number) => number): number[] {
+  const priority = new Map<number, number>();
+  const seq = new Map<number, number>();
+  for (const s of seeds) {
+    priority.set(s, Infinity);
+    seq.set(s, seq.size);
+  }
+  const fetched = new Set<number>();
+  const order: number[] = [];
+  while (priority.size > 0) {
+    let best = -1;
+    let bestScore = -Infinity;
+    for (const [v, p] of priority) {
+      if (best < 0 || p > bestScore || (p === bestScore && seq.get(v)! < seq.get(best)!)) {
+        best = v;
+        bestScore = p;
+      }
+    }
+    priority.delete(best);
+    fetched.add(best);
+    order.push(best);
+    (out[best] ?? []).forEach((to, i) => {
+      if (fetched.has(to)) return;
+      const s = score(best, i);
+      if (!seq.has(to)) seq.set(to, seq.size);
+      const known = priority.get(to);
+      if (known === undefined || known < s) priority.set(to, s);
+    });
+  }
+  return order;
+}

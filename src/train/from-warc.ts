@@ -281,11 +281,12 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
   }
   let hubPositives = 0;
   const links: LinkExample[] = linkSample.items.map(({ target, ...example }) => {
-    if (example.label === 0 && opts.hubLinks === true && hubs.has(target)) {
+    const hub = hubs.has(target);
+    if (example.label === 0 && opts.hubLinks === true && hub) {
       hubPositives++;
-      return { ...example, label: 1, url: target };
+      return { ...example, label: 1, url: target, hub };
     }
-    return { ...example, url: target };
+    return { ...example, url: target, hub };
   });
   if (opts.hubLinks === true) log(`warc: ${hubPositives} links to hub pages (pages linking to a target) relabelled positive`);
   if (pageSample.seen > cap || linkSample.seen > cap) {
