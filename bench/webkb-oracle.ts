@@ -57,6 +57,8 @@ import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AT = [200, 500, 1000];
+/** How bench/webkb-results.ts trains its models. */
+const DEFAULT_TRAIN_FLAGS = '--feature-group 4 --balanced-links';
 const SHARES = [0.5, 0.8, 0.9];
 
 const { values } = parseArgs({
@@ -64,7 +66,7 @@ const { values } = parseArgs({
     targets: { type: 'string', default: 'course,student,faculty' },
     // also simulate nb-link with a model trained as bench/webkb-results.ts trains it
     train: { type: 'boolean', default: false },
-    'train-flags': { type: 'string', default: '--feature-group 4 --balanced-links' },
+    'train-flags': { type: 'string', default: DEFAULT_TRAIN_FLAGS },
     write: { type: 'boolean', default: false },
   },
 });
@@ -177,7 +179,7 @@ const table = [
   '## How few pages an oracle needs (WebKB)',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
-    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts --write\`.`,
+    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${values.train ? ` --train${values['train-flags'] === DEFAULT_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''} --write\`.`,
   '',
   `Simulated crawls on the archive's link graph (${htmlPages} archived HTML pages, ${edgeCount} links between them, ${reach.size} reachable from the three seeds), ` +
     'one page at a time, counting archived pages fetched as the table above does. ' +

@@ -284,11 +284,6 @@ export interface LinkExample {
   parentTitle?: string;
   /** the page the link is on is a target page (group 4); absent when unknown */
   parentRelevant?: boolean;
-  /**
-   * the link's target links to a target page itself (a hub: level 1 of a
-   * context graph); absent when unknown (text examples)
-   */
-  hub?: boolean;
 }
 
 /** What a reader (src/train/from-*.ts) hands to fitModel. */

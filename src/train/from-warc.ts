@@ -281,12 +281,11 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
   }
   let hubPositives = 0;
   const links: LinkExample[] = linkSample.items.map(({ target, ...example }) => {
-    const hub = hubs.has(target);
-    if (example.label === 0 && opts.hubLinks === true && hub) {
+    if (example.label === 0 && opts.hubLinks === true && hubs.has(target)) {
       hubPositives++;
-      return { ...example, label: 1, url: target, hub };
+      return { ...example, label: 1, url: target };
     }
-    return { ...example, url: target, hub };
+    return { ...example, url: target };
   });
   if (opts.hubLinks === true) log(`warc: ${hubPositives} links to hub pages (pages linking to a target) relabelled positive`);
   if (pageSample.seen > cap || linkSample.seen > cap) {
