@@ -5,7 +5,7 @@
  * measured against.
  *
  *   node --import tsx bench/webkb-oracle.ts [--targets course,student,faculty]
- *        [--train [--train-flags "..."]] [--write]
+ *        [--simulate nb-link,best-first,... [--train-flags "..."] [--param K=V]...] [--write]
  *
  * The graph: every archived page (status 2xx, HTML) parsed as the crawler
  * parses it (parseBody), its followable links canonicalised; an edge when the
@@ -27,11 +27,13 @@
  *   in, first out among equals. Not guaranteed optimal (that is a Steiner
  *   problem), but no crawler that learns as it goes knows as much.
  *
- * With --train, also nb-link simulated the same way (one page at a time, the
- * frontier raising a URL found again with a higher score), with a model
- * trained per target on the misc universities as bench/webkb-results.ts
- * trains it: a quick loop (seconds, not the half hour of real crawls) for
- * trying a change to the link classifier; check a result with real crawls.
+ * With --simulate, also the strategies named (those that do not learn during
+ * the crawl: not hits, ipagerank or online) simulated the same way, their
+ * own scorers scoring each link (one page at a time, the frontier raising a
+ * URL found again with a higher score), with a model trained per target on
+ * the misc universities as bench/webkb-results.ts trains it: a quick loop
+ * (seconds, not the half hour of real crawls) for trying a change to a
+ * scorer or the link classifier; check a result with real crawls.
  *
  * Recall is over the target pages reachable from the seeds in this graph.
  * robots.txt is not consulted (the archive of 1997 has none of its hosts'),
@@ -48,7 +50,9 @@ import { buildIndex, readResponse } from '../src/replay/warc-index.ts';
 import { parseBody } from '../src/stages/parse.ts';
 import { decodedBody, header, readLabels, readWarc } from '../src/train/from-warc.ts';
 import { isFeatureGroup } from '../src/learn/features.ts';
-import { fitModel } from '../src/model.ts';
+import { fitModel, type Model } from '../src/model.ts';
+import { parseParams } from '../src/cli.ts';
+import { createScorer } from '../src/scorers/index.ts';
 import type { PageLink, ParsedPage } from '../src/types.ts';
 import { canonicalize } from '../src/url.ts';
 import { fifo, graphOracle, layerOracle, linkOracle, pagesToShare, simulateCrawl, simulateScored } from './lib/oracle.ts';
@@ -64,12 +68,14 @@ const SHARES = [0.5, 0.8, 0.9];
 const { values } = parseArgs({
   options: {
     targets: { type: 'string', default: 'course,student,faculty' },
-    // also simulate nb-link with a model trained as bench/webkb-results.ts trains it
-    train: { type: 'boolean', default: false },
+    // also simulate these strategies with a model trained as bench/webkb-results.ts trains it
+    simulate: { type: 'string', default: '' },
+    param: { type: 'string', multiple: true },
     'train-flags': { type: 'string', default: DEFAULT_TRAIN_FLAGS },
     write: { type: 'boolean', default: false },
   },
 });
+const simulate = values.simulate!.split(',').filter(Boolean);
 if (!existsSync(WEBKB_WARC)) {
   process.stderr.write(`webkb-oracle: ${WEBKB_WARC} is missing (../shared/corpora beside the repo)\n`);
   process.exit(2);
@@ -128,28 +134,47 @@ const edgeCount = out.reduce((n, e) => n + e.length, 0);
 const labels = (await readLabels(WEBKB_LABELS)).labels;
 
 /**
- * nb-link's link score, as the crawl computes it (src/scorers/nb-link.ts,
- * parentWeight 0), for the i-th out-edge of a page: the best of the page's
- * links to that target. The model is trained on the misc universities only,
- * with the flags of bench/webkb-results.ts (--train-flags).
+ * The link score of `strategy` as the crawl computes it, for the i-th
+ * out-edge of a page: the best of the page's links to that target (the sink
+ * keeps the best score per URL), null when every one is pruned (below 0).
+ * The model is trained on the misc universities only, with the flags of
+ * bench/webkb-results.ts (--train-flags), and passed to the scorer as
+ * `crawl --model` does; the page relevance is the scorer's own judge.
  */
-async function nbLinkScore(target: string): Promise<(from: number, i: number) => number> {
+async function simulatedScore(strategy: string, target: string): Promise<(from: number, i: number) => number | null> {
   const flags = parseArgs({
     args: values['train-flags']!.split(/\s+/).filter(Boolean),
     options: { 'feature-group': { type: 'string', default: '2' }, 'balanced-links': { type: 'boolean' }, 'hub-links': { type: 'boolean' } },
   }).values;
   const group = Number(flags['feature-group']);
   if (!isFeatureGroup(group)) throw new Error(`--train-flags: --feature-group must be 1 to 4, got ${flags['feature-group']}`);
-  const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: 'misc' }], hubLinks: flags['hub-links'] === true });
-  const { model } = fitModel(data, { target, group, balancedLinks: flags['balanced-links'] === true });
-  const relevant = new Map<number, boolean>();
+  let model = models.get(target);
+  if (model === undefined) {
+    const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: 'misc' }], hubLinks: flags['hub-links'] === true });
+    model = fitModel(data, { target, group, balancedLinks: flags['balanced-links'] === true }).model;
+    models.set(target, model);
+  }
+  const scorer = createScorer(strategy, null, { model, params: parseParams(values.param ?? []) });
+  if (scorer.observe !== undefined || scorer.rescore !== undefined) throw new Error(`--simulate: ${strategy} learns during the crawl; only stateless strategies can be simulated`);
+  const relevance = new Map<number, number>();
   return (from, i) => {
     const page = pages[from]!;
-    if (!relevant.has(from)) relevant.set(from, model.pageProbability(page) >= model.threshold);
-    const parent = { url: page.base, title: page.title, relevant: relevant.get(from) };
-    return Math.max(...edgeLinks[from]![i]!.map((l) => model.linkProbability(l.anchor, l.context, l.url, parent)));
+    let r = relevance.get(from);
+    if (r === undefined) {
+      const raw = scorer.pageRelevance(page, { entry: { url: urls[from]!, score: 0, depth: 0, parent: null } });
+      relevance.set(from, (r = Number.isFinite(raw) ? Math.min(1, Math.max(0, raw)) : 0));
+    }
+    let best: number | null = null;
+    for (const link of edgeLinks[from]![i]!) {
+      const raw = scorer.linkScore(link, page, r);
+      const score = Number.isFinite(raw) ? raw : 0;
+      if (score >= 0 && (best === null || score > best)) best = score;
+    }
+    return best;
   };
 }
+const models = new Map<string, Model>();
+
 const reach = new Set(simulateCrawl(out, seeds, fifo));
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
 const rows: string[] = [];
@@ -159,7 +184,7 @@ for (const target of values.targets!.split(',')) {
   const goals = [...reach].filter(isTarget);
   const runs: [string, number[]][] = [
     ['bfs (simulated, FIFO)', simulateCrawl(out, seeds, fifo)],
-    ...(values.train ? [['nb-link (simulated, model trained on misc)', simulateScored(out, seeds, await nbLinkScore(target))] as [string, number[]]] : []),
+    ...(await Promise.all(simulate.map(async (strategy) => [`${strategy} (simulated, model trained on misc)`, simulateScored(out, seeds, await simulatedScore(strategy, target))] as [string, number[]]))),
     ['link oracle (perfect link classifier)', simulateCrawl(out, seeds, linkOracle(isTarget))],
     ['layer oracle, 1 (targets, then pages linking to one)', simulateCrawl(out, seeds, layerOracle(out, goals, 1))],
     ['layer oracle, 2 (... then pages two links away)', simulateCrawl(out, seeds, layerOracle(out, goals, 2))],
@@ -179,7 +204,7 @@ const table = [
   '## How few pages an oracle needs (WebKB)',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
-    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${values.train ? ` --train${values['train-flags'] === DEFAULT_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''} --write\`.`,
+    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${simulate.length > 0 ? ` --simulate ${simulate.join(',')}${values['train-flags'] === DEFAULT_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
   '',
   `Simulated crawls on the archive's link graph (${htmlPages} archived HTML pages, ${edgeCount} links between them, ${reach.size} reachable from the three seeds), ` +
     'one page at a time, counting archived pages fetched as the table above does. ' +

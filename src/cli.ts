@@ -190,7 +190,8 @@ function nearDupDistance(value: string | undefined): number {
   return k;
 }
 
-function parseParams(values: string[]): Record<string, number | string> {
+/** --param KEY=VALUE values: numbers where they parse as one, else strings. */
+export function parseParams(values: string[]): Record<string, number | string> {
   const params: Record<string, number | string> = {};
   for (const v of values) {
     const m = /^([A-Za-z][\w.-]*)=(.*)$/.exec(v);

@@ -46,6 +46,8 @@ test('simulateScored: highest score first, raised when found again, first discov
   const order = simulateScored(out, [0], (from, i) => scores[`${from}:${i}`]!);
   // 1 is raised to 0.9 by page 2; then 3 (0.5, found before 4) before 4 (0.5)
   assert.deepEqual(order, [0, 2, 1, 3, 4]);
+  // a pruned link (null) does not queue its target: 3 is only reachable through one
+  assert.deepEqual(simulateScored(out, [0], (from, i) => (from === 2 && i === 1 ? null : scores[`${from}:${i}`]!)), [0, 2, 1, 4]);
   // with equal scores it is breadth-first
   assert.deepEqual(simulateScored(OUT, [0], () => 1), simulateCrawl(OUT, [0], fifo));
 });

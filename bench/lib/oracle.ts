@@ -112,10 +112,11 @@ export function pagesToShare(order: readonly number[], isTarget: (v: number) => 
  * The order of a best-first crawl from `seeds`, one page at a time: a page
  * discovered through a link gets `score(from, i)` of the i-th link of the
  * page `from` it was found on, raised when it is found again with a higher
- * score (as the frontier re-prioritises); the highest score goes first,
- * first discovered among equals. Seeds score +Infinity.
+ * score (as the frontier re-prioritises); null prunes the link (the sink
+ * drops links scored below 0). The highest score goes first, first
+ * discovered among equals. Seeds score +Infinity.
  */
-export function simulateScored(out: readonly (readonly number[])[], seeds: readonly number[], score: (from: number, i: number) => number): number[] {
+export function simulateScored(out: readonly (readonly number[])[], seeds: readonly number[], score: (from: number, i: number) => number | null): number[] {
   const priority = new Map<number, number>();
   const seq = new Map<number, number>();
   for (const s of seeds) {
@@ -139,6 +140,7 @@ export function simulateScored(out: readonly (readonly number[])[], seeds: reado
     (out[best] ?? []).forEach((to, i) => {
       if (fetched.has(to)) return;
       const s = score(best, i);
+      if (s === null) return;
       if (!seq.has(to)) seq.set(to, seq.size);
       const known = priority.get(to);
       if (known === undefined || known < s) priority.set(to, s);
