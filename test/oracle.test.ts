@@ -1,7 +1,9 @@
-// The simulated crawls behind bench/webkb-oracle.ts (RESULTS.md's oracle table).
+// The simulated crawls of `focuscrawl compare --oracle` and bench/webkb-oracle.ts (RESULTS.md's oracle table).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { distanceTo, fifo, graphOracle, linkOracle, pagesToShare, simulateCrawl, simulateScored } from '../bench/lib/oracle.ts';
+import path from 'node:path';
+import { ROOT } from './helpers/cli.ts';
+import { distanceTo, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateScored } from '../src/eval/oracle.ts';
 
 // 0 is the seed; 4 and 6 are targets; 7 is not reachable; 3 leads only to 4
 const OUT = [[1, 2], [3, 4], [5], [4], [], [6], [], [0]];
@@ -20,6 +22,12 @@ test('graphOracle: the page nearest a target not yet fetched, distances renewed 
   // after 4 is fetched, 3 leads to no remaining target and waits until the end
   // (with the distances of the start, 3 would come right after 4)
   assert.deepEqual(simulateCrawl(OUT, [0], graphOracle(OUT, TARGETS)), [0, 1, 4, 2, 5, 6, 3]);
+});
+
+test('layerOracle: targets first, then pages linking to one, then the rest; layers do not change as targets are fetched', () => {
+  // layers: 4 and 6 are 0; 1, 3 and 5 are 1; 0 and 2 are 2 (beyond layer 1: last)
+  assert.deepEqual(simulateCrawl(OUT, [0], layerOracle(OUT, TARGETS, 1)), [0, 1, 4, 3, 2, 5, 6]);
+  assert.deepEqual(simulateCrawl(OUT, [0], layerOracle(OUT, TARGETS, 0)), simulateCrawl(OUT, [0], linkOracle(isTarget)));
 });
 
 test('distanceTo: links to the nearest goal over the reversed graph; Infinity when none', () => {
@@ -50,4 +58,28 @@ test('simulateScored: highest score first, raised when found again, first discov
   assert.deepEqual(simulateScored(out, [0], (from, i) => (from === 2 && i === 1 ? null : scores[`${from}:${i}`]!)), [0, 2, 1, 4]);
   // with equal scores it is breadth-first
   assert.deepEqual(simulateScored(OUT, [0], () => 1), simulateCrawl(OUT, [0], fifo));
+});
+
+test('readLinkGraph: archived pages and followable links of the fixture web; robots.txt, nofollow and redirects as the crawler sees them', async () => {
+  const g = await readLinkGraph([path.join(ROOT, 'fixtures', 'web.warc.gz')], { keepPages: true });
+  const inDegree = new Map<number, number>();
+  g.out.forEach((targets) => targets.forEach((t) => inDegree.set(t, (inDegree.get(t) ?? 0) + 1)));
+  // news.example.cn's robots.txt disallows /archive/: archived, but no link leads there
+  const archive = g.urls.filter((u) => u.startsWith('http://news.example.cn/archive/'));
+  assert.ok(archive.length > 0);
+  for (const u of archive) assert.equal(inDegree.get(g.ids.get(u)!) ?? 0, 0, u);
+  // <meta name=robots content=nofollow>: no out-links
+  const tag = g.ids.get('http://blog.windandsun.example/tags/solar/')!;
+  assert.ok(g.pages![tag]!.links.length > 0);
+  assert.deepEqual(g.out[tag], []);
+  // a redirect record has one edge, to the page it points to
+  const redirects = g.urls.flatMap((_, id) => (g.status[id]! >= 300 && g.status[id]! < 400 ? [id] : []));
+  assert.ok(redirects.length > 0);
+  for (const r of redirects) assert.ok(g.out[r]!.length <= 1 && g.out[r]!.every((t) => g.status[t]! > 0));
+  // every edge leads to an archived record, and keepPages keeps the links behind each edge
+  g.out.forEach((targets, from) => {
+    for (const t of targets) assert.ok(g.status[t]! > 0, g.urls[t]);
+    if (g.pages![from] !== undefined) assert.equal(g.edgeLinks![from]!.length, targets.length);
+  });
+  assert.equal(g.htmlPages, g.pages!.filter(Boolean).length);
 });
