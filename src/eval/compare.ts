@@ -13,7 +13,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,9 @@ import {
   type ScoreConfig, type ScoredRun,
 } from './command.ts';
 import type { EvalSummary } from './metrics.ts';
+import { graphOracle, layerOracle, linkOracle, readLinkGraph, simulateCrawl, type Policy } from './oracle.ts';
+import { readSeedsFile } from '../seeds.ts';
+import { canonicalize } from '../url.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/focuscrawl', import.meta.url));
 
@@ -49,6 +52,14 @@ is the baseline.
   --at K,K,...       harvest@K checkpoints (default 100,200,500,1000,2000)
   --out-dir DIR      keep each run's NDJSON as DIR/<strategy>.ndjson (and the plot as DIR/compare.svg)
   --plot FILE        write the SVG of all runs here
+  --oracle           also score simulated crawls that know the answers, on the
+                     archive's link graph, from the same seeds: oracle-link (a
+                     perfect judge of whether a link's target is on topic),
+                     oracle-layer1 and oracle-layer2 (also knows the pages one or
+                     two links from an on-topic page), oracle-graph (knows the whole
+                     graph). They obey the archived robots.txt but fetch only
+                     archived pages (no 404s): compare them with the crawls in the
+                     --status 200 view
   -h, --help         show this help
 Flags after \`--\` go to every crawl as they are (e.g. -- --max-depth 6).
 
@@ -115,6 +126,44 @@ export function markdownTable(rows: { run: string; summary: EvalSummary }[], at:
   return `${lines.join('\n')}\n`;
 }
 
+/** Above this many target pages × (pages + links) the graph oracle is left out (it renews its distances per target). */
+export const GRAPH_ORACLE_MAX_WORK = 500_000_000;
+
+/**
+ * The oracle runs of --oracle (src/eval/oracle.ts), scored like crawls: the
+ * pages each simulated crawl fetches, as page records with their archived
+ * status, at most `maxPages` of them.
+ */
+async function oracleRuns(warcs: string[], seedUrls: string[], cfg: ScoreConfig, maxPages: number, warn: (line: string) => void): Promise<ScoredRun[]> {
+  const t0 = Date.now();
+  const graph = await readLinkGraph(warcs);
+  const seeds = [...new Set(seedUrls.map((u) => canonicalize(u)).filter((u): u is string => u !== null))]
+    .map((u) => graph.ids.get(u))
+    .filter((id): id is number => id !== undefined);
+  if (seeds.length === 0) {
+    warn('--oracle: no seed is an archived page; no oracle runs');
+    return [];
+  }
+  const targets = graph.urls.flatMap((u, id) => (cfg.labels.get(u) === cfg.target ? [id] : []));
+  const isTarget = new Set(targets);
+  const edges = graph.out.reduce((n, e) => n + e.length, 0);
+  const policies: [string, Policy][] = [
+    ['oracle-link', linkOracle((v) => isTarget.has(v))],
+    ['oracle-layer1', layerOracle(graph.out, targets, 1)],
+    ['oracle-layer2', layerOracle(graph.out, targets, 2)],
+  ];
+  if (targets.length * (graph.urls.length + edges) <= GRAPH_ORACLE_MAX_WORK) policies.push(['oracle-graph', graphOracle(graph.out, targets)]);
+  else warn(`--oracle: oracle-graph left out: ${targets.length} targets × ${graph.urls.length + edges} pages and links is too much work`);
+  const runs: ScoredRun[] = [];
+  for (const [name, policy] of policies) {
+    const order = simulateCrawl(graph.out, seeds, policy).slice(0, maxPages);
+    const records = order.map((v) => `${JSON.stringify({ type: 'page', url: graph.urls[v], finalUrl: graph.urls[v], status: graph.status[v] })}\n`);
+    runs.push(await scoreRun(name, Readable.from(records), cfg, warn));
+  }
+  warn(`oracles: ${graph.htmlPages} archived HTML pages, ${edges} links between archived pages, ${targets.length} ${cfg.target} pages; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return runs;
+}
+
 /**
  * Run `focuscrawl compare` with its own arguments (after the subcommand).
  * Returns the exit code: 0 when every crawl succeeded, 1 when any failed
@@ -149,6 +198,7 @@ export async function runCompare(argv: string[], io: CompareIo = {}): Promise<nu
         at: { type: 'string' },
         'out-dir': { type: 'string' },
         plot: { type: 'string' },
+        oracle: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -212,6 +262,14 @@ export async function runCompare(argv: string[], io: CompareIo = {}): Promise<nu
       warn(`${strategy}: ${run.views[0].summary.pages} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s${outDir === undefined ? '' : ` -> ${file}`}`);
       for (const v of run.views) await emit(stdout, summaryLine(strategy, run.malformed, v.summary));
       runs.push(run);
+    }
+    if (values.oracle === true) {
+      const seeds = [...(values.seed ?? []), ...(values.seeds === undefined ? [] : await readSeedsFile(values.seeds))];
+      const maxPages = values['max-pages'] === undefined ? Infinity : intFlag('max-pages', values['max-pages'], 1);
+      for (const run of await oracleRuns(warcs, seeds, cfg, maxPages, warn)) {
+        for (const v of run.views) await emit(stdout, summaryLine(run.name, run.malformed, v.summary));
+        runs.push(run);
+      }
     }
     if (runs.length > 0) {
       const views = runs[0].views.length;
