@@ -65,6 +65,12 @@ export interface Commit {
   /** redirect hops: canonical URLs also marked done and removed from the frontier */
   alsoDone?: string[];
   links: CommitLink[];
+  /**
+   * store the links' anchor and context in their frontier entries (default
+   * true); false for a strategy that never reads them back from the frontier
+   * (Scorer.readsQueuedText): they are most of an entry's bytes
+   */
+  keepText?: boolean;
 }
 
 /** A frontier entry with its key. */
@@ -266,8 +272,11 @@ class Plan {
     this.setSeen(uk, { s: 'd' });
   }
 
-  /** Queue a URL never seen; raise a queued one with a lower score (keeping its seq); skip done ones. */
-  enqueue(e: FrontierEntry): void {
+  /**
+   * Queue a URL never seen; raise a queued one with a lower score (keeping
+   * its seq); skip done ones. `keepText` false leaves anchor and context out.
+   */
+  enqueue(e: FrontierEntry, keepText = true): void {
     const uk = urlKey(e.url);
     const s = this.seen.get(uk) ?? null;
     if (s?.s === 'd' || (s?.s === 'q' && s.score >= e.score)) return;
@@ -281,8 +290,8 @@ class Plan {
       if (!this.outcome.has(uk)) this.outcome.set(uk, 'raised');
     }
     const entry: FrontierEntry & { seq: number } = { url: e.url, score: e.score, depth: e.depth, parent: e.parent, seq };
-    if (e.anchor !== undefined && e.anchor !== '') entry.anchor = e.anchor;
-    if (e.context !== undefined && e.context !== '') entry.context = e.context;
+    if (keepText && e.anchor !== undefined && e.anchor !== '') entry.anchor = e.anchor;
+    if (keepText && e.context !== undefined && e.context !== '') entry.context = e.context;
     if (e.offTopicHops !== undefined) entry.offTopicHops = e.offTopicHops;
     this.place(uk, entry);
   }
@@ -569,7 +578,8 @@ export class CrawlStore implements Store {
       const done = [c.entry.url, ...(c.alsoDone ?? [])];
       await this.loadSeen(plan, [...done, ...c.links.map((l) => l.url)]);
       for (const url of done) plan.markDone(urlKey(url));
-      for (const l of c.links) plan.enqueue(l);
+      const keepText = c.keepText !== false;
+      for (const l of c.links) plan.enqueue(l, keepText);
       await plan.evict(this.maxFrontier);
       const n = ++plan.c.committed;
       if (c.countsAsPage) plan.c.pages++;

@@ -220,10 +220,11 @@ export interface Rescore {
 export interface Scorer {
   readonly name: string;
   /**
-   * True when the strategy reads `anchor` and `context` of queued frontier
-   * entries (in observe or rescore, as `online` does). Otherwise the sink
-   * queues links without them: on a link-heavy web the text was most of
-   * each entry's bytes in LevelDB and the journal, and nothing read it.
+   * True when the strategy reads `anchor` and `context` of entries back from
+   * the frontier (in rescore, as `online` does). Otherwise frontier entries
+   * are stored without them: on a link-heavy web the text was most of each
+   * entry's bytes in LevelDB and the journal. The links passed to observe
+   * carry their text either way.
    */
   readonly readsQueuedText?: boolean;
   /** relevance of a fetched page to the topic, 0..1; called once per page */
@@ -232,7 +233,7 @@ export interface Scorer {
   linkScore(link: PageLink, page: ParsedPage, pageRelevance: number): number;
   /**
    * The page's batch is committed: `links` are the links queued from it
-   * (canonical). Strategies that learn from outcomes or keep a link graph
+   * (canonical, with their anchor and context). Strategies that learn from outcomes or keep a link graph
    * update themselves here. Must be cheap: it runs on the crawl's hot path.
    */
   observe?(item: CrawlItem, links: readonly QueuedLink[]): void;

@@ -383,6 +383,21 @@ describe('sinkStage', () => {
     assert.deepEqual(await queued({ readsQueuedText: false }), [base]);
   });
 
+  it('passes observe the links with their anchor and context even when the store keeps them without', async (t) => {
+    // Regression: when frontier entries lost their link text (readsQueuedText),
+    // observe() got the links without it too, and hits and ipagerank weighted
+    // their link graphs with the similarity of empty text.
+    const store = await openStore(t);
+    const seen: QueuedLink[] = [];
+    const scorer = { observe: (_item: CrawlItem, links: readonly QueuedLink[]) => void seen.push(...links) };
+    const page = pageItem('http://a.test/', [out('http://c.test/1', 0.25, 'one', 'the context of one')]);
+    await sinkStage(from([page]), { store, strategy: 'x', maxDepth: 3, emit: () => undefined, scorer });
+    assert.deepEqual(seen.map((l) => [l.url, l.anchor, l.context]), [['http://c.test/1', 'one', 'the context of one']]);
+    const rows: FrontierEntry[] = [];
+    for await (const { entry: e } of store.frontier()) rows.push(e);
+    assert.equal(rows[0]!.anchor, undefined, 'the stored entry has no text');
+  });
+
   it('waits for the promise emit returns (output backpressure) before taking the next item', async (t) => {
     const store = await openStore(t);
     const items = ['http://a.test/1', 'http://a.test/2'].map((u) => pageItem(u));

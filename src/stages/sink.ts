@@ -33,9 +33,10 @@ export interface SinkOptions {
   /** follow at most this many consecutive off-topic hops (seed 004's tunnel; default no limit) */
   tunnel?: number;
   /**
-   * the strategy, told about each commit (observe) and asked for re-scores
-   * (rescore); links are queued with their anchor and context only when
-   * there is none or it reads them back (readsQueuedText)
+   * the strategy, told about each commit (observe, with each link's anchor
+   * and context) and asked for re-scores (rescore); frontier entries keep
+   * the anchor and context only when there is none or it reads them back
+   * (readsQueuedText)
    */
   scorer?: Pick<Scorer, 'observe' | 'rescore' | 'readsQueuedText'>;
   /** trap rules, host budget and drop counter for links (default: the default trap rules only) */
@@ -77,10 +78,8 @@ export interface LinkGuard {
  * on the path; beyond `tunnel` the page's links are not followed. Seeds count
  * as on-topic: the user chose them as starting points. Links that break a
  * trap rule or lead to a host over its page budget are dropped (`guard`).
- * With `withText` false the links carry empty anchor and context (for a
- * strategy that never reads them back from the frontier; Scorer.readsQueuedText).
  */
-export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity, guard: LinkGuard = {}, withText = true): QueuedLink[] {
+export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity, guard: LinkGuard = {}): QueuedLink[] {
   const { entry, outlinks } = item;
   // a near-duplicate of an earlier page (src/stages/dedup.ts) is not expanded again
   if (item.duplicateOf !== undefined) return [];
@@ -105,9 +104,7 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
     }
     const known = best.get(url);
     if (known !== undefined && known.score >= score) continue;
-    const anchor = withText ? link.anchor : '';
-    const context = withText ? link.context.slice(0, MAX_CONTEXT) : '';
-    best.set(url, { url, score, depth: entry.depth + 1, parent, anchor, context, offTopicHops: hops });
+    best.set(url, { url, score, depth: entry.depth + 1, parent, anchor: link.anchor, context: link.context.slice(0, MAX_CONTEXT), offTopicHops: hops });
   }
   return [...best.values()];
 }
@@ -179,11 +176,13 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
     const record = toRecord(item, opts.strategy);
     // escapes what JSON.stringify leaves raw but a terminal acts on (C1, bidi, U+2028)
     const line = `${stringifyForTerminal(record)}\n`;
-    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel, opts.linkGuard, opts.scorer === undefined || opts.scorer.readsQueuedText === true) : [];
+    // the links keep their text for the strategy's observe(); the store keeps it only for one that reads it back
+    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel, opts.linkGuard) : [];
+    const keepText = opts.scorer === undefined || opts.scorer.readsQueuedText === true;
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
     let backpressure: Promise<void> | undefined;
     await opts.store.commit(
-      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, hostDelayMs: opts.hostDelayMs?.(item) },
+      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item) },
       { beforeBatch: () => (backpressure = opts.emit(line)) },
     );
     opts.onCommitted?.(item, record);

@@ -91,11 +91,11 @@ function reason(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
-/** A frontier entry as the scripts store it: everything but score and seq, as JSON. */
-function restJson(e: FrontierEntry): string {
+/** A frontier entry as the scripts store it: everything but score and seq (and, unless `keepText`, its link text), as JSON. */
+function restJson(e: FrontierEntry, keepText = true): string {
   const { score: _score, seq: _seq, ...rest } = e;
-  if (rest.anchor === '') delete rest.anchor;
-  if (rest.context === '') delete rest.context;
+  if (rest.anchor === '' || !keepText) delete rest.anchor;
+  if (rest.context === '' || !keepText) delete rest.context;
   return JSON.stringify(rest);
 }
 
@@ -106,9 +106,9 @@ interface WireLink {
   j: string;
 }
 
-function wire(e: FrontierEntry): WireLink {
+function wire(e: FrontierEntry, keepText = true): WireLink {
   if (typeof e.score !== 'number' || Number.isNaN(e.score)) throw new TypeError(`bad frontier score: ${e.score}`);
-  return { uk: urlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e) };
+  return { uk: urlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e, keepText) };
 }
 
 /** "uk\thost\tscore\tjson" under frontier key k -> the entry. */
@@ -281,7 +281,7 @@ export class RedisStore implements Store {
   }
 
   async addSeeds(entries: FrontierEntry[]): Promise<number> {
-    const links = entries.map(wire);
+    const links = entries.map((e) => wire(e));
     const r = (await this.#call('fcAddSeeds', JSON.stringify({ links, max: this.#max() }))) as number[];
     this.#setCounts(r, 1);
     return Number(r[0]);
@@ -327,7 +327,7 @@ export class RedisStore implements Store {
     const lk = this.#claimed.get(c.entry.url) ?? '';
     try {
       const done = [...new Set([c.entry.url, ...(c.alsoDone ?? [])].map(urlKey))];
-      const links = c.links.map((l) => wire(l as FrontierEntry));
+      const links = c.links.map((l) => wire(l as FrontierEntry, c.keepText !== false));
       record = JSON.stringify(c.record);
       const isError = (c.record as { type?: unknown }).type === 'error';
       const n = this.#head?.prefetch() ?? 0;
