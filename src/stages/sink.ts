@@ -78,8 +78,10 @@ export interface LinkGuard {
  * on the path; beyond `tunnel` the page's links are not followed. Seeds count
  * as on-topic: the user chose them as starting points. Links that break a
  * trap rule or lead to a host over its page budget are dropped (`guard`).
+ * With `withText` false the links carry empty anchor and context (when
+ * nothing reads them: no observe, and not kept in the frontier).
  */
-export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity, guard: LinkGuard = {}): QueuedLink[] {
+export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity, guard: LinkGuard = {}, withText = true): QueuedLink[] {
   const { entry, outlinks } = item;
   // a near-duplicate of an earlier page (src/stages/dedup.ts) is not expanded again
   if (item.duplicateOf !== undefined) return [];
@@ -104,7 +106,9 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
     }
     const known = best.get(url);
     if (known !== undefined && known.score >= score) continue;
-    best.set(url, { url, score, depth: entry.depth + 1, parent, anchor: link.anchor, context: link.context.slice(0, MAX_CONTEXT), offTopicHops: hops });
+    const anchor = withText ? link.anchor : '';
+    const context = withText ? link.context.slice(0, MAX_CONTEXT) : '';
+    best.set(url, { url, score, depth: entry.depth + 1, parent, anchor, context, offTopicHops: hops });
   }
   return [...best.values()];
 }
@@ -176,9 +180,11 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
     const record = toRecord(item, opts.strategy);
     // escapes what JSON.stringify leaves raw but a terminal acts on (C1, bidi, U+2028)
     const line = `${stringifyForTerminal(record)}\n`;
-    // the links keep their text for the strategy's observe(); the store keeps it only for one that reads it back
-    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel, opts.linkGuard) : [];
+    // the store keeps the links' text only for a strategy that reads it back;
+    // they carry it when it is kept or the strategy's observe() sees them
     const keepText = opts.scorer === undefined || opts.scorer.readsQueuedText === true;
+    const withText = keepText || opts.scorer?.observe !== undefined;
+    const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel, opts.linkGuard, withText) : [];
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
     let backpressure: Promise<void> | undefined;
     await opts.store.commit(
