@@ -233,8 +233,9 @@ export interface Scorer {
   linkScore(link: PageLink, page: ParsedPage, pageRelevance: number): number;
   /**
    * The page's batch is committed: `links` are the links queued from it
-   * (canonical, with their anchor and context). Strategies that learn from outcomes or keep a link graph
-   * update themselves here. Must be cheap: it runs on the crawl's hot path.
+   * (canonical, with their anchor and context). Strategies that learn from
+   * outcomes or keep a link graph update themselves here. Must be cheap: it
+   * runs on the crawl's hot path.
    */
   observe?(item: CrawlItem, links: readonly QueuedLink[]): void;
   /**
