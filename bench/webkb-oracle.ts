@@ -111,6 +111,8 @@ async function simulatedScore(strategy: string, target: string): Promise<(from: 
   if (scorer.observe !== undefined || scorer.rescore !== undefined) throw new Error(`--simulate: ${strategy} learns during the crawl; only stateless strategies can be simulated`);
   const relevance = new Map<number, number>();
   return (from, i) => {
+    // a redirect's edge has no link: the crawler fetches where it points at once
+    if (edgeLinks![from]![i]!.length === 0) return Infinity;
     const page = pages![from]!;
     let r = relevance.get(from);
     if (r === undefined) {

@@ -8,7 +8,7 @@
  * parsed as the crawler parses it, its followable links canonicalised, an
  * edge where the link's target is archived too and the archived robots.txt
  * of its host (if any) lets the crawler fetch it; a 3xx record has one edge,
- * to where it redirects. Links out of the archive
+ * to where it redirects, with no links behind it. Links out of the archive
  * (the replay answers 404) are not part of it.
  */
 import { FocuscrawlError } from '../errors.ts';
@@ -102,7 +102,7 @@ export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean
     if (body === null) continue;
     const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? null;
     const page = parseBody(body, url, charset);
-    const from = idOf(url);
+    const from = from0;
     htmlPages++;
     const edges = new Map<number, PageLink[]>();
     if (!page.nofollow) {
