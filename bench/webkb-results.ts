@@ -124,7 +124,7 @@ const table = [
     `(found by an exhaustive breadth-first crawl). Models: trained on the misc universities only (\`focuscrawl train --where university=misc ${trainFlags.join(' ')}\`)` +
     `${crawlFlags.length > CRAWL_FLAGS.length ? `; crawl flags \`${crawlFlags.slice(CRAWL_FLAGS.length).join(' ')}\`` : ''}. ` +
     `1-minute load average ${os.loadavg()[0].toFixed(1)} at the end (other work shared the machine: crawls were slower, and the orders vary). ` +
-    'The oracle-* rows are not crawls: `compare --oracle` simulates crawlers that know the labels on the archive\'s link graph (oracle-link: whether each link\'s target is a target page; oracle-layer1/2: also which pages are one or two links from one; oracle-graph: the whole graph), the bound any strategy works under.',
+    'The oracle-* rows are not crawls: `compare --oracle` simulates crawlers that know the labels on the archive\'s link graph (oracle-link: whether each link\'s target is a target page; oracle-layer1/2: also which pages are one or two links from one; oracle-graph: the whole graph, greedily), what knowing the answers buys.',
   '',
   '| target | strategy | pages to 50% | pages to 80% | vs bfs | pages to 90% | harvest@200 | harvest@500 | harvest@1000 | found |',
   '|---|---|---|---|---|---|---|---|---|---|',
