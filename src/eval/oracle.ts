@@ -12,6 +12,7 @@
  * (the replay answers 404) are not part of it.
  */
 import { FocuscrawlError } from '../errors.ts';
+import { parseContentType } from '../http.ts';
 import { buildIndex, readResponse } from '../replay/warc-index.ts';
 import { RobotsCache } from '../robots.ts';
 import { parseBody } from '../stages/parse.ts';
@@ -36,7 +37,7 @@ export interface LinkGraph {
   edgeLinks?: PageLink[][][];
 }
 
-const HTML = new Set(['', 'text/html', 'application/xhtml+xml']);
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
  * The link graph of the response records of `warcs` (see above). With
@@ -96,11 +97,10 @@ export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean
       continue;
     }
     if (res === null || res.status < 200 || res.status > 299) continue;
-    const contentType = header(res, 'content-type');
-    if (!HTML.has(contentType?.split(';')[0].trim().toLowerCase() ?? '')) continue;
+    const { type, charset } = parseContentType(header(res, 'content-type'));
+    if (type !== null && !HTML_TYPES.has(type)) continue;
     const body = decodedBody(res);
     if (body === null) continue;
-    const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? null;
     const page = parseBody(body, url, charset);
     const from = from0;
     htmlPages++;
