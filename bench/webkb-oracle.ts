@@ -54,12 +54,10 @@ import { createScorer } from '../src/scorers/index.ts';
 import { canonicalize } from '../src/url.ts';
 import { fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateScored } from '../src/eval/oracle.ts';
 import { writeSection } from './lib/sections.ts';
-import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
+import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AT = [200, 500, 1000];
-/** How bench/webkb-results.ts trains its models. */
-const DEFAULT_TRAIN_FLAGS = '--feature-group 4 --balanced-links';
 const SHARES = [0.5, 0.8, 0.9];
 
 const { values } = parseArgs({
@@ -68,7 +66,7 @@ const { values } = parseArgs({
     // also simulate these strategies with a model trained as bench/webkb-results.ts trains it
     simulate: { type: 'string', default: '' },
     param: { type: 'string', multiple: true },
-    'train-flags': { type: 'string', default: DEFAULT_TRAIN_FLAGS },
+    'train-flags': { type: 'string', default: WEBKB_TRAIN_FLAGS },
     write: { type: 'boolean', default: false },
   },
 });
@@ -159,7 +157,7 @@ const table = [
   '## How few pages an oracle needs (WebKB)',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
-    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${simulate.length > 0 ? ` --simulate ${simulate.join(',')}${values['train-flags'] === DEFAULT_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
+    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${simulate.length > 0 ? ` --simulate ${simulate.join(',')}${values['train-flags'] === WEBKB_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
   '',
   `Simulated crawls on the archive's link graph (${htmlPages} archived HTML pages, ${edgeCount} links between them, ${reach.size} reachable from the three seeds), ` +
     'one page at a time, counting archived pages fetched as the table above does. ' +

@@ -8,7 +8,7 @@
  *
  * Quick runs: `--targets course --strategies bfs,nb-link,online` (the first
  * strategy is the baseline of the ratio column). `--train-flags` replaces
- * the flags the models are trained with (default TRAIN_FLAGS); models are
+ * the flags the models are trained with (default WEBKB_TRAIN_FLAGS, bench/lib/webkb.ts); models are
  * cached in DIR per target and flags. `--crawl-flags` go to every crawl
  * (e.g. "--param parentWeight=0.3").
  *
@@ -35,20 +35,18 @@ import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { focusCells, runFocuscrawl, summariesOf } from './lib/focus.ts';
 import { writeSection } from './lib/sections.ts';
-import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
+import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'focuscrawl');
 const ALL = 'bfs,best-first,best-n-first,nb-link,bayes-kde,etfl,hits,ipagerank,online';
 const CRAWL_FLAGS = ['--concurrency', '16', '--per-host', '8'];
-/** How the models are trained unless --train-flags says otherwise (measured best on this table; see RESULTS.md). */
-const TRAIN_FLAGS = '--feature-group 4 --balanced-links';
 
 const { values } = parseArgs({
   options: {
     targets: { type: 'string', default: 'course,student,faculty' },
     strategies: { type: 'string', default: ALL },
-    'train-flags': { type: 'string', default: TRAIN_FLAGS },
+    'train-flags': { type: 'string', default: WEBKB_TRAIN_FLAGS },
     'crawl-flags': { type: 'string', default: '' },
     out: { type: 'string', default: path.join(os.tmpdir(), 'focuscrawl-webkb-results') },
     write: { type: 'boolean', default: false },

@@ -13,3 +13,9 @@ export const WEBKB_COURSE_TOPIC = {
   terms: ['course', 'syllabus', 'homework', 'lecture', 'assignments', 'exam', 'instructor', 'office hours', 'prerequisites'],
   threshold: 0.2,
 };
+
+/**
+ * How the WebKB result benches train their models (bench/webkb-results.ts,
+ * bench/webkb-oracle.ts --simulate): measured best on RESULTS.md's table.
+ */
+export const WEBKB_TRAIN_FLAGS = '--feature-group 4 --balanced-links';
