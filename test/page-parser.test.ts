@@ -362,3 +362,19 @@ test('squeeze collapses whitespace runs exactly as /\\s+/g does, for every white
   );
   for (const s of ['', ' ', 'a b c', '\n  \t', ' a ', 'a  b', 'a\u00a0b']) assert.equal(squeeze(s), s.replace(/\s+/g, ' '));
 });
+
+// What broke: a surrogate pair cut between two writes, with the text cap
+// falling between its halves, kept the lone high surrogate ("\0\uD800"
+// instead of "\0"); a lone high surrogate at the very end is still kept.
+test('PageParser: a surrogate pair cut between writes at the text cap, and a lone high surrogate at the end', () => {
+  const feed = (chunks: string[], maxTextChars: number): string => {
+    const p = new PageParser('http://example.test/', { maxTextChars });
+    for (const c of chunks) p.write(c);
+    return p.end().blocks.content;
+  };
+  assert.equal(feed(['\0\uD800', '\uDC00>'], 2), '\0');
+  assert.equal(feed(['\0', '\uD800', '\uDC00', '>'], 2), feed(['\0\u{10000}>'], 2));
+  assert.equal(feed(['a\u{10000}b'], 10), 'a\u{10000}b');
+  assert.equal(feed(['ab', '\uD800'], 10), 'ab\uD800');
+  assert.equal(feed(['a', '\uD800', 'b'], 10), 'a\uD800b');
+});

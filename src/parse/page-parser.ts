@@ -136,6 +136,21 @@ export function ownCopy(s: string): string {
 
 const WS = /\s+/g;
 
+/**
+ * htmlparser2 12.0.0 ends input inside `<b/` (InSelfClosingTag) or `</b `
+ * (AfterClosingTagName) with ontext(-1, end) from its handleTrailingData,
+ * and getSlice(-1, end) then returns characters that depend on how the
+ * input was chunked. WHATWG: end of input inside a tag emits nothing, so
+ * text with no start is dropped. Every other text event has a start >= 0.
+ */
+class TrailingSafeParser extends Parser {
+  override ontext(start: number, endIndex: number): void {
+    if (start < 0) return;
+    super.ontext(start, endIndex);
+  }
+}
+
+
 /** True for a UTF-16 high (leading) surrogate code unit. */
 function isHigh(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
@@ -354,6 +369,8 @@ export class PageParser {
   private readonly charset: string;
   private readonly parser: Parser;
   private ended = false;
+  /** a high surrogate that ended the last write (see write) */
+  private heldHigh = '';
   /** MAX_NESTING was passed: the parser is paused for good */
   private tooDeep = false;
 
@@ -415,7 +432,7 @@ export class PageParser {
       const room = BODY_PARAGRAPH_CHARS - this.unit.text.length;
       if (room > 0) this.unit.text += headOf(piece, room);
     });
-    this.parser = new Parser(
+    this.parser = new TrailingSafeParser(
       {
         onopentag: (name, attribs) => this.onOpen(name, attribs),
         onclosetag: (name) => this.onClose(name),
@@ -425,15 +442,30 @@ export class PageParser {
     );
   }
 
-  /** Feed the next piece of decoded HTML. */
+  /**
+   * Feed the next piece of decoded HTML. A high surrogate that ends a piece
+   * is held until the next one: a pair cut between two writes parses as the
+   * whole pair would (a cap falling between the halves must not keep one).
+   */
   write(chunk: string): void {
     if (this.ended) throw new Error('PageParser.write() after end()');
-    if (!this.tooDeep) this.parser.write(chunk);
+    if (this.heldHigh !== '') {
+      chunk = this.heldHigh + chunk;
+      this.heldHigh = '';
+    }
+    if (chunk.length > 0 && isHigh(chunk.charCodeAt(chunk.length - 1))) {
+      this.heldHigh = chunk.slice(-1);
+      chunk = chunk.slice(0, -1);
+    }
+    if (!this.tooDeep && chunk !== '') this.parser.write(chunk);
   }
 
   /** Finish parsing (closes every open element) and return the page. */
   end(): ParsedPage {
     if (this.ended) throw new Error('PageParser.end() called twice');
+    // a lone high surrogate at the very end is text like any other
+    if (this.heldHigh !== '' && !this.tooDeep) this.parser.write(this.heldHigh);
+    this.heldHigh = '';
     // a paused htmlparser2 does not finish: close the open elements as its end() would
     if (this.tooDeep) while (this.frames.length > 0) this.pop(this.frames.pop()!);
     else this.parser.end();
