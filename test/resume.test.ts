@@ -3,8 +3,8 @@
 // concatenated outputs hold each URL once, and the store exactly --max-pages
 // pages.
 //
-// What broke (CI, stop 12): this test once failed there and passed in every
-// of 94 local re-runs, and its bare assertions did not say which check
+// What broke (CI, stop 12): this test failed there once and passed in all
+// 94 local re-runs, and its bare assertions did not say which check
 // failed. It now runs the crash harness's checks (test/helpers/crash.ts),
 // which hold the documented contract: a committed record may be missing from
 // stdout at most once per kill (a kill between the journal append and the
