@@ -55,7 +55,7 @@ const CONTENDERS: Record<string, { strategy: 'hits' | 'ipagerank'; params: Recor
   hits: { strategy: 'hits', params: {}, paper: false },
   'hits, paper-style (cold start, to convergence, uncapped)': {
     strategy: 'hits',
-    params: { warm: 0, iterations: 100, tol: 1e-8, maxNodes: 1_000_000, maxEdges: 1_000_000 },
+    params: { warm: 0, iterations: 100, tol: 1e-8, tolMax: 0, maxNodes: 1_000_000, maxEdges: 1_000_000 },
     paper: true,
   },
   ipagerank: { strategy: 'ipagerank', params: {}, paper: false },

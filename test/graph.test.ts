@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CrawlGraph, LinkGraph, UrlFilter, largestK } from '../src/graph/link-graph.ts';
-import { hits } from '../src/graph/hits.ts';
+import { HitsBuffers, hits } from '../src/graph/hits.ts';
 import { ipagerank } from '../src/graph/ipagerank.ts';
 
 /** A graph from "a>b" edge specs (weight after ':'), nodes in order of appearance. */
@@ -202,4 +202,40 @@ test('CrawlGraph: fetched pages are never re-scored; changes are capped to the l
   assert.deepEqual(changes, [{ url: 'http://x.test/c', score: 0.9 }]);
   assert.deepEqual(crawl.changes((id) => next[id], 1e-3, 10), [{ url: 'http://x.test/b', score: 0.5 }]);
   assert.deepEqual(crawl.changes((id) => next[id], 1e-3, 10), []);
+});
+
+test('HITS with reused buffers: the same vectors as without, round after round, and no new arrays once the size is stable', () => {
+  const specs: string[] = [];
+  let seed = 11;
+  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+  for (let i = 0; i < 400; i++) specs.push(`n${rnd(80)}>n${rnd(80)}`);
+  const g = build(specs);
+  const buffers = new HitsBuffers();
+  let plain = hits(g, null, { iterations: 3 });
+  let pooled = hits(g, null, { iterations: 3, buffers });
+  const seen = new Set<Float64Array>([pooled.authority, pooled.hub]);
+  for (let round = 0; round < 5; round++) {
+    plain = hits(g, plain, { iterations: 3 });
+    pooled = hits(g, pooled, { iterations: 3, buffers });
+    assert.deepEqual([...pooled.authority], [...plain.authority], `authority, round ${round}`);
+    assert.deepEqual([...pooled.hub], [...plain.hub], `hub, round ${round}`);
+    seen.add(pooled.authority).add(pooled.hub);
+  }
+  assert.ok(seen.size <= 4, `${seen.size} distinct arrays over 6 rounds`);
+});
+
+test('HITS tolMax: a warm round stops once no entry moves by more than tolMax of its vector\'s largest, and says how far the last step moved', () => {
+  const specs: string[] = [];
+  let seed = 5;
+  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+  for (let i = 0; i < 500; i++) specs.push(`n${rnd(90)}>n${rnd(90)}`);
+  const g = build(specs);
+  const start = hits(g, null, { iterations: 3 });
+  const full = hits(g, start, { iterations: 200, tol: 0 });
+  assert.equal(full.iterations, 200);
+  const bounded = hits(g, start, { iterations: 200, tol: 0, tolMax: 1e-3 });
+  assert.ok(bounded.iterations < 200 && bounded.maxChange < 1e-3, `${bounded.iterations} iterations, last change ${bounded.maxChange}`);
+  // one iteration fewer had not reached it
+  const before = hits(g, start, { iterations: bounded.iterations - 1, tol: 0 });
+  assert.ok(before.maxChange >= 1e-3, `${before.maxChange}`);
 });
