@@ -27,10 +27,10 @@
  *   in, first out among equals. Not guaranteed optimal (that is a Steiner
  *   problem), but no crawler that learns as it goes knows as much.
  *
- * With --simulate, also the strategies named (those that do not learn during
- * the crawl: not hits, ipagerank or online) simulated the same way, their
+ * With --simulate, also the strategies named simulated the same way, their
  * own scorers scoring each link (one page at a time, the frontier raising a
- * URL found again with a higher score), with a model trained per target on
+ * URL found again with a higher score; a strategy that learns as it crawls
+ * is told each commit and its re-scores applied), with a model trained per target on
  * the misc universities as bench/webkb-results.ts trains it: a quick loop
  * (seconds, not the half hour of real crawls) for trying a change to a
  * scorer or the link classifier; check a result with real crawls.
@@ -52,7 +52,8 @@ import { fitModel, type Model } from '../src/model.ts';
 import { parseParams } from '../src/cli.ts';
 import { createScorer } from '../src/scorers/index.ts';
 import { canonicalize } from '../src/url.ts';
-import { fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateScored } from '../src/eval/oracle.ts';
+import { fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
+import { scorerSimulation } from '../src/eval/sim-scorer.ts';
 import { writeSection } from './lib/sections.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
 
@@ -78,21 +79,23 @@ if (!existsSync(WEBKB_WARC)) {
 
 // the graph: node ids for archived HTML pages, out-edges to archived pages
 const started = Date.now();
-const { urls, ids, out, htmlPages, pages, edgeLinks } = await readLinkGraph([WEBKB_WARC], { keepPages: true });
+const graph = await readLinkGraph([WEBKB_WARC], { keepPages: true });
+const { urls, ids, out, htmlPages } = graph;
 const seeds = WEBKB_SEEDS.map((s) => canonicalize(s)!).filter((s) => ids.has(s)).map((s) => ids.get(s)!);
 const edgeCount = out.reduce((n, e) => n + e.length, 0);
 
 const labels = (await readLabels(WEBKB_LABELS)).labels;
 
 /**
- * The link score of `strategy` as the crawl computes it, for the i-th
- * out-edge of a page: the best of the page's links to that target (the sink
- * keeps the best score per URL), null when every one is pruned (below 0).
- * The model is trained on the misc universities only, with the flags of
- * bench/webkb-results.ts (--train-flags), and passed to the scorer as
- * `crawl --model` does; the page relevance is the scorer's own judge.
+ * The simulated crawl of `strategy` on the graph: its own scorer scores the
+ * links and, for a strategy that learns as it crawls (online, hits,
+ * ipagerank), is told each page's commit and asked for re-scores
+ * (src/eval/sim-scorer.ts). The model is trained on the misc universities
+ * only, with the flags of bench/webkb-results.ts (--train-flags), and passed
+ * to the scorer as `crawl --model` does; the page relevance is the scorer's
+ * own judge.
  */
-async function simulatedScore(strategy: string, target: string): Promise<(from: number, i: number) => number | null> {
+async function simulated(strategy: string, target: string): Promise<number[]> {
   const flags = parseArgs({
     args: values['train-flags']!.split(/\s+/).filter(Boolean),
     options: { 'feature-group': { type: 'string', default: '2' }, 'balanced-links': { type: 'boolean' }, 'hub-links': { type: 'boolean' } },
@@ -106,25 +109,8 @@ async function simulatedScore(strategy: string, target: string): Promise<(from: 
     models.set(target, model);
   }
   const scorer = createScorer(strategy, null, { model, params: parseParams(values.param ?? []) });
-  if (scorer.observe !== undefined || scorer.rescore !== undefined) throw new Error(`--simulate: ${strategy} learns during the crawl; only stateless strategies can be simulated`);
-  const relevance = new Map<number, number>();
-  return (from, i) => {
-    // a redirect's edge has no link: the crawler fetches where it points at once
-    if (edgeLinks![from]![i]!.length === 0) return Infinity;
-    const page = pages![from]!;
-    let r = relevance.get(from);
-    if (r === undefined) {
-      const raw = scorer.pageRelevance(page, { entry: { url: urls[from]!, score: 0, depth: 0, parent: null } });
-      relevance.set(from, (r = Number.isFinite(raw) ? Math.min(1, Math.max(0, raw)) : 0));
-    }
-    let best: number | null = null;
-    for (const link of edgeLinks![from]![i]!) {
-      const raw = scorer.linkScore(link, page, r);
-      const score = Number.isFinite(raw) ? raw : 0;
-      if (score >= 0 && (best === null || score > best)) best = score;
-    }
-    return best;
-  };
+  const { score, learn } = scorerSimulation(graph, scorer, seeds);
+  return learn === null ? simulateScored(out, seeds, score) : simulateLearning(out, seeds, score, learn);
 }
 const models = new Map<string, Model>();
 
@@ -137,7 +123,7 @@ for (const target of values.targets!.split(',')) {
   const goals = [...reach].filter(isTarget);
   const runs: [string, number[]][] = [
     ['bfs (simulated, FIFO)', simulateCrawl(out, seeds, fifo)],
-    ...(await Promise.all(simulate.map(async (strategy) => [`${strategy} (simulated, model trained on misc)`, simulateScored(out, seeds, await simulatedScore(strategy, target))] as [string, number[]]))),
+    ...(await Promise.all(simulate.map(async (strategy) => [`${strategy} (simulated, model trained on misc)`, await simulated(strategy, target)] as [string, number[]]))),
     ['link oracle (perfect link classifier)', simulateCrawl(out, seeds, linkOracle(isTarget))],
     ['layer oracle, 1 (targets, then pages linking to one)', simulateCrawl(out, seeds, layerOracle(out, goals, 1))],
     ['layer oracle, 2 (... then pages two links away)', simulateCrawl(out, seeds, layerOracle(out, goals, 2))],

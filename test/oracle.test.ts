@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ROOT } from './helpers/cli.ts';
-import { distanceTo, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateScored } from '../src/eval/oracle.ts';
+import { distanceTo, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
+import { scorerSimulation } from '../src/eval/sim-scorer.ts';
+import type { CrawlItem, FrontierEntry, QueuedLink, Scorer } from '../src/types.ts';
 
 // 0 is the seed; 4 and 6 are targets; 7 is not reachable; 3 leads only to 4
 const OUT = [[1, 2], [3, 4], [5], [4], [], [6], [], [0]];
@@ -82,4 +84,65 @@ test('readLinkGraph: archived pages and followable links of the fixture web; rob
     if (g.pages![from] !== undefined) assert.equal(g.edgeLinks![from]!.length, targets.length);
   });
   assert.equal(g.htmlPages, g.pages!.filter(Boolean).length);
+});
+
+test('simulateLearning: re-scores after a page move queued pages up or down; fetched and unknown pages are left alone', async () => {
+  // 0 -> 1 (0.5), 2 (0.4), 3 (0.3)
+  const out = [[1, 2, 3], [], [], []];
+  const score = (_from: number, i: number): number => [0.5, 0.4, 0.3][i]!;
+  const seen: [number, number][][] = [];
+  const order = await simulateLearning(out, [0], score, (v, queued) => {
+    seen.push([...queued()]);
+    // after the seed: 3 up, 1 down, and the fetched seed and a page never queued ignored
+    return v === 0 ? [[3, 0.9], [1, 0.1], [0, 5], [9, 5]] : null;
+  });
+  assert.deepEqual(order, [0, 3, 2, 1]);
+  assert.deepEqual(seen[0], [[1, 0.5], [2, 0.4], [3, 0.3]], 'queued pages best first, with their scores');
+  assert.deepEqual(seen[1], [[2, 0.4], [1, 0.1]]);
+  // without re-scores it is simulateScored
+  assert.deepEqual(await simulateLearning(OUT, [0], () => 1, () => null), simulateScored(OUT, [0], () => 1));
+});
+
+test('scorerSimulation: a learning strategy is told each commit with the links queued from it, and its re-scores reorder the frontier', async () => {
+  const g = await readLinkGraph([path.join(ROOT, 'fixtures', 'web.warc.gz')], { keepPages: true });
+  const seed = g.ids.get('http://www.webdir.example/')!;
+  assert.ok(seed !== undefined);
+  const observed: { item: CrawlItem; links: readonly QueuedLink[] }[] = [];
+  let promoted: string | null = null;
+  const scorer: Scorer = {
+    name: 'test',
+    pageRelevance: () => 0.5,
+    linkScore: (link) => (link.anchor === '' ? 0.1 : 0.2),
+    observe: (item, links) => void observed.push({ item, links }),
+    async rescore(frontier: () => AsyncIterable<FrontierEntry>) {
+      if (promoted !== null) return null;
+      // after the seed, the last queued page goes to the front
+      let last: FrontierEntry | undefined;
+      for await (const e of frontier()) last = e;
+      if (last === undefined) return null;
+      promoted = last.url;
+      return [{ url: last.url, score: 10 }];
+    },
+  };
+  const { score, learn } = scorerSimulation(g, scorer, [seed]);
+  assert.ok(learn !== null);
+  const order = await simulateLearning(g.out, [seed], score, learn);
+  assert.deepEqual(new Set(order), new Set(simulateCrawl(g.out, [seed], fifo)), 'the same pages as breadth-first');
+  assert.equal(g.urls[order[1]!], promoted, 'the re-scored page is fetched next');
+  assert.deepEqual(observed.map((o) => o.item.entry.url), order.map((v) => g.urls[v]));
+  observed.forEach(({ item, links }, k) => {
+    const v = order[k]!;
+    assert.equal(item.page, g.pages![v]);
+    // one queued link per out-edge, canonical, with the text of the best link behind it
+    assert.deepEqual(links.map((l) => l.url), g.out[v]!.filter((_, i) => g.edgeLinks![v]![i]!.length > 0).map((t) => g.urls[t]));
+    for (const l of links) {
+      assert.equal(l.parent, item.entry.url);
+      assert.equal(l.score, l.anchor === '' ? 0.1 : 0.2);
+    }
+  });
+  // a page's entry keeps the discovering link's text and depth
+  const second = observed[2]!.item.entry;
+  assert.ok(second.depth >= 1 && second.parent !== null);
+  // a strategy that does not learn gets no learner
+  assert.equal(scorerSimulation(g, { name: 'plain', pageRelevance: () => 0, linkScore: () => 0 }, [seed]).learn, null);
 });

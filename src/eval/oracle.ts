@@ -1,7 +1,8 @@
 /**
  * Crawls simulated on a known link graph: the order in which breadth-first,
- * oracles and stateless strategies fetch the pages reachable from the seeds,
- * one page at a time (`focuscrawl compare --oracle`, bench/webkb-oracle.ts).
+ * oracles and strategies (those that learn as they crawl too:
+ * simulateLearning) fetch the pages reachable from the seeds, one page at a
+ * time (`focuscrawl compare --oracle`, bench/webkb-oracle.ts).
  * Nodes are ids 0..n-1; `out[v]` are v's links.
  *
  * The graph of an archive (readLinkGraph): every archived HTML page (2xx)
@@ -283,6 +284,59 @@ export function pagesToShare(order: readonly number[], isTarget: (v: number) => 
 }
 
 /**
+ * The frontier of a simulated best-first crawl: the best score of each
+ * queued page, highest first, first discovered among equals. A page found
+ * again with a higher score is raised (as the store's frontier raises it);
+ * a strategy's re-score sets a queued page's score up or down (as
+ * `reprioritise` does).
+ */
+class ScoredFrontier {
+  readonly #best = new Map<number, number>();
+  readonly #seq = new Map<number, number>();
+  readonly #fetched = new Set<number>();
+  readonly #heap = new KeyedHeap();
+
+  /** Queue `v` at `s`, or raise it to `s`. */
+  offer(v: number, s: number): void {
+    if (this.#fetched.has(v)) return;
+    const known = this.#best.get(v);
+    if (known !== undefined && known >= s) return;
+    if (!this.#seq.has(v)) this.#seq.set(v, this.#seq.size);
+    this.#put(v, s);
+  }
+
+  /** A re-score: `v`'s new score, up or down; ignored unless `v` is queued and `s` finite. */
+  set(v: number, s: number): void {
+    if (this.#fetched.has(v) || !this.#best.has(v) || !Number.isFinite(s) || this.#best.get(v) === s) return;
+    this.#put(v, s);
+  }
+
+  /** Take the best queued page (marked fetched), or undefined when none is left. */
+  next(): number | undefined {
+    for (let e = this.#heap.pop(); e !== undefined; e = this.#heap.pop()) {
+      const [key, , v] = e;
+      // an entry superseded by a raise or re-score, or of a page already fetched
+      if (this.#fetched.has(v) || -key !== this.#best.get(v)) continue;
+      this.#fetched.add(v);
+      return v;
+    }
+    return undefined;
+  }
+
+  /** The queued pages, best first: [page, score]. */
+  *queued(): Generator<[number, number]> {
+    const waiting = [...this.#best].filter(([v]) => !this.#fetched.has(v));
+    waiting.sort((a, b) => b[1] - a[1] || this.#seq.get(a[0])! - this.#seq.get(b[0])!);
+    yield* waiting;
+  }
+
+  #put(v: number, s: number): void {
+    this.#best.set(v, s);
+    this.#heap.push([-s, this.#seq.get(v)!, v]);
+  }
+}
+
+/**
  * The order of a best-first crawl from `seeds`, one page at a time: a page
  * discovered through a link gets `score(from, i)` of the i-th link of the
  * page `from` it was found on, raised when it is found again with a higher
@@ -291,30 +345,47 @@ export function pagesToShare(order: readonly number[], isTarget: (v: number) => 
  * discovered among equals. Seeds score +Infinity.
  */
 export function simulateScored(out: readonly (readonly number[])[], seeds: readonly number[], score: (from: number, i: number) => number | null): number[] {
-  const best = new Map<number, number>();
-  const seq = new Map<number, number>();
-  const fetched = new Set<number>();
-  const heap = new KeyedHeap();
-  const offer = (v: number, s: number): void => {
-    const known = best.get(v);
-    if (known !== undefined && known >= s) return;
-    best.set(v, s);
-    if (!seq.has(v)) seq.set(v, seq.size);
-    heap.push([-s, seq.get(v)!, v]);
-  };
-  for (const s of seeds) offer(s, Infinity);
+  const frontier = new ScoredFrontier();
+  for (const s of seeds) frontier.offer(s, Infinity);
   const order: number[] = [];
-  for (let e = heap.pop(); e !== undefined; e = heap.pop()) {
-    const [key, , v] = e;
-    // an entry superseded by a raise, or of a page already fetched
-    if (fetched.has(v) || -key !== best.get(v)) continue;
-    fetched.add(v);
+  for (let v = frontier.next(); v !== undefined; v = frontier.next()) {
     order.push(v);
-    (out[v] ?? []).forEach((to, i) => {
-      if (fetched.has(to)) return;
-      const s = score(v, i);
-      if (s !== null) offer(to, s);
-    });
+    offerLinks(frontier, out, v, score);
+  }
+  return order;
+}
+
+/** Score every link of `v` (a learning strategy sees them all, as the classify stage scores them all) and offer their targets. */
+function offerLinks(frontier: ScoredFrontier, out: readonly (readonly number[])[], v: number, score: (from: number, i: number) => number | null): void {
+  (out[v] ?? []).forEach((to, i) => {
+    const s = score(v, i);
+    if (s !== null) frontier.offer(to, s);
+  });
+}
+
+/**
+ * Told after each page of a simulated crawl that learns (`simulateLearning`):
+ * page `v` was fetched and its links offered; `queued` lists the waiting
+ * pages best first with their scores. Returns new scores for queued pages
+ * (up or down), or null: a strategy's observe and rescore.
+ */
+export type SimLearner = (v: number, queued: () => Iterable<[number, number]>) => Promise<Iterable<[number, number]> | null> | Iterable<[number, number]> | null;
+
+/** simulateScored for a strategy that learns as it crawls: `learn` after each page, its re-scores applied before the next. */
+export async function simulateLearning(
+  out: readonly (readonly number[])[],
+  seeds: readonly number[],
+  score: (from: number, i: number) => number | null,
+  learn: SimLearner,
+): Promise<number[]> {
+  const frontier = new ScoredFrontier();
+  for (const s of seeds) frontier.offer(s, Infinity);
+  const order: number[] = [];
+  for (let v = frontier.next(); v !== undefined; v = frontier.next()) {
+    order.push(v);
+    offerLinks(frontier, out, v, score);
+    const updates = await learn(v, () => frontier.queued());
+    for (const [u, s] of updates ?? []) frontier.set(u, s);
   }
   return order;
 }
