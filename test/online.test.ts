@@ -69,6 +69,63 @@ test('online (group 4 default): the target URL is learnt, so links with empty an
   assert.ok(updates![0].score > updates![1].score, `course ${updates![0].score} vs photo ${updates![1].score}`);
 });
 
+test('online hubs: a relevant page makes the link that led to its parent (and, with 2, the one before) a positive example', async () => {
+  // root -(anchor "teaching index i")-> index i (not relevant) -(anchor "cs i")-> course i (relevant);
+  // root -(anchor "photo album i")-> album i (not relevant) -(anchor "pic i")-> picture i (not relevant)
+  const scoreAfter = async (hubs: number): Promise<{ index: number; album: number }> => {
+    const s = createScorer('online', TOPIC, { params: { retrain: 60, priorWeight: 1, hubs } });
+    const fetch = (url: string, parent: string, anchor: string, text: string): void => {
+      const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent, anchor }, page: page(text) };
+      item.relevance = s.pageRelevance(item.page!, item);
+      s.observe!(item, []);
+    };
+    for (let i = 0; i < 15; i++) {
+      fetch(`http://x.test/index${i}/`, 'http://x.test/', `teaching index ${i}`, 'a list of pages');
+      fetch(`http://x.test/index${i}/c`, `http://x.test/index${i}/`, `cs ${i}`, 'course syllabus lecture notes');
+      fetch(`http://x.test/album${i}/`, 'http://x.test/', `photo album ${i}`, 'a list of pages');
+      fetch(`http://x.test/album${i}/p`, `http://x.test/album${i}/`, `pic ${i}`, 'pictures of the summer party');
+    }
+    const updates = await s.rescore!(async function* () {
+      yield { url: 'http://x.test/index99/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'teaching index 99' };
+      yield { url: 'http://x.test/album99/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'photo album 99' };
+    });
+    assert.ok(updates !== null && updates.length === 2);
+    return { index: updates![0]!.score, album: updates![1]!.score };
+  };
+  const off = await scoreAfter(0);
+  const on = await scoreAfter(1);
+  assert.ok(on.index > on.album, `hubs 1: index ${on.index} vs album ${on.album}`);
+  assert.ok(on.index > off.index, `the index link gains from its relevant child: ${on.index} vs ${off.index} without hubs`);
+  assert.ok(Math.abs(off.index - off.album) < 0.05, `without hubs both lead only to pages that are not relevant: ${off.index} vs ${off.album}`);
+});
+
+test('online hubs 2: the link before the parent\'s is credited too; with 1 it is not', async () => {
+  // root -("department")-> dept -("teaching")-> index -("cs i")-> course i (relevant); root -("gallery")-> pictures
+  const scores = async (hubs: number): Promise<{ department: number; gallery: number }> => {
+    const s = createScorer('online', TOPIC, { params: { retrain: 1, priorWeight: 1, hubs } });
+    const fetch = (url: string, parent: string, anchor: string, text: string): void => {
+      const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent, anchor }, page: page(text) };
+      item.relevance = s.pageRelevance(item.page!, item);
+      s.observe!(item, []);
+    };
+    fetch('http://x.test/dept/', 'http://x.test/', 'department', 'a list of pages');
+    fetch('http://x.test/dept/index/', 'http://x.test/dept/', 'teaching', 'a list of pages');
+    fetch('http://x.test/dept/index/c1', 'http://x.test/dept/index/', 'cs 1', 'course syllabus lecture notes');
+    fetch('http://x.test/dept/index/c2', 'http://x.test/dept/index/', 'cs 2', 'course syllabus lecture notes');
+    fetch('http://x.test/gallery/', 'http://x.test/', 'gallery', 'pictures of the summer party');
+    const updates = await s.rescore!(async function* () {
+      yield { url: 'http://x.test/dept2/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'department' };
+      yield { url: 'http://x.test/gallery2/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'gallery' };
+    });
+    assert.ok(updates !== null && updates.length === 2);
+    return { department: updates![0]!.score, gallery: updates![1]!.score };
+  };
+  const two = await scores(2);
+  const one = await scores(1);
+  assert.ok(two.department > two.gallery + 0.1, `hubs 2: department ${two.department} vs gallery ${two.gallery}`);
+  assert.ok(Math.abs(one.department - one.gallery) < 0.05, `hubs 1: department ${one.department} vs gallery ${one.gallery}`);
+});
+
 test('online: the group parameter is checked; group 2 ignores links without anchor or context (as before)', async () => {
   assert.throws(() => createScorer('online', TOPIC, { params: { group: 7 } }), { code: 'FC_USAGE', message: /group must be 1, 2, 3 or 4/ });
   const s = createScorer('online', TOPIC, { params: { retrain: 10, group: 2 } });
@@ -98,4 +155,26 @@ test('nb-link passes the link URL and its page (URL, title, relevance) to the mo
   assert.equal((calls[1][3] as { relevant: boolean }).relevant, false);
   const mixed = createScorer('nb-link', null, { model, params: { parentWeight: 1 } }).linkScore(l, p, 0.9);
   assert.ok(Math.abs(mixed - (0.2 + 0.9) / 2) < 1e-12);
+});
+
+// What broke: online's starting model and its own classifier were not told
+// whether the link's page is relevant (group 4's parent flag), which nb-link
+// passes; online started from a weaker model than nb-link with the same file.
+test('online passes the link\'s page (URL, title, relevance) to the starting model as nb-link does', () => {
+  const calls: unknown[][] = [];
+  const model = {
+    target: 'course',
+    terms: ['course'],
+    threshold: 0.5,
+    pageProbability: () => 0.9,
+    linkProbability: (...args: unknown[]) => (calls.push(args), 0.2),
+    kdeProbability: () => 0,
+  };
+  const s = createScorer('online', null, { model, params: { retrain: 1 } });
+  const p = makePage('Course list');
+  const l: PageLink = { url: 'http://x.test/courses/', anchor: 'a', context: 'c', tag: 'a', nofollow: false, block: 'content' };
+  assert.equal(s.linkScore(l, p, 0.9), 0.2);
+  assert.deepEqual(calls.at(-1), ['a', 'c', 'http://x.test/courses/', { url: p.base, title: 'Course list', relevant: true }]);
+  s.linkScore(l, p, 0.1);
+  assert.equal((calls.at(-1)![3] as { relevant: boolean }).relevant, false);
 });

@@ -16,10 +16,13 @@ import type { ScorerContext } from './context.ts';
 /** Weight of the parent page's relevance in a link's score when the `parentWeight` parameter is not given. */
 export const DEFAULT_PARENT_WEIGHT = 0;
 
+/** A page whose relevance (the model's page probability) is at or above this counts as relevant for the parent flag of its links' features (group 4). */
+export const PARENT_RELEVANT_AT = 0.5;
+
 export function createNbLinkScorer(ctx: ScorerContext): Scorer {
   const model = ctx.model;
   if (model === null) throw new UsageError('--strategy nb-link needs a trained --model (focuscrawl train)');
-  const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : 0.5;
+  const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
   const w = typeof ctx.params.parentWeight === 'number' && ctx.params.parentWeight >= 0 ? ctx.params.parentWeight : DEFAULT_PARENT_WEIGHT;
   return {
     name: 'nb-link',
