@@ -5,7 +5,7 @@
  * measured against.
  *
  *   node --import tsx bench/webkb-oracle.ts [--targets course,student,faculty]
- *        [--simulate nb-link,best-first,... [--train-flags "..."] [--param K=V]...] [--write]
+ *        [--simulate nb-link,best-first,... [--in-flight 16] [--train-flags "..."] [--param K=V]...] [--write]
  *
  * The graph: every archived page (status 2xx, HTML) parsed as the crawler
  * parses it (parseBody), its followable links canonicalised; an edge when the
@@ -28,9 +28,10 @@
  *   problem), but no crawler that learns as it goes knows as much.
  *
  * With --simulate, also the strategies named simulated the same way, their
- * own scorers scoring each link (one page at a time, the frontier raising a
- * URL found again with a higher score; a strategy that learns as it crawls
- * is told each commit and its re-scores applied), with a model trained per target on
+ * own scorers scoring each link (the frontier raising a URL found again with
+ * a higher score; a strategy that learns as it crawls is told each commit
+ * and its re-scores applied; `--in-flight` pages, 16 as in the real crawls,
+ * are taken ahead of their completion), with a model trained per target on
  * the misc universities as bench/webkb-results.ts trains it: a quick loop
  * (seconds, not the half hour of real crawls) for trying a change to a
  * scorer or the link classifier; check a result with real crawls.
@@ -66,12 +67,18 @@ const { values } = parseArgs({
     targets: { type: 'string', default: 'course,student,faculty' },
     // also simulate these strategies with a model trained as bench/webkb-results.ts trains it
     simulate: { type: 'string', default: '' },
+    // pages in flight at once in the simulated strategies' crawls (the real crawls run 16)
+    'in-flight': { type: 'string', default: '16' },
     param: { type: 'string', multiple: true },
     'train-flags': { type: 'string', default: WEBKB_TRAIN_FLAGS },
     write: { type: 'boolean', default: false },
   },
 });
 const simulate = values.simulate!.split(',').filter(Boolean);
+if (!/^[1-9][0-9]*$/.test(values['in-flight']!)) {
+  process.stderr.write(`webkb-oracle: --in-flight must be a positive integer, got ${values['in-flight']}\n`);
+  process.exit(2);
+}
 if (!existsSync(WEBKB_WARC)) {
   process.stderr.write(`webkb-oracle: ${WEBKB_WARC} is missing (../shared/corpora beside the repo)\n`);
   process.exit(2);
@@ -110,7 +117,8 @@ async function simulated(strategy: string, target: string): Promise<number[]> {
   }
   const scorer = createScorer(strategy, null, { model, params: parseParams(values.param ?? []) });
   const { score, learn } = scorerSimulation(graph, scorer, seeds);
-  return learn === null ? simulateScored(out, seeds, score) : simulateLearning(out, seeds, score, learn);
+  const inFlight = Number(values['in-flight']);
+  return learn === null ? simulateScored(out, seeds, score, { inFlight }) : simulateLearning(out, seeds, score, learn, { inFlight });
 }
 const models = new Map<string, Model>();
 
@@ -143,10 +151,10 @@ const table = [
   '## How few pages an oracle needs (WebKB)',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
-    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${simulate.length > 0 ? ` --simulate ${simulate.join(',')}${values['train-flags'] === WEBKB_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
+    `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${simulate.length > 0 ? ` --simulate ${simulate.join(',')}${values['in-flight'] === '16' ? '' : ` --in-flight ${values['in-flight']}`}${values['train-flags'] === WEBKB_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
   '',
   `Simulated crawls on the archive's link graph (${htmlPages} archived HTML pages, ${edgeCount} links between them, ${reach.size} reachable from the three seeds), ` +
-    'one page at a time, counting archived pages fetched as the table above does. ' +
+    `one page at a time (the simulated strategies: ${values['in-flight']} in flight, as the real crawls' concurrency), counting archived pages fetched as the table above does. ` +
     'The link oracle fetches the target pages among the discovered ones first (a perfect link classifier: it knows for each link whether its target is a target page). ' +
     'A layer oracle knows, in addition, which pages link to a target page (layer 1) or are two links from one (layer 2), and fetches lower layers first (a perfect context-graph classifier, Diligenti et al. 2000). ' +
     'The graph oracle fetches the discovered page fewest links away from a target not yet fetched (it knows every label and the whole graph). ' +

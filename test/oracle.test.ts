@@ -146,3 +146,15 @@ test('scorerSimulation: a learning strategy is told each commit with the links q
   // a strategy that does not learn gets no learner
   assert.equal(scorerSimulation(g, { name: 'plain', pageRelevance: () => 0, linkScore: () => 0 }, [seed]).learn, null);
 });
+
+test('simulateScored / simulateLearning inFlight: pages taken ahead of completion complete first taken, first done', async () => {
+  // 0 -> 1 (0.9), 2 (0.8), 3 (0.1); 1 -> 4 (0.95)
+  const out = [[1, 2, 3], [4], [], [], []];
+  const scores: Record<string, number> = { '0:0': 0.9, '0:1': 0.8, '0:2': 0.1, '1:0': 0.95 };
+  const score = (from: number, i: number): number => scores[`${from}:${i}`]!;
+  assert.deepEqual(simulateScored(out, [0], score), [0, 1, 4, 2, 3]);
+  // with two in flight, 2 was taken with 1, before 1's link to 4 was known
+  assert.deepEqual(simulateScored(out, [0], score, { inFlight: 2 }), [0, 1, 2, 4, 3]);
+  assert.deepEqual(await simulateLearning(out, [0], score, () => null, { inFlight: 2 }), [0, 1, 2, 4, 3]);
+  assert.deepEqual(simulateScored(out, [0], score, { inFlight: 100 }), [0, 1, 2, 3, 4]);
+});

@@ -337,18 +337,51 @@ class ScoredFrontier {
 }
 
 /**
- * The order of a best-first crawl from `seeds`, one page at a time: a page
+ * Pages in flight: the frontier's best pages are taken `inFlight` at a time
+ * ahead of their completion, and complete first taken, first done (a crawl
+ * with that many requests open fetches pages the next completions would
+ * have ranked lower). With 1, each page completes before the next is taken.
+ */
+class InFlight {
+  readonly #flying: number[] = [];
+  constructor(
+    private readonly frontier: ScoredFrontier,
+    private readonly size: number,
+  ) {}
+
+  /** The next page to complete, or undefined when the crawl is over. */
+  next(): number | undefined {
+    while (this.#flying.length < this.size) {
+      const v = this.frontier.next();
+      if (v === undefined) break;
+      this.#flying.push(v);
+    }
+    return this.#flying.shift();
+  }
+}
+
+/** Options of the scored simulations. */
+export interface SimOptions {
+  /** pages in flight at once (default 1; see InFlight) */
+  inFlight?: number;
+}
+
+/**
+ * The order of a best-first crawl from `seeds` (the order pages complete
+ * in): a page
  * discovered through a link gets `score(from, i)` of the i-th link of the
  * page `from` it was found on, raised when it is found again with a higher
  * score (as the frontier re-prioritises); null prunes the link (the sink
  * drops links scored below 0). The highest score goes first, first
- * discovered among equals. Seeds score +Infinity.
+ * discovered among equals. Seeds score +Infinity. One page at a time
+ * unless `inFlight` says more.
  */
-export function simulateScored(out: readonly (readonly number[])[], seeds: readonly number[], score: (from: number, i: number) => number | null): number[] {
+export function simulateScored(out: readonly (readonly number[])[], seeds: readonly number[], score: (from: number, i: number) => number | null, opts: SimOptions = {}): number[] {
   const frontier = new ScoredFrontier();
   for (const s of seeds) frontier.offer(s, Infinity);
+  const flight = new InFlight(frontier, Math.max(1, Math.floor(opts.inFlight ?? 1)));
   const order: number[] = [];
-  for (let v = frontier.next(); v !== undefined; v = frontier.next()) {
+  for (let v = flight.next(); v !== undefined; v = flight.next()) {
     order.push(v);
     offerLinks(frontier, out, v, score);
   }
@@ -377,11 +410,13 @@ export async function simulateLearning(
   seeds: readonly number[],
   score: (from: number, i: number) => number | null,
   learn: SimLearner,
+  opts: SimOptions = {},
 ): Promise<number[]> {
   const frontier = new ScoredFrontier();
   for (const s of seeds) frontier.offer(s, Infinity);
+  const flight = new InFlight(frontier, Math.max(1, Math.floor(opts.inFlight ?? 1)));
   const order: number[] = [];
-  for (let v = frontier.next(); v !== undefined; v = frontier.next()) {
+  for (let v = flight.next(); v !== undefined; v = flight.next()) {
     order.push(v);
     offerLinks(frontier, out, v, score);
     const updates = await learn(v, () => frontier.queued());
