@@ -29,6 +29,9 @@ interface Via {
   context: string;
 }
 
+/** A page found no other way (not reached through a scored link). */
+const NO_VIA: Via = { score: 0, depth: 0, parent: null, anchor: '', context: '' };
+
 export interface ScorerSimulation {
   score: (from: number, i: number) => number | null;
   /** null for a strategy that does not learn during the crawl */
@@ -41,12 +44,12 @@ export function scorerSimulation(graph: LinkGraph, scorer: Scorer, seeds: readon
   if (pages === undefined || edgeLinks === undefined) throw new TypeError('scorerSimulation needs a graph read with keepPages');
   const relevance = new Map<number, number>();
   const via = new Map<number, Via>();
-  for (const s of seeds) via.set(s, { score: Infinity, depth: 0, parent: null, anchor: '', context: '' });
+  for (const s of seeds) via.set(s, { ...NO_VIA, score: Infinity });
   /** the best link behind each out-edge of a page, once scored */
   const edgeBest = new Map<number, ({ link: PageLink; score: number } | null)[]>();
 
   const entryOf = (v: number): FrontierEntry => {
-    const w = via.get(v) ?? { score: 0, depth: 0, parent: null, anchor: '', context: '' };
+    const w = via.get(v) ?? NO_VIA;
     const e: FrontierEntry = { url: urls[v]!, score: w.score, depth: w.depth, parent: w.parent };
     if (w.anchor !== '') e.anchor = w.anchor;
     if (w.context !== '') e.context = w.context;
@@ -72,7 +75,7 @@ export function scorerSimulation(graph: LinkGraph, scorer: Scorer, seeds: readon
     const links = edgeLinks[from]![i]!;
     if (links.length === 0) {
       // a redirect: the crawler fetches where it points at once
-      if (!via.has(to) && !fetched.has(to)) via.set(to, { ...(via.get(from) ?? { score: 0, depth: 0, parent: null, anchor: '', context: '' }), score: Infinity });
+      if (!via.has(to) && !fetched.has(to)) via.set(to, { ...(via.get(from) ?? NO_VIA), score: Infinity });
       return Infinity;
     }
     const page = pages[from]!;
