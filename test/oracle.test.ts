@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ROOT } from './helpers/cli.ts';
-import { distanceTo, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
+import { NOT_ARCHIVED, distanceTo, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
 import { scorerSimulation } from '../src/eval/sim-scorer.ts';
 import type { CrawlItem, FrontierEntry, QueuedLink, Scorer } from '../src/types.ts';
 
@@ -157,4 +157,26 @@ test('simulateScored / simulateLearning inFlight: pages taken ahead of completio
   assert.deepEqual(simulateScored(out, [0], score, { inFlight: 2 }), [0, 1, 2, 4, 3]);
   assert.deepEqual(await simulateLearning(out, [0], score, () => null, { inFlight: 2 }), [0, 1, 2, 4, 3]);
   assert.deepEqual(simulateScored(out, [0], score, { inFlight: 100 }), [0, 1, 2, 3, 4]);
+});
+
+test('readLinkGraph missing: links to URLs the archive lacks become nodes of status NOT_ARCHIVED without links; the archived part is unchanged', async () => {
+  const warc = path.join(ROOT, 'fixtures', 'web.warc.gz');
+  const plain = await readLinkGraph([warc]);
+  const withMissing = await readLinkGraph([warc], { keepPages: true, missing: true });
+  const missing = withMissing.urls.filter((_, v) => withMissing.status[v] === NOT_ARCHIVED);
+  assert.ok(missing.length > 0, 'the fixture web links to pages it does not hold');
+  for (const u of missing) {
+    assert.equal(plain.ids.get(u), undefined, u);
+    assert.deepEqual(withMissing.out[withMissing.ids.get(u)!], []);
+  }
+  // every archived page keeps its archived edges, in order, and gains only edges to missing pages
+  plain.urls.forEach((u, v) => {
+    const w = withMissing.ids.get(u)!;
+    assert.equal(withMissing.status[w], plain.status[v]);
+    const archivedTargets = withMissing.out[w]!.filter((t) => withMissing.status[t] !== NOT_ARCHIVED).map((t) => withMissing.urls[t]);
+    assert.deepEqual(archivedTargets, plain.out[v]!.map((t) => plain.urls[t]), u);
+    assert.equal(withMissing.edgeLinks![w]?.length ?? 0, withMissing.out[w]!.length);
+  });
+  // robots.txt still holds: news.example.cn/archive/ is disallowed, archived or not
+  assert.ok(!withMissing.urls.some((u, v) => u.startsWith('http://news.example.cn/archive/') && withMissing.status[v] === NOT_ARCHIVED));
 });

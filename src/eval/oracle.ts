@@ -29,7 +29,7 @@ export interface LinkGraph {
   ids: Map<string, number>;
   /** out-edges of each node (distinct targets, first link first; a redirect's target); none for other non-HTML or non-2xx records */
   out: number[][];
-  /** HTTP status of each node's record (0: unreadable) */
+  /** HTTP status of each node's record (0: unreadable; NOT_ARCHIVED: a link target with no record, with `missing`) */
   status: number[];
   /** archived HTML pages parsed */
   htmlPages: number;
@@ -40,13 +40,19 @@ export interface LinkGraph {
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
+/** Status of a node that is a link target with no record (readLinkGraph's `missing`): the replay answers 404. */
+export const NOT_ARCHIVED = -1;
+
 /**
  * The link graph of the response records of `warcs` (see above). With
  * `keepPages`, the parsed pages and each edge's links are kept too (for
- * scoring links as a strategy would). Throws UsageError for an unreadable
- * WARC; a record that cannot be read is left out.
+ * scoring links as a strategy would). With `missing`, a followable link to
+ * a URL with no record is an edge too, to a node of status NOT_ARCHIVED and
+ * no links (a crawl fetches it and gets the replay's 404). Throws
+ * UsageError for an unreadable WARC; a record that cannot be read is left
+ * out.
  */
-export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean } = {}): Promise<LinkGraph> {
+export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean; missing?: boolean } = {}): Promise<LinkGraph> {
   const index = await buildIndex(warcs);
   // robots.txt as the replay serves it: the archived record, else 404 (allow all)
   const robots = new RobotsCache({
@@ -110,7 +116,7 @@ export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean
       for (const link of page.links) {
         if (link.nofollow) continue;
         const target = canonicalize(link.url);
-        if (target === null || target === url || !index.entries.has(target)) continue;
+        if (target === null || target === url || (opts.missing !== true && !index.entries.has(target))) continue;
         if (!edges.has(idOf(target)) && !(await robots.check(target)).allowed) continue;
         const to = idOf(target);
         const links = edges.get(to);
@@ -126,7 +132,7 @@ export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean
   }
   for (let i = 0; i < urls.length; i++) {
     out[i] ??= [];
-    status[i] ??= 0;
+    status[i] ??= index.entries.has(urls[i]!) ? 0 : NOT_ARCHIVED;
   }
   return { urls, ids, out, status, htmlPages, ...(opts.keepPages === true ? { pages, edgeLinks } : {}) };
 }

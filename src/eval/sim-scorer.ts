@@ -12,13 +12,14 @@
  *   v's commit: observe with the links queued from it (canonical, scored,
  *   with their text), then rescore over the queued pages, best first.
  *
- * What the simulation leaves out: links to pages that are not archived (the
- * replay answers 404; in a crawl they are fetched and learnt from as pages
- * that are not relevant), the order in which 16 requests at once complete,
- * and the fetch itself (status 200, no headers, no body bytes).
+ * What the simulation leaves out: the order in which requests open at once
+ * complete (simulateScored's `inFlight` takes pages ahead, and completes
+ * them first taken, first done), and the fetch itself (status 200, no
+ * headers, no body bytes; a page not archived, with readLinkGraph's
+ * `missing`, answers 404 with no page).
  */
 import type { CrawlItem, FetchResult, FrontierEntry, PageLink, QueuedLink, Scorer } from '../types.ts';
-import type { LinkGraph, SimLearner } from './oracle.ts';
+import { NOT_ARCHIVED, type LinkGraph, type SimLearner } from './oracle.ts';
 
 /** The discovering link a queued page keeps (the frontier entry's fields). */
 interface Via {
@@ -101,7 +102,7 @@ export function scorerSimulation(graph: LinkGraph, scorer: Scorer, seeds: readon
     fetched.add(v);
     const entry = entryOf(v);
     const page = pages[v];
-    const item: CrawlItem = { entry, fetch: fetchOf(urls[v]!) };
+    const item: CrawlItem = { entry, fetch: fetchOf(urls[v]!, graph.status[v] === NOT_ARCHIVED) };
     if (page !== undefined) {
       item.page = page;
       item.relevance = relevanceOf(v);
@@ -127,10 +128,10 @@ export function scorerSimulation(graph: LinkGraph, scorer: Scorer, seeds: readon
   return { score, learn };
 }
 
-/** What the crawler knows of a fetch the simulation did not make: 200, HTML, no redirects. */
-function fetchOf(url: string): FetchResult {
+/** What the crawler knows of a fetch the simulation did not make: 200 and HTML, or the replay's 404 for a page not archived; no redirects. */
+function fetchOf(url: string, notArchived: boolean): FetchResult {
   return {
-    url, finalUrl: url, redirects: [url], status: 200, headers: {}, contentType: 'text/html', headerCharset: null,
-    body: null, bytes: 0, truncated: false, fetchedAt: new Date(0).toISOString(), ms: 0, replay: true,
+    url, finalUrl: url, redirects: [url], status: notArchived ? 404 : 200, headers: {}, contentType: notArchived ? 'text/plain' : 'text/html',
+    headerCharset: null, body: null, bytes: 0, truncated: false, fetchedAt: new Date(0).toISOString(), ms: 0, replay: true,
   };
 }
