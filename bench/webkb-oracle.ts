@@ -159,7 +159,7 @@ const table = [
     `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${simulate.length > 0 ? ` --simulate ${simulate.join(',')}${values['in-flight'] === '16' ? '' : ` --in-flight ${values['in-flight']}`}${values['train-flags'] === WEBKB_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
   '',
   `Simulated crawls on the archive's link graph (${htmlPages} archived HTML pages, ${edgeCount} links between them, ${reach.size} reachable from the three seeds), ` +
-    `one page at a time (the simulated strategies: ${values['in-flight']} in flight, as the real crawls' concurrency), counting archived pages fetched as the table above does. ` +
+    `one page at a time (the simulated strategies: ${values['in-flight']} in flight, as the real crawls' concurrency, and fetching the link targets the archive lacks as 404s, as the real crawls do), counting archived pages fetched as the table above does. ` +
     'The link oracle fetches the target pages among the discovered ones first (a perfect link classifier: it knows for each link whether its target is a target page). ' +
     'A layer oracle knows, in addition, which pages link to a target page (layer 1) or are two links from one (layer 2), and fetches lower layers first (a perfect context-graph classifier, Diligenti et al. 2000). ' +
     'The graph oracle fetches the discovered page fewest links away from a target not yet fetched (it knows every label and the whole graph). ' +
