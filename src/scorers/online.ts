@@ -73,8 +73,13 @@ export function createOnlineScorer(ctx: ScorerContext): Scorer {
   if (!isFeatureGroup(group)) throw new UsageError(`online: param group must be 1, 2, 3 or 4, got ${JSON.stringify(group)}`);
   const balanced = num(ctx.params.balanced, 1) !== 0;
   const hubs = Math.floor(num(ctx.params.hubs, DEFAULT_ONLINE_HUBS));
-  /** with `hubs`: the link each recent page was found through (its features) and that page's parent, until a relevant descendant credits it */
-  const foundThrough = new Lru<string, { features: string[]; parent: string | null }>(TITLE_CACHE);
+  /**
+   * with `hubs`: the link each recent page was found through (its features)
+   * and that page's parent, until a relevant descendant credits it. As many
+   * as the examples kept (`maxExamples`): the feature arrays are the
+   * examples' own, so remembering them costs no more memory
+   */
+  const foundThrough = new Lru<string, { features: string[]; parent: string | null }>(maxExamples);
   const domainTerms = new Set(ctx.topic.termTokens.flat());
   const examples: Array<{ features: string[]; label: 0 | 1 }> = [];
   /** a page counts as relevant for the parent flag of the link features as nb-link counts it (with a model) */
