@@ -5,7 +5,7 @@
  * measured against.
  *
  *   node --import tsx bench/webkb-oracle.ts [--targets course,student,faculty]
- *        [--simulate nb-link,best-first,... [--in-flight 16] [--train-flags "..."] [--param K=V]...] [--write]
+ *        [--simulate nb-link,best-first,... [--in-flight 16[,8,24...]] [--train-flags "..."] [--param K=V]...] [--write]
  *
  * The graph: every archived page (status 2xx, HTML) parsed as the crawler
  * parses it (parseBody), its followable links canonicalised; an edge when the
@@ -31,7 +31,10 @@
  * own scorers scoring each link (the frontier raising a URL found again with
  * a higher score; a strategy that learns as it crawls is told each commit
  * and its re-scores applied; `--in-flight` pages, 16 as in the real crawls,
- * are taken ahead of their completion), with a model trained per target on
+ * are taken ahead of their completion; with several values, one simulation
+ * each, and the row gives medians and the range of pages to 80%: a crawl's
+ * figures move with its order as much as with a small change of a scorer,
+ * so judge a change by the median over several), with a model trained per target on
  * the misc universities as bench/webkb-results.ts trains it: a quick loop
  * (seconds, not the half hour of real crawls) for trying a change to a
  * scorer or the link classifier; check a result with real crawls.
@@ -75,10 +78,11 @@ const { values } = parseArgs({
   },
 });
 const simulate = values.simulate!.split(',').filter(Boolean);
-if (!/^[1-9][0-9]*$/.test(values['in-flight']!)) {
-  process.stderr.write(`webkb-oracle: --in-flight must be a positive integer, got ${values['in-flight']}\n`);
+if (!/^[1-9][0-9]*(,[1-9][0-9]*)*$/.test(values['in-flight']!)) {
+  process.stderr.write(`webkb-oracle: --in-flight must be positive integers separated by commas, got ${values['in-flight']}\n`);
   process.exit(2);
 }
+const inFlights = values['in-flight']!.split(',').map(Number);
 if (!existsSync(WEBKB_WARC)) {
   process.stderr.write(`webkb-oracle: ${WEBKB_WARC} is missing (../shared/corpora beside the repo)\n`);
   process.exit(2);
@@ -105,7 +109,7 @@ const labels = (await readLabels(WEBKB_LABELS)).labels;
  * to the scorer as `crawl --model` does; the page relevance is the scorer's
  * own judge.
  */
-async function simulated(strategy: string, target: string): Promise<number[]> {
+async function simulated(strategy: string, target: string, inFlight: number): Promise<number[]> {
   const flags = parseArgs({
     args: values['train-flags']!.split(/\s+/).filter(Boolean),
     options: { 'feature-group': { type: 'string', default: '2' }, 'balanced-links': { type: 'boolean' }, 'hub-links': { type: 'boolean' } },
@@ -120,10 +124,20 @@ async function simulated(strategy: string, target: string): Promise<number[]> {
   }
   const scorer = createScorer(strategy, null, { model, params: parseParams(values.param ?? []) });
   const { score, learn } = scorerSimulation(graph, scorer, seeds);
-  const inFlight = Number(values['in-flight']);
   return learn === null ? simulateScored(out, seeds, score, { inFlight }) : simulateLearning(out, seeds, score, learn, { inFlight });
 }
 const models = new Map<string, Model>();
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The median, rounded up to whole pages; null when any run never reached the share. */
+function medianOrNull(values: (number | null)[]): number | null {
+  return values.some((v) => v === null) ? null : Math.ceil(median(values as number[]));
+}
 
 const reach = new Set(simulateCrawl(out, seeds, fifo).filter(archived));
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
@@ -132,23 +146,28 @@ const fmt = (n: number | null): string => (n === null ? 'not reached' : String(n
 for (const target of values.targets!.split(',')) {
   const isTarget = (id: number): boolean => labels.get(urls[id]!) === target;
   const goals = [...reach].filter(isTarget);
-  const runs: [string, number[]][] = [
-    ['bfs (simulated, FIFO)', simulateCrawl(out, seeds, fifo)],
-    ...(await Promise.all(simulate.map(async (strategy) => [`${strategy} (simulated, model trained on misc)`, await simulated(strategy, target)] as [string, number[]]))),
-    ['link oracle (perfect link classifier)', simulateCrawl(out, seeds, linkOracle(isTarget))],
-    ['layer oracle, 1 (targets, then pages linking to one)', simulateCrawl(out, seeds, layerOracle(out, goals, 1))],
-    ['layer oracle, 2 (... then pages two links away)', simulateCrawl(out, seeds, layerOracle(out, goals, 2))],
-    ['graph oracle (labels + whole graph)', simulateCrawl(out, seeds, graphOracle(out, goals))],
+  // each simulated strategy once per --in-flight value; the row gives medians
+  const runs: [string, number[][]][] = [
+    ['bfs (simulated, FIFO)', [simulateCrawl(out, seeds, fifo)]],
+    ...(await Promise.all(
+      simulate.map(async (strategy) => [`${strategy} (simulated, model trained on misc)`, await Promise.all(inFlights.map((w) => simulated(strategy, target, w)))] as [string, number[][]]),
+    )),
+    ['link oracle (perfect link classifier)', [simulateCrawl(out, seeds, linkOracle(isTarget))]],
+    ['layer oracle, 1 (targets, then pages linking to one)', [simulateCrawl(out, seeds, layerOracle(out, goals, 1))]],
+    ['layer oracle, 2 (... then pages two links away)', [simulateCrawl(out, seeds, layerOracle(out, goals, 2))]],
+    ['graph oracle (labels + whole graph)', [simulateCrawl(out, seeds, graphOracle(out, goals))]],
   ];
   let bfsAt80 = 0;
-  for (const [name, fetched] of runs) {
+  for (const [name, crawls] of runs) {
     // pages counted as the real crawls' table counts them: archived ones
-    const order = fetched.filter(archived);
-    const toShare = SHARES.map((share) => pagesToShare(order, isTarget, goals.length, share));
+    const orders = crawls.map((fetched) => fetched.filter(archived));
+    const toShare = SHARES.map((share) => medianOrNull(orders.map((order) => pagesToShare(order, isTarget, goals.length, share))));
     if (name.startsWith('bfs')) bfsAt80 = toShare[1] ?? 0;
-    const harvest = AT.map((n) => `${((100 * order.slice(0, n).filter(isTarget).length) / Math.min(n, order.length)).toFixed(1)}%`);
+    const harvest = AT.map((n) => `${median(orders.map((order) => (100 * order.slice(0, n).filter(isTarget).length) / Math.min(n, order.length))).toFixed(1)}%`);
     const ratio = toShare[1] === null || bfsAt80 === 0 ? '–' : (toShare[1] / bfsAt80).toFixed(2);
-    rows.push(`| ${target} | ${name} | ${fmt(toShare[0]!)} | ${fmt(toShare[1]!)} | ${ratio} | ${fmt(toShare[2]!)} | ${harvest.join(' | ')} | ${goals.length} |`);
+    const at80 = orders.map((order) => pagesToShare(order, isTarget, goals.length, 0.8) ?? Infinity);
+    const spread = orders.length > 1 ? ` (${Math.min(...at80)}–${Math.max(...at80)})` : '';
+    rows.push(`| ${target} | ${name} | ${fmt(toShare[0]!)} | ${fmt(toShare[1]!)}${spread} | ${ratio} | ${fmt(toShare[2]!)} | ${harvest.join(' | ')} | ${goals.length} |`);
   }
 }
 
@@ -159,7 +178,7 @@ const table = [
     `${((Date.now() - started) / 1000).toFixed(0)} s. Command: \`node --import tsx bench/webkb-oracle.ts${simulate.length > 0 ? ` --simulate ${simulate.join(',')}${values['in-flight'] === '16' ? '' : ` --in-flight ${values['in-flight']}`}${values['train-flags'] === WEBKB_TRAIN_FLAGS ? '' : ` --train-flags '${values['train-flags']}'`}` : ''}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
   '',
   `Simulated crawls on the archive's link graph (${htmlPages} archived HTML pages, ${edgeCount} links between them, ${reach.size} reachable from the three seeds), ` +
-    `one page at a time (the simulated strategies: ${values['in-flight']} in flight, as the real crawls' concurrency, and fetching the link targets the archive lacks as 404s, as the real crawls do), counting archived pages fetched as the table above does. ` +
+    `one page at a time (the simulated strategies: ${inFlights.join(', ')} in flight${inFlights.length > 1 ? ', one simulation each; the row gives the medians and the range of pages to 80%' : ''}, as the real crawls' concurrency, and fetching the link targets the archive lacks as 404s, as the real crawls do), counting archived pages fetched as the table above does. ` +
     'The link oracle fetches the target pages among the discovered ones first (a perfect link classifier: it knows for each link whether its target is a target page). ' +
     'A layer oracle knows, in addition, which pages link to a target page (layer 1) or are two links from one (layer 2), and fetches lower layers first (a perfect context-graph classifier, Diligenti et al. 2000). ' +
     'The graph oracle fetches the discovered page fewest links away from a target not yet fetched (it knows every label and the whole graph). ' +
