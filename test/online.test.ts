@@ -126,6 +126,39 @@ test('online hubs 2: the link before the parent\'s is credited too; with 1 it is
   assert.ok(Math.abs(one.department - one.gallery) < 0.05, `hubs 1: department ${one.department} vs gallery ${one.gallery}`);
 });
 
+// What broke: the hub credit looked a relevant page's parent up by the URL
+// the parent was requested under; after a redirect the links of a page name
+// the URL that answered (the sink's parent), so the credit was lost.
+test('online hubs: a parent that answered after a redirect is found by its final URL, and credited once', async () => {
+  const scores = async (redirected: boolean): Promise<{ index: number; album: number }> => {
+    const s = createScorer('online', TOPIC, { params: { retrain: 1, priorWeight: 1, hubs: 1 } });
+    const fetch = (url: string, parent: string, anchor: string, text: string, finalUrl = url): void => {
+      const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent, anchor }, page: page(text), fetch: { finalUrl } as CrawlItem['fetch'] };
+      item.relevance = s.pageRelevance(item.page!, item);
+      s.observe!(item, []);
+    };
+    for (let i = 0; i < 3; i++) {
+      const index = `http://x.test/index${i}`;
+      fetch(index, 'http://x.test/', `teaching index ${i}`, 'a list of pages', redirected ? `${index}/` : index);
+      const parent = redirected ? `${index}/` : index;
+      fetch(`${index}/c1`, parent, `cs ${i}`, 'course syllabus lecture notes');
+      fetch(`${index}/c2`, parent, `ee ${i}`, 'course syllabus lecture notes');
+      fetch(`http://x.test/album${i}/`, 'http://x.test/', `photo album ${i}`, 'a list of pages');
+    }
+    const updates = await s.rescore!(async function* () {
+      yield { url: 'http://x.test/index99', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'teaching index 99' };
+      yield { url: 'http://x.test/album99/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'photo album 99' };
+    });
+    assert.ok(updates !== null && updates.length === 2);
+    return { index: updates![0]!.score, album: updates![1]!.score };
+  };
+  const plain = await scores(false);
+  const redirected = await scores(true);
+  assert.ok(redirected.index > redirected.album + 0.1, `after redirects: index ${redirected.index} vs album ${redirected.album}`);
+  // the same examples either way: each index link credited once, not once per child or per URL
+  assert.ok(Math.abs(redirected.index - plain.index) < 1e-9, `${redirected.index} vs ${plain.index}`);
+});
+
 test('online: the group parameter is checked; group 2 ignores links without anchor or context (as before)', async () => {
   assert.throws(() => createScorer('online', TOPIC, { params: { group: 7 } }), { code: 'FC_USAGE', message: /group must be 1, 2, 3 or 4/ });
   const s = createScorer('online', TOPIC, { params: { retrain: 10, group: 2 } });

@@ -79,7 +79,7 @@ export function createOnlineScorer(ctx: ScorerContext): Scorer {
    * as the examples kept (`maxExamples`): the feature arrays are the
    * examples' own, so remembering them costs no more memory
    */
-  const foundThrough = new Lru<string, { features: string[]; parent: string | null }>(maxExamples);
+  const foundThrough = new Lru<string, { features: string[]; parent: string | null; credited: boolean }>(maxExamples);
   const domainTerms = new Set(ctx.topic.termTokens.flat());
   const examples: Array<{ features: string[]; label: 0 | 1 }> = [];
   /** a page counts as relevant for the parent flag of the link features as nb-link counts it (with a model) */
@@ -129,15 +129,18 @@ export function createOnlineScorer(ctx: ScorerContext): Scorer {
       const f = features(anchor, context, url, parentOf(parent));
       examples.push({ features: f, label });
       if (hubs > 0) {
-        foundThrough.set(url, { features: f, parent });
+        // by the URL requested and the one that answered: a link's parent is the latter (the sink's linksToQueue)
+        const through = { features: f, parent, credited: false };
+        foundThrough.set(url, through);
+        if (item.fetch !== undefined && item.fetch.finalUrl !== url) foundThrough.set(item.fetch.finalUrl, through);
         // the links that led to a relevant page's parent (and up to `hubs`
         // levels above) lead to relevant pages too: each credited once
         let up = label === 1 ? parent : null;
         for (let level = 0; level < hubs && up !== null; level++) {
           const link = foundThrough.peek(up);
-          if (link === undefined) break;
+          if (link === undefined || link.credited) break;
           examples.push({ features: link.features, label: 1 });
-          foundThrough.delete(up);
+          link.credited = true;
           up = link.parent;
         }
       }
