@@ -55,8 +55,7 @@ import { isFeatureGroup } from '../src/learn/features.ts';
 import { fitModel, type Model } from '../src/model.ts';
 import { parseParams } from '../src/cli.ts';
 import { createScorer } from '../src/scorers/index.ts';
-import { canonicalize } from '../src/url.ts';
-import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
+import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
 import { scorerSimulation } from '../src/eval/sim-scorer.ts';
 import { writeSection } from './lib/sections.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
@@ -93,9 +92,9 @@ if (!existsSync(WEBKB_WARC)) {
 // crawl fetches too: they take fetch slots and teach the learning strategies
 const started = Date.now();
 const graph = await readLinkGraph([WEBKB_WARC], { keepPages: true, missing: true });
-const { urls, ids, out, htmlPages, status } = graph;
+const { urls, out, htmlPages, status } = graph;
 const archived = (v: number): boolean => status[v] !== NOT_ARCHIVED;
-const seeds = WEBKB_SEEDS.map((s) => canonicalize(s)!).filter((s) => ids.has(s)).map((s) => ids.get(s)!);
+const seeds = seedIds(graph, WEBKB_SEEDS);
 const edgeCount = out.reduce((n, e) => n + e.filter(archived).length, 0);
 
 const labels = (await readLabels(WEBKB_LABELS)).labels;

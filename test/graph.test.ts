@@ -17,6 +17,14 @@ function build(specs: string[], caps = { maxNodes: 100, maxEdges: 1000 }): LinkG
   return g;
 }
 
+/** `edges` random "nA>nB" edge specs over `nodes` nodes, from a small LCG seeded with `seed`. */
+function randomSpecs(edges: number, nodes: number, seed: number): string[] {
+  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+  const specs: string[] = [];
+  for (let i = 0; i < edges; i++) specs.push(`n${rnd(nodes)}>n${rnd(nodes)}`);
+  return specs;
+}
+
 const close = (actual: number, expected: number, what: string, eps = 1e-6): void =>
   assert.ok(Math.abs(actual - expected) < eps, `${what}: ${actual} != ${expected}`);
 
@@ -106,11 +114,7 @@ test('HITS matches the principal eigenvectors of AᵀA and AAᵀ, L2-normalised'
 });
 
 test('HITS: a warm start reaches the cold-start result, from a converged start at once', () => {
-  const specs: string[] = [];
-  let seed = 7;
-  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-  for (let i = 0; i < 300; i++) specs.push(`n${rnd(60)}>n${rnd(60)}`);
-  const g = build(specs);
+  const g = build(randomSpecs(300, 60, 7));
   const cold = hits(g, null, { iterations: 500, tol: 1e-12 });
   // a perturbed previous vector, with some nodes unknown (NaN: new since the last round)
   const authority = cold.authority.map((x, i) => (i % 7 === 0 ? NaN : x * (1 + 0.3 * Math.sin(i))));
@@ -205,11 +209,7 @@ test('CrawlGraph: fetched pages are never re-scored; changes are capped to the l
 });
 
 test('HITS with reused buffers: the same vectors as without, round after round, and no new arrays once the size is stable', () => {
-  const specs: string[] = [];
-  let seed = 11;
-  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-  for (let i = 0; i < 400; i++) specs.push(`n${rnd(80)}>n${rnd(80)}`);
-  const g = build(specs);
+  const g = build(randomSpecs(400, 80, 11));
   const buffers = new HitsBuffers();
   let plain = hits(g, null, { iterations: 3 });
   let pooled = hits(g, null, { iterations: 3, buffers });
@@ -225,11 +225,7 @@ test('HITS with reused buffers: the same vectors as without, round after round, 
 });
 
 test('HITS tolMax: a warm round stops once no entry moves by more than tolMax of its vector\'s largest, and says how far the last step moved', () => {
-  const specs: string[] = [];
-  let seed = 5;
-  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-  for (let i = 0; i < 500; i++) specs.push(`n${rnd(90)}>n${rnd(90)}`);
-  const g = build(specs);
+  const g = build(randomSpecs(500, 90, 5));
   const start = hits(g, null, { iterations: 3 });
   const full = hits(g, start, { iterations: 200, tol: 0 });
   assert.equal(full.iterations, 200);

@@ -5,12 +5,31 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScorer } from '../src/scorers/index.ts';
 import { parseTopic } from '../src/topic.ts';
-import type { CrawlItem, FrontierEntry, PageLink, ParsedPage } from '../src/types.ts';
+import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, Scorer } from '../src/types.ts';
 import { makePage } from './helpers/pages.ts';
 
 const TOPIC = parseTopic({ name: 'courses', terms: ['course', 'syllabus', 'lecture'] }, 'test');
 
 const page = (text: string): ParsedPage => makePage('', { content: text });
+
+/** Tell `s` that `url` was fetched through a link with `anchor` on `parent` (redirected to `finalUrl` when given), its page judged by `s`. */
+function observer(s: Scorer): (url: string, parent: string, anchor: string, text: string, finalUrl?: string) => void {
+  return (url, parent, anchor, text, finalUrl) => {
+    const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent, anchor }, page: page(text) };
+    if (finalUrl !== undefined) item.fetch = { finalUrl } as CrawlItem['fetch'];
+    item.relevance = s.pageRelevance(item.page!, item);
+    s.observe!(item, []);
+  };
+}
+
+/** The scores a re-score gives `entries` (links found on http://x.test/), in order; one for each. */
+async function rescored(s: Scorer, entries: { url: string; anchor: string }[]): Promise<number[]> {
+  const updates = await s.rescore!(async function* () {
+    for (const e of entries) yield { ...e, score: 0.1, depth: 1, parent: 'http://x.test/' };
+  });
+  assert.ok(updates !== null && updates.length === entries.length);
+  return updates!.map((u) => u.score);
+}
 
 function link(anchor: string): PageLink {
   return { url: 'http://x.test/l', anchor, context: '', tag: 'a', nofollow: false, block: 'content' };
@@ -74,23 +93,18 @@ test('online hubs: a relevant page makes the link that led to its parent (and, w
   // root -(anchor "photo album i")-> album i (not relevant) -(anchor "pic i")-> picture i (not relevant)
   const scoreAfter = async (hubs: number): Promise<{ index: number; album: number }> => {
     const s = createScorer('online', TOPIC, { params: { retrain: 60, priorWeight: 1, hubs } });
-    const fetch = (url: string, parent: string, anchor: string, text: string): void => {
-      const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent, anchor }, page: page(text) };
-      item.relevance = s.pageRelevance(item.page!, item);
-      s.observe!(item, []);
-    };
+    const fetch = observer(s);
     for (let i = 0; i < 15; i++) {
       fetch(`http://x.test/index${i}/`, 'http://x.test/', `teaching index ${i}`, 'a list of pages');
       fetch(`http://x.test/index${i}/c`, `http://x.test/index${i}/`, `cs ${i}`, 'course syllabus lecture notes');
       fetch(`http://x.test/album${i}/`, 'http://x.test/', `photo album ${i}`, 'a list of pages');
       fetch(`http://x.test/album${i}/p`, `http://x.test/album${i}/`, `pic ${i}`, 'pictures of the summer party');
     }
-    const updates = await s.rescore!(async function* () {
-      yield { url: 'http://x.test/index99/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'teaching index 99' };
-      yield { url: 'http://x.test/album99/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'photo album 99' };
-    });
-    assert.ok(updates !== null && updates.length === 2);
-    return { index: updates![0]!.score, album: updates![1]!.score };
+    const [index, album] = await rescored(s, [
+      { url: 'http://x.test/index99/', anchor: 'teaching index 99' },
+      { url: 'http://x.test/album99/', anchor: 'photo album 99' },
+    ]);
+    return { index: index!, album: album! };
   };
   const off = await scoreAfter(0);
   const on = await scoreAfter(1);
@@ -103,22 +117,17 @@ test('online hubs 2: the link before the parent\'s is credited too; with 1 it is
   // root -("department")-> dept -("teaching")-> index -("cs i")-> course i (relevant); root -("gallery")-> pictures
   const scores = async (hubs: number): Promise<{ department: number; gallery: number }> => {
     const s = createScorer('online', TOPIC, { params: { retrain: 1, priorWeight: 1, hubs } });
-    const fetch = (url: string, parent: string, anchor: string, text: string): void => {
-      const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent, anchor }, page: page(text) };
-      item.relevance = s.pageRelevance(item.page!, item);
-      s.observe!(item, []);
-    };
+    const fetch = observer(s);
     fetch('http://x.test/dept/', 'http://x.test/', 'department', 'a list of pages');
     fetch('http://x.test/dept/index/', 'http://x.test/dept/', 'teaching', 'a list of pages');
     fetch('http://x.test/dept/index/c1', 'http://x.test/dept/index/', 'cs 1', 'course syllabus lecture notes');
     fetch('http://x.test/dept/index/c2', 'http://x.test/dept/index/', 'cs 2', 'course syllabus lecture notes');
     fetch('http://x.test/gallery/', 'http://x.test/', 'gallery', 'pictures of the summer party');
-    const updates = await s.rescore!(async function* () {
-      yield { url: 'http://x.test/dept2/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'department' };
-      yield { url: 'http://x.test/gallery2/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'gallery' };
-    });
-    assert.ok(updates !== null && updates.length === 2);
-    return { department: updates![0]!.score, gallery: updates![1]!.score };
+    const [department, gallery] = await rescored(s, [
+      { url: 'http://x.test/dept2/', anchor: 'department' },
+      { url: 'http://x.test/gallery2/', anchor: 'gallery' },
+    ]);
+    return { department: department!, gallery: gallery! };
   };
   const two = await scores(2);
   const one = await scores(1);
@@ -132,11 +141,7 @@ test('online hubs 2: the link before the parent\'s is credited too; with 1 it is
 test('online hubs: a parent that answered after a redirect is found by its final URL, and credited once', async () => {
   const scores = async (redirected: boolean): Promise<{ index: number; album: number }> => {
     const s = createScorer('online', TOPIC, { params: { retrain: 1, priorWeight: 1, hubs: 1 } });
-    const fetch = (url: string, parent: string, anchor: string, text: string, finalUrl = url): void => {
-      const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent, anchor }, page: page(text), fetch: { finalUrl } as CrawlItem['fetch'] };
-      item.relevance = s.pageRelevance(item.page!, item);
-      s.observe!(item, []);
-    };
+    const fetch = observer(s);
     for (let i = 0; i < 3; i++) {
       const index = `http://x.test/index${i}`;
       fetch(index, 'http://x.test/', `teaching index ${i}`, 'a list of pages', redirected ? `${index}/` : index);
@@ -145,12 +150,11 @@ test('online hubs: a parent that answered after a redirect is found by its final
       fetch(`${index}/c2`, parent, `ee ${i}`, 'course syllabus lecture notes');
       fetch(`http://x.test/album${i}/`, 'http://x.test/', `photo album ${i}`, 'a list of pages');
     }
-    const updates = await s.rescore!(async function* () {
-      yield { url: 'http://x.test/index99', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'teaching index 99' };
-      yield { url: 'http://x.test/album99/', score: 0.1, depth: 1, parent: 'http://x.test/', anchor: 'photo album 99' };
-    });
-    assert.ok(updates !== null && updates.length === 2);
-    return { index: updates![0]!.score, album: updates![1]!.score };
+    const [index, album] = await rescored(s, [
+      { url: 'http://x.test/index99', anchor: 'teaching index 99' },
+      { url: 'http://x.test/album99/', anchor: 'photo album 99' },
+    ]);
+    return { index: index!, album: album! };
   };
   const plain = await scores(false);
   const redirected = await scores(true);

@@ -25,9 +25,8 @@ import {
   type ScoreConfig, type ScoredRun,
 } from './command.ts';
 import type { EvalSummary } from './metrics.ts';
-import { graphOracle, layerOracle, linkOracle, readLinkGraph, simulateCrawl, type Policy } from './oracle.ts';
+import { graphOracle, layerOracle, linkOracle, readLinkGraph, seedIds, simulateCrawl, type Policy } from './oracle.ts';
 import { readSeedsFile } from '../seeds.ts';
-import { canonicalize } from '../url.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/focuscrawl', import.meta.url));
 
@@ -137,9 +136,7 @@ export const GRAPH_ORACLE_MAX_WORK = 500_000_000;
 async function oracleRuns(warcs: string[], seedUrls: string[], cfg: ScoreConfig, maxPages: number, warn: (line: string) => void): Promise<ScoredRun[]> {
   const t0 = Date.now();
   const graph = await readLinkGraph(warcs);
-  const seeds = [...new Set(seedUrls.map((u) => canonicalize(u)).filter((u): u is string => u !== null))]
-    .map((u) => graph.ids.get(u))
-    .filter((id): id is number => id !== undefined);
+  const seeds = seedIds(graph, seedUrls);
   if (seeds.length === 0) {
     warn('--oracle: no seed is an archived page; no oracle runs');
     return [];

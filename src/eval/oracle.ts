@@ -137,6 +137,13 @@ export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean
   return { urls, ids, out, status, htmlPages, ...(opts.keepPages === true ? { pages, edgeLinks } : {}) };
 }
 
+/** The node ids of `urls` (canonicalised, each once) that are nodes of `graph`: a simulation's seeds. */
+export function seedIds(graph: Pick<LinkGraph, 'ids'>, urls: readonly string[]): number[] {
+  return [...new Set(urls.map((u) => canonicalize(u)).filter((u): u is string => u !== null))]
+    .map((u) => graph.ids.get(u))
+    .filter((id): id is number => id !== undefined);
+}
+
 /**
  * How a simulated crawl orders its frontier: `key(v)` of a discovered page
  * (lower goes first, first discovered among equals). A key may grow after
@@ -383,15 +390,20 @@ export interface SimOptions {
  * unless `inFlight` says more.
  */
 export function simulateScored(out: readonly (readonly number[])[], seeds: readonly number[], score: (from: number, i: number) => number | null, opts: SimOptions = {}): number[] {
-  const frontier = new ScoredFrontier();
-  for (const s of seeds) frontier.offer(s, Infinity);
-  const flight = new InFlight(frontier, Math.max(1, Math.floor(opts.inFlight ?? 1)));
+  const { frontier, flight } = startScored(seeds, opts);
   const order: number[] = [];
   for (let v = flight.next(); v !== undefined; v = flight.next()) {
     order.push(v);
     offerLinks(frontier, out, v, score);
   }
   return order;
+}
+
+/** The frontier of a scored simulation with the seeds queued first (+Infinity), and its pages in flight. */
+function startScored(seeds: readonly number[], opts: SimOptions): { frontier: ScoredFrontier; flight: InFlight } {
+  const frontier = new ScoredFrontier();
+  for (const s of seeds) frontier.offer(s, Infinity);
+  return { frontier, flight: new InFlight(frontier, Math.max(1, Math.floor(opts.inFlight ?? 1))) };
 }
 
 /** Score every link of `v` (a learning strategy sees them all, as the classify stage scores them all) and offer their targets. */
@@ -418,9 +430,7 @@ export async function simulateLearning(
   learn: SimLearner,
   opts: SimOptions = {},
 ): Promise<number[]> {
-  const frontier = new ScoredFrontier();
-  for (const s of seeds) frontier.offer(s, Infinity);
-  const flight = new InFlight(frontier, Math.max(1, Math.floor(opts.inFlight ?? 1)));
+  const { frontier, flight } = startScored(seeds, opts);
   const order: number[] = [];
   for (let v = flight.next(); v !== undefined; v = flight.next()) {
     order.push(v);

@@ -150,7 +150,6 @@ class TrailingSafeParser extends Parser {
   }
 }
 
-
 /** True for a UTF-16 high (leading) surrogate code unit. */
 function isHigh(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
