@@ -14,7 +14,9 @@
  * no new URL. A failure in any stage destroys all of them. The robots check
  * sits before fetch because robots.txt must be consulted before a request,
  * and the address guard before robots so a private host gets no request at all;
- * link canonicalisation happens in the sink, next to the seen set.
+ * links are canonicalised once, in classify (the graph strategies key their
+ * nodes by the canonical URL), and deduplicated in the sink, next to the
+ * seen set; both take the same options.
  */
 import { setMaxListeners } from 'node:events';
 import { rm, readdir, stat } from 'node:fs/promises';
@@ -393,7 +395,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
           fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
         // with --warc-out / --pages-out the body travels on to their stages, which drop it
         (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, keepBody: warc !== null || pageStore !== null }),
-        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold }),
+        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold, canonOptions: canon }),
         ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
         // written before the sink commits the page (see src/stages/warc-out.ts)
         ...(warcOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) =>

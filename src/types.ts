@@ -115,6 +115,12 @@ export interface ParsedPage {
 /** A link after scoring, ready for the frontier sink. */
 export interface Outlink {
   url: string;
+  /**
+   * the canonical form of `url` when the classify stage computed it (with
+   * the crawl's canonicalisation options; null: not a crawlable URL), so
+   * that the sink does not compute it again; absent: the sink computes it
+   */
+  canonical?: string | null;
   score: number;
   anchor: string;
   context: string;
@@ -229,8 +235,12 @@ export interface Scorer {
   readonly readsQueuedText?: boolean;
   /** relevance of a fetched page to the topic, 0..1; called once per page */
   pageRelevance(page: ParsedPage, item: CrawlItem): number;
-  /** frontier priority of a link found on `page`; higher is fetched first */
-  linkScore(link: PageLink, page: ParsedPage, pageRelevance: number): number;
+  /**
+   * frontier priority of a link found on `page`; higher is fetched first.
+   * `url` is the link's canonical URL when the caller computed it (the
+   * classify stage does, with the crawl's options); undefined otherwise
+   */
+  linkScore(link: PageLink, page: ParsedPage, pageRelevance: number, url?: string): number;
   /**
    * The page's batch is committed: `links` are the links queued from it
    * (canonical, with their anchor and context). Strategies that learn from

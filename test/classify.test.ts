@@ -4,6 +4,7 @@ import { classifyStage } from '../src/stages/classify.ts';
 import { createScorer } from '../src/scorers/index.ts';
 import { parseTopic } from '../src/topic.ts';
 import type { CrawlItem, FetchResult, PageLink, ParsedPage, Scorer } from '../src/types.ts';
+import type { CanonOptions } from '../src/url.ts';
 
 const topic = parseTopic({ name: 'solar', terms: ['solar energy', 'photovoltaic'] }, 'test');
 
@@ -47,13 +48,13 @@ function entry(url = 'http://127.0.0.1/p'): CrawlItem['entry'] {
   return { url, score: 0, depth: 0, parent: null };
 }
 
-async function run(items: CrawlItem[], opts: { scorer?: Scorer; threshold?: number; maxOutlinks?: number } = {}): Promise<CrawlItem[]> {
+async function run(items: CrawlItem[], opts: { scorer?: Scorer; threshold?: number; maxOutlinks?: number; canonOptions?: CanonOptions } = {}): Promise<CrawlItem[]> {
   async function* source() {
     yield* items;
   }
   const out: CrawlItem[] = [];
   const scorer = opts.scorer ?? createScorer('best-first', topic);
-  for await (const item of classifyStage(source(), { scorer, threshold: opts.threshold ?? 0.2, maxOutlinks: opts.maxOutlinks })) out.push(item);
+  for await (const item of classifyStage(source(), { scorer, threshold: opts.threshold ?? 0.2, maxOutlinks: opts.maxOutlinks, canonOptions: opts.canonOptions })) out.push(item);
   return out;
 }
 
@@ -72,6 +73,24 @@ test('a relevant 2xx page: relevance, relevant, scored outlinks without nofollow
   ]);
   assert.ok(item.outlinks![0].score > item.outlinks![1].score);
   assert.ok(Math.abs(item.outlinks![1].score - item.relevance!) < 1e-12);
+});
+
+test('each link is canonicalised once with the crawl\'s options, handed to linkScore and kept on the outlink; one with no canonical form is dropped', async () => {
+  const links = [
+    link('HTTP://127.0.0.1:80/d/index.html#top', 'photovoltaic'),
+    link('ftp://127.0.0.1/file', 'ftp'),
+    link('http://127.0.0.1/e/./f', 'contact'),
+  ];
+  for (const [canonOptions, first] of [[{}, 'http://127.0.0.1/d/'], [{ dropIndex: false }, 'http://127.0.0.1/d/index.html']] as const) {
+    const seen: Array<string | undefined> = [];
+    const scorer: Scorer = { name: 'spy', pageRelevance: () => 0.5, linkScore: (_l, _p, _r, url) => (seen.push(url), 1) };
+    const [item] = await run([{ entry: entry(), fetch: fetchResult(200), page: page(links) }], { scorer, canonOptions });
+    assert.deepEqual(seen, [first, 'http://127.0.0.1/e/f']);
+    assert.deepEqual(item.outlinks!.map((o) => [o.url, o.canonical]), [
+      ['HTTP://127.0.0.1:80/d/index.html#top', first],
+      ['http://127.0.0.1/e/./f', 'http://127.0.0.1/e/f'],
+    ]);
+  }
 });
 
 test('page-level nofollow drops every link; the threshold decides relevant', async () => {

@@ -7,7 +7,9 @@ import { UsageError } from '../src/errors.ts';
 import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/scorers/hits.ts';
 import { createIPageRankScorer } from '../src/scorers/ipagerank.ts';
 import type { ScorerContext } from '../src/scorers/context.ts';
+import { classifyStage } from '../src/stages/classify.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
+import type { CanonOptions } from '../src/url.ts';
 import { TopicModel, parseTopic } from '../src/topic.ts';
 import type { CrawlItem, FetchResult, PageLink, ParsedPage, QueuedLink, Rescore } from '../src/types.ts';
 
@@ -108,6 +110,37 @@ test('hits: eq. 1 (scaled by A) until p relevant pages, then HITS rounds re-scor
   // after the round, a newly found link to the authority carries the structure term at once
   const late = await visit(scorer, judged, 'http://t.test/late', page('late', [['http://t.test/popular', 'read more'], ['http://t.test/new', 'read more']]), 0.8);
   close(late.scores[0] - late.scores[1], C * (alpha + HITS_DEFAULTS.beta), 'authority and best-parent hub of the target');
+});
+
+/** One page through the classify stage and the sink's link filter with the crawl's canonicalisation options. */
+async function visitStaged(scorer: GraphScorer, judged: WeakMap<ParsedPage, number>, url: string, p: ParsedPage, relevance: number, canon: CanonOptions): Promise<Visit> {
+  judged.set(p, relevance);
+  const item: CrawlItem = { entry: { url, score: 0, depth: 0, parent: null }, fetch: fetched(url), page: p };
+  for await (const _ of classifyStage((async function* () { yield item; })(), { scorer, threshold: 0.2, canonOptions: canon }));
+  const links = linksToQueue(item, 10, canon);
+  scorer.observe!(item, links);
+  const updates = await scorer.rescore!(async function* () {});
+  return { scores: item.outlinks!.map((o) => o.score), links, updates };
+}
+
+// What broke: hits and ipagerank canonicalised a link in linkScore with the
+// default options, the sink with the crawl's. With --keep-index-html the
+// graph's node was `…/index.html` and linkScore looked up `…/`, so a link
+// to the strongest authority got no structure term at all.
+test('hits and ipagerank look links up by the canonical URL the classify stage made with the crawl\'s options', async () => {
+  const canon: CanonOptions = { dropIndex: false };
+  const popular = 'http://t.test/popular/index.html';
+  for (const make of [createHitsScorer, createIPageRankScorer]) {
+    const { ctx, judged } = context({ p: 3 });
+    const scorer = make(ctx);
+    for (let i = 0; i < 6; i++) {
+      await visitStaged(scorer, judged, `http://t.test/hub${i}`, page(`solar energy hub ${i}`, [[popular, 'photovoltaic'], [`http://t.test/s${i}`, 'photovoltaic']]), 0.8, canon);
+    }
+    assert.ok(scorer.stats().rounds > 0, make.name);
+    const late = await visitStaged(scorer, judged, 'http://t.test/late', page('solar energy late', [[popular, 'photovoltaic'], ['http://t.test/new', 'photovoltaic']]), 0.8, canon);
+    assert.deepEqual(late.links.map((l) => l.url).sort(), [popular, 'http://t.test/new'].sort(), make.name);
+    assert.ok(late.scores[0] > late.scores[1] + 0.01, `${make.name}: the known authority ${late.scores[0]} above an unknown page ${late.scores[1]}`);
+  }
 });
 
 test('hits: the graph stays within its caps over 100,000 observed links', () => {

@@ -86,6 +86,15 @@ describe('linksToQueue', () => {
     assert.ok(keepIndex.includes('http://a.test/dir/index.html'));
   });
 
+  it('takes the canonical URL classify computed (null: dropped) instead of computing it again', () => {
+    const item = pageItem('http://a.test/', [
+      { ...out('http://c.test/a/index.html', 0.5), canonical: 'http://c.test/a/index.html' },
+      { ...out('http://c.test/b', 0.5), canonical: null },
+      out('http://c.test/d/index.html', 0.5),
+    ]);
+    assert.deepEqual(linksToQueue(item, 5).map((l) => l.url).sort(), ['http://c.test/a/index.html', 'http://c.test/d/']);
+  });
+
   it('deduplicates canonical URLs keeping the best score (first one on ties)', () => {
     const item = pageItem('http://a.test/', [
       out('http://c.test/a', 0.2, 'low'),

@@ -163,6 +163,8 @@ export function itemUrls(item: CrawlItem): string[] {
 /**
  * `canonicalize(href)` for the links of a page, computed once per distinct
  * href of the page (pages repeat their links: navigation, "more" links).
+ * For callers of linkScore that do not pass the canonical URL (sitemaps,
+ * the simulation, tests); in a crawl the classify stage passes it.
  */
 export function pageCanonicalizer(): (page: ParsedPage, href: string) => string | null {
   const perPage = new WeakMap<ParsedPage, (href: string) => string | null>();
@@ -258,7 +260,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
     name: 'hits',
     pageRelevance: (page) => ctx.judge(page),
 
-    linkScore(link: PageLink, page: ParsedPage, pageRelevance: number): number {
+    linkScore(link: PageLink, page: ParsedPage, pageRelevance: number, canonical?: string): number {
       const rel = Number.isFinite(pageRelevance) ? Math.max(0, pageRelevance) : 0;
       const sim = anchorSim(link.anchor, link.context);
       if (rel >= threshold) {
@@ -267,7 +269,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
         cache.set(textKey(link.anchor, link.context), sim);
       }
       if (!active) return A * (rel + sim);
-      const url = canonicalOf(page, link.url);
+      const url = canonical ?? canonicalOf(page, link.url);
       const id = url === null ? undefined : graph.id(url);
       const structure = id === undefined ? 0 : alpha * normAuthority(id) + beta * normParentHub(id);
       return A * (rel + B * sim) + C * structure;

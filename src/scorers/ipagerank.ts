@@ -150,7 +150,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
       return ctx.judge(page);
     },
 
-    linkScore(link: PageLink, page: ParsedPage): number {
+    linkScore(link: PageLink, page: ParsedPage, _pageRelevance: number, canonical?: string): number {
       const st = stateOf(page);
       const rw = rwOf(st, link.anchor, link.context);
       if (rw < c) return -1;
@@ -165,7 +165,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
         }
       }
       const share = st.sum > 0 ? rw / st.sum : 1 / Math.max(1, st.count);
-      const url = canonicalOf(page, link.url);
+      const url = canonical ?? canonicalOf(page, link.url);
       const id = url === null ? undefined : graph.id(url);
       return (id === undefined ? fresh : rankOf(id)) + d * st.rank * share;
     },

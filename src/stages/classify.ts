@@ -8,8 +8,11 @@
  *   sent), but their links are followed only for 2xx answers: outlinks are
  *   the links that are not nofollow (page-level <meta robots nofollow> or
  *   rel=nofollow on the link), in document order, at most `maxOutlinks`,
- *   each `{ url, score: scorer.linkScore(...), anchor }`. URLs are as the
- *   parser resolved them; the frontier sink canonicalises and dedupes;
+ *   each `{ url, canonical, score: scorer.linkScore(...), anchor }`. URLs
+ *   are as the parser resolved them; `canonical` is each one canonicalised
+ *   once here (with the crawl's options), handed to linkScore (graph
+ *   strategies key their nodes by it) and to the frontier sink, which
+ *   dedupes; a link with no canonical form is dropped here;
  * - an item without a page (non-HTML body, no body): relevance 0, relevant
  *   false, no outlinks.
  * A scorer that throws turns the item into an error item (toItemError), so
@@ -17,6 +20,7 @@
  */
 import { toItemError } from '../errors.ts';
 import type { CrawlItem, Outlink, Scorer } from '../types.ts';
+import { canonicalizer, type CanonOptions } from '../url.ts';
 
 export interface ClassifyOptions {
   scorer: Scorer;
@@ -24,6 +28,8 @@ export interface ClassifyOptions {
   threshold: number;
   /** cap on outlinks kept per page (default 5000) */
   maxOutlinks?: number;
+  /** canonicalisation options: the sink's (pipeline.ts passes both the same) */
+  canonOptions?: CanonOptions;
 }
 
 /** Pipeline stage: fills relevance, relevant and outlinks on each item. */
@@ -35,7 +41,7 @@ export async function* classifyStage(source: AsyncIterable<CrawlItem>, opts: Cla
       continue;
     }
     try {
-      Object.assign(item, classify(item, opts.scorer, opts.threshold, maxOutlinks));
+      Object.assign(item, classify(item, opts, maxOutlinks));
     } catch (err) {
       item.error = toItemError(err);
     }
@@ -45,7 +51,7 @@ export async function* classifyStage(source: AsyncIterable<CrawlItem>, opts: Cla
 
 type Verdict = Required<Pick<CrawlItem, 'relevance' | 'relevant' | 'outlinks'>>;
 
-function classify(item: CrawlItem, scorer: Scorer, threshold: number, maxOutlinks: number): Verdict {
+function classify(item: CrawlItem, { scorer, threshold, canonOptions }: ClassifyOptions, maxOutlinks: number): Verdict {
   const page = item.page;
   if (!page) return { relevance: 0, relevant: false, outlinks: [] };
   const raw = scorer.pageRelevance(page, item);
@@ -53,11 +59,14 @@ function classify(item: CrawlItem, scorer: Scorer, threshold: number, maxOutlink
   const outlinks: Outlink[] = [];
   const status = item.fetch?.status ?? 200;
   if (status >= 200 && status < 300 && !page.nofollow) {
+    const canonicalOf = canonicalizer(canonOptions);
     for (const link of page.links) {
       if (outlinks.length >= maxOutlinks) break;
       if (link.nofollow) continue;
-      const score = scorer.linkScore(link, page, relevance);
-      outlinks.push({ url: link.url, score: Number.isFinite(score) ? score : 0, anchor: link.anchor, context: link.context });
+      const canonical = canonicalOf(link.url);
+      if (canonical === null) continue;
+      const score = scorer.linkScore(link, page, relevance, canonical);
+      outlinks.push({ url: link.url, canonical, score: Number.isFinite(score) ? score : 0, anchor: link.anchor, context: link.context });
     }
   }
   return { relevance, relevant: relevance >= threshold, outlinks };

@@ -1,6 +1,6 @@
 /**
- * Stage 6, the frontier sink, the end of the pipeline: canonicalises and
- * filters a page's scored outlinks, commits everything the page changes in
+ * Stage 6, the frontier sink, the end of the pipeline: canonicalises (unless
+ * classify did) and filters a page's scored outlinks, commits everything the page changes in
  * ONE atomic store batch (log entry, new and re-prioritised links, seen
  * marks, removal from the frontier), and writes the page's NDJSON record.
  *
@@ -79,7 +79,9 @@ export interface LinkGuard {
  * as on-topic: the user chose them as starting points. Links that break a
  * trap rule or lead to a host over its page budget are dropped (`guard`).
  * With `withText` false the links carry empty anchor and context (when
- * nothing reads them: no observe, and not kept in the frontier).
+ * nothing reads them: no observe, and not kept in the frontier). An
+ * outlink's `canonical`, when classify set it, is taken as its URL; it
+ * must have been made with the same `canon` options.
  */
 export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOptions, tunnel = Infinity, guard: LinkGuard = {}, withText = true): QueuedLink[] {
   const { entry, outlinks } = item;
@@ -94,7 +96,7 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
   const dropped = new Set<string>();
   const canonicalOf = canonicalizer(canon);
   for (const link of outlinks) {
-    const url = canonicalOf(link.url);
+    const url = link.canonical !== undefined ? link.canonical : canonicalOf(link.url);
     if (url === null || self.has(url)) continue;
     const score = Number.isFinite(link.score) ? link.score : 0;
     if (score < 0 || dropped.has(url)) continue;
