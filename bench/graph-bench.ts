@@ -8,7 +8,7 @@
  *
  *   node --import tsx bench/graph-bench.ts [--pages 50000] [--runs 3] [--warmup 1] [--write]
  *
- * The synthetic web (PRNG seeded, identical in every run): 1,000,000 URLs
+ * The synthetic web (bench/lib/graph-web.ts; PRNG seeded, identical in every run): 1,000,000 URLs
  * in 50 topic clusters (URL i is in cluster i mod 50; clusters 0–9 are on
  * topic). A page links to 10 (6–14) URLs, 80% in its own cluster, drawn
  * with a skew towards low-numbered (popular) URLs; anchors name the
@@ -38,16 +38,13 @@ import { createIPageRankScorer } from '../src/scorers/ipagerank.ts';
 import type { ScorerContext } from '../src/scorers/context.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
 import { TopicModel } from '../src/topic.ts';
-import type { CrawlItem, FetchResult, PageLink, ParsedPage } from '../src/types.ts';
-import { seededRandom as prng } from '../src/random.ts';
+import type { CrawlItem, ParsedPage } from '../src/types.ts';
+import { CLUSTERS, ON_TOPIC, UNIVERSE, fetched, outlinks, pageOf, urlOf } from './lib/graph-web.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
 const START_MARK = '<!-- graph-bench:start -->';
 const END_MARK = '<!-- graph-bench:end -->';
-const UNIVERSE = 1_000_000;
-const CLUSTERS = 50;
-const ON_TOPIC = 10;
 const CHECKPOINTS = [1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000];
 
 /** `paper`: the comparison run the paper's way, measured once (it is slow) without a warm-up run. */
@@ -79,43 +76,6 @@ interface Row {
   linkScoreMs: number;
 }
 
-
-const urlOf = (i: number): string => `http://c${i % CLUSTERS}.test/p${i}`;
-
-function fetched(url: string): FetchResult {
-  return {
-    url, finalUrl: url, redirects: [url], status: 200, headers: {}, contentType: 'text/html', headerCharset: null,
-    body: null, bytes: 0, truncated: false, fetchedAt: new Date(0).toISOString(), ms: 1, replay: false,
-  };
-}
-
-/** The links of page `i` (deterministic in i). */
-function outlinks(i: number): number[] {
-  const rnd = prng(i * 2654435761);
-  const n = 6 + Math.floor(rnd() * 9);
-  const cluster = i % CLUSTERS;
-  const out: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const c = rnd() < 0.8 ? cluster : Math.floor(rnd() * CLUSTERS);
-    const j = Math.floor((UNIVERSE / CLUSTERS) * rnd() ** 3); // skewed: low j are popular
-    out.push(c + CLUSTERS * j);
-  }
-  return out;
-}
-
-function pageOf(i: number): ParsedPage {
-  const cluster = i % CLUSTERS;
-  const title = cluster < ON_TOPIC ? `photovoltaic topic ${cluster} page ${i}` : `subject ${cluster} page ${i}`;
-  const links: PageLink[] = outlinks(i).map((t) => ({
-    url: urlOf(t),
-    anchor: t % CLUSTERS < ON_TOPIC ? `photovoltaic ${t % CLUSTERS}` : `subject ${t % CLUSTERS}`,
-    context: '',
-    tag: 'a',
-    nofollow: false,
-    block: 'content',
-  }));
-  return { title, charset: 'utf-8', blocks: { title, heading: '', content: '', navigation: '', anchor: '', other: '' }, links, base: urlOf(i), noindex: false, nofollow: false, lang: null };
-}
 
 /** One run of one contender in this process: the rows at the checkpoints up to `pages`. */
 async function runChild(name: string, pages: number): Promise<Row[]> {

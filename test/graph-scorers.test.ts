@@ -233,6 +233,33 @@ test('ipagerank: rounds every p pages raise targets with many weighted in-links'
   assert.equal(scorer.stats().rounds, 2);
 });
 
+test('hits: maxWork bounds the iterations of a warm round by the graph\'s edges; the cold first round runs all', () => {
+  for (const maxWork of [20_000, 0]) {
+    const { ctx } = context({ p: 50, maxNodes: 500, maxEdges: 2000, maxOutEdges: 40, tol: 0, maxWork });
+    const scorer = createHitsScorer(ctx);
+    const budgets = new Set<number>();
+    for (let i = 0; i < 400; i++) {
+      const url = `http://h${i % 13}.test/p${i}`;
+      const links: QueuedLink[] = [];
+      for (let k = 0; k < 30; k++) {
+        const t = (i * 37 + k * 101) % 5_000;
+        links.push({ url: `http://h${t % 13}.test/p${t}`, score: 0.3, depth: 1, parent: url, anchor: 'misc', context: '', offTopicHops: 0 });
+      }
+      const item: CrawlItem = { entry: { url, score: 0, depth: 0, parent: null }, fetch: fetched(url), page: page('x', []), relevance: 0.5 };
+      scorer.observe!(item, links);
+      const before = scorer.stats();
+      scorer.rescore!(async function* () {});
+      const after = scorer.stats();
+      if (after.rounds === before.rounds) continue;
+      const cold = before.rounds === 0;
+      const expected = cold || maxWork === 0 ? HITS_DEFAULTS.iterations : Math.min(HITS_DEFAULTS.iterations, Math.max(1, Math.floor(maxWork / (2 * after.edges))));
+      assert.equal(after.iterations - before.iterations, expected, `maxWork ${maxWork}, round ${after.rounds}, ${after.edges} edges`);
+      budgets.add(expected);
+    }
+    if (maxWork > 0) assert.ok(budgets.has(10) && [...budgets].some((b) => b < 10), `both regimes met: ${[...budgets]}`);
+  }
+});
+
 test('ipagerank: the graph stays within its caps over 100,000 observed links', () => {
   const { ctx } = context({ p: 50, maxNodes: 500, maxEdges: 2000, maxOutEdges: 40 });
   const scorer = createIPageRankScorer(ctx);

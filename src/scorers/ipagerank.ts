@@ -134,6 +134,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
   let pages = 0;
   let lastRound = 0;
   let rounds = 0;
+  let iterationsRun = 0;
 
   return {
     name: 'ipagerank',
@@ -207,13 +208,15 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
       }
     },
 
-    stats: () => ({ pages, rounds, nodes: graph.size, edges: graph.edgeCount }),
+    stats: () => ({ pages, rounds, iterations: iterationsRun, nodes: graph.size, edges: graph.edgeCount }),
 
     rescore(): Rescore[] | null {
       if (pages - lastRound < p) return null;
       lastRound = pages;
       rounds++;
-      rank = ipagerank(graph, warm ? rank : null, { damping: d, iterations, tol }).rank;
+      const r = ipagerank(graph, warm ? rank : null, { damping: d, iterations, tol });
+      iterationsRun += r.iterations;
+      rank = r.rank;
       const updates = crawl.changes(rankOf, epsilon, maxRescore);
       return updates.length > 0 ? updates : null;
     },
