@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CrawlGraph, LinkGraph, UrlFilter, largestK } from '../src/graph/link-graph.ts';
-import { HitsBuffers, hits } from '../src/graph/hits.ts';
+import { hits } from '../src/graph/hits.ts';
+import { VectorPool } from '../src/graph/vector-pool.ts';
 import { ipagerank } from '../src/graph/ipagerank.ts';
 
 /** A graph from "a>b" edge specs (weight after ':'), nodes in order of appearance. */
@@ -210,7 +211,7 @@ test('CrawlGraph: fetched pages are never re-scored; changes are capped to the l
 
 test('HITS with reused buffers: the same vectors as without, round after round, and no new arrays once the size is stable', () => {
   const g = build(randomSpecs(400, 80, 11));
-  const buffers = new HitsBuffers();
+  const buffers = new VectorPool();
   let plain = hits(g, null, { iterations: 3 });
   let pooled = hits(g, null, { iterations: 3, buffers });
   const seen = new Set<Float64Array>([pooled.authority, pooled.hub]);
@@ -222,6 +223,39 @@ test('HITS with reused buffers: the same vectors as without, round after round, 
     seen.add(pooled.authority).add(pooled.hub);
   }
   assert.ok(seen.size <= 4, `${seen.size} distinct arrays over 6 rounds`);
+});
+
+test('IPageRank with reused buffers: the same ranks as without, round after round, and no new arrays once the size is stable', () => {
+  const g = build(randomSpecs(400, 80, 12));
+  const buffers = new VectorPool();
+  let plain = ipagerank(g, null, { iterations: 3 });
+  let pooled = ipagerank(g, null, { iterations: 3, buffers });
+  const seen = new Set<Float64Array>([pooled.rank]);
+  for (let round = 0; round < 5; round++) {
+    plain = ipagerank(g, plain.rank, { iterations: 3 });
+    pooled = ipagerank(g, pooled.rank, { iterations: 3, buffers });
+    assert.deepEqual([...pooled.rank], [...plain.rank], `round ${round}`);
+    seen.add(pooled.rank);
+  }
+  assert.ok(seen.size <= 2, `${seen.size} distinct rank arrays over 6 rounds`);
+  assert.ok(buffers.size <= 8);
+});
+
+test('VectorPool: hands back a zeroed vector of the asked length, keeps the most recent ones', () => {
+  const pool = new VectorPool(2);
+  const a = pool.take(3);
+  a.fill(7);
+  pool.give(a, a);
+  assert.equal(pool.size, 1, 'a vector is held once');
+  const b = pool.take(3);
+  assert.equal(b, a);
+  assert.deepEqual([...b], [0, 0, 0]);
+  assert.notEqual(pool.take(4), a, 'no vector of that length: a new one');
+  const [x, y, z] = [new Float64Array(1), new Float64Array(2), new Float64Array(5)];
+  pool.give(x, y, z);
+  assert.equal(pool.size, 2);
+  assert.notEqual(pool.take(1), x, 'the oldest was dropped');
+  assert.equal(pool.take(5), z);
 });
 
 test('HITS tolMax: a warm round stops once no entry moves by more than tolMax of its vector\'s largest, and says how far the last step moved', () => {

@@ -18,6 +18,7 @@
  * towards 0 as iterations accumulate.
  */
 import type { EdgeList } from './link-graph.ts';
+import { VectorPool } from './vector-pool.ts';
 
 export interface HitsVectors {
   authority: Float64Array;
@@ -37,10 +38,10 @@ export interface HitsOptions {
    */
   tolMax?: number;
   /**
-   * vectors to reuse instead of allocating four per call (see HitsBuffers);
+   * vectors to reuse instead of allocating four per call (see VectorPool);
    * with it, `prev`'s arrays go back into the pool: do not read them after
    */
-  buffers?: HitsBuffers;
+  buffers?: VectorPool;
 }
 
 export interface HitsResult extends HitsVectors {
@@ -50,29 +51,6 @@ export interface HitsResult extends HitsVectors {
   delta: number;
   /** largest change of an entry in the last iteration, relative to its vector's largest entry (the larger of the two vectors') */
   maxChange: number;
-}
-
-/**
- * A pool of vectors for hits() across rounds. A round at the graph's node
- * cap needs four vectors of `maxNodes` doubles; allocating them every round
- * (every 100 pages by default) made the garbage collector run for them.
- */
-export class HitsBuffers {
-  readonly #free: Float64Array[] = [];
-
-  /** A zeroed vector of length n: a pooled one when one has that length. */
-  take(n: number): Float64Array {
-    while (this.#free.length > 0) {
-      const v = this.#free.pop()!;
-      if (v.length === n) return v.fill(0);
-    }
-    return new Float64Array(n);
-  }
-
-  /** Give vectors back (at most four are kept). */
-  give(...vs: Float64Array[]): void {
-    for (const v of vs) if (this.#free.length < 4 && !this.#free.includes(v)) this.#free.push(v);
-  }
 }
 
 /**
@@ -88,7 +66,7 @@ export class HitsBuffers {
 export function hits(graph: EdgeList, prev: HitsVectors | null, opts: HitsOptions = {}): HitsResult {
   const maxIter = opts.iterations ?? 20;
   const tol = opts.tol ?? 1e-6;
-  const pool = opts.buffers ?? new HitsBuffers();
+  const pool = opts.buffers ?? new VectorPool();
   const n = graph.idLimit;
   const E = graph.edgeCount;
   const { src, dst } = graph;

@@ -15,6 +15,7 @@
  * beyond `prev`) start at 1 − d. The cost is O(iterations x edges).
  */
 import type { EdgeList } from './link-graph.ts';
+import { VectorPool } from './vector-pool.ts';
 
 /** Damping factor of seed 004. */
 export const DAMPING = 0.85;
@@ -26,6 +27,11 @@ export interface IPageRankOptions {
   iterations?: number;
   /** stop when Σ|Δ| of one iteration is below this (default 1e-6) */
   tol?: number;
+  /**
+   * vectors to reuse instead of allocating five per call; with it, `prev`
+   * goes back into the pool: do not read it after
+   */
+  buffers?: VectorPool;
 }
 
 export interface IPageRankResult {
@@ -47,25 +53,27 @@ export function ipagerank(graph: EdgeList, prev: Float64Array | null, opts: IPag
   const { src, dst, weight } = graph;
   const base = 1 - d;
 
+  const pool = opts.buffers ?? new VectorPool();
   // per-edge share of its source's rank: RW / Σ RW (even split when Σ RW = 0)
-  const outWeight = new Float64Array(n);
-  const outCount = new Int32Array(n);
+  const outWeight = pool.take(n);
+  const outCount = pool.take(n);
   for (let e = 0; e < E; e++) {
     outWeight[src[e]] += Math.max(0, weight[e]);
     outCount[src[e]]++;
   }
-  const share = new Float64Array(E);
+  const share = pool.take(E);
   for (let e = 0; e < E; e++) {
     const s = src[e];
     share[e] = d * (outWeight[s] > 0 ? Math.max(0, weight[e]) / outWeight[s] : 1 / outCount[s]);
   }
 
-  let x = new Float64Array(n);
+  let x = pool.take(n);
   for (let i = 0; i < n; i++) {
     const v = prev !== null && i < prev.length ? prev[i] : NaN;
     x[i] = v >= 0 ? v : base;
   }
-  let next = new Float64Array(n);
+  if (prev !== null && opts.buffers !== undefined) pool.give(prev);
+  let next = pool.take(n);
   let iterations = 0;
   let delta = 0;
   while (iterations < maxIter) {
@@ -77,5 +85,6 @@ export function ipagerank(graph: EdgeList, prev: Float64Array | null, opts: IPag
     iterations++;
     if (delta < tol) break;
   }
+  pool.give(outWeight, outCount, share, next);
   return { rank: x, iterations, delta };
 }

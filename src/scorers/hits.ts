@@ -40,7 +40,8 @@
  */
 import { UsageError } from '../errors.ts';
 import { CrawlGraph } from '../graph/link-graph.ts';
-import { HitsBuffers, hits } from '../graph/hits.ts';
+import { hits } from '../graph/hits.ts';
+import { VectorPool } from '../graph/vector-pool.ts';
 import { canonicalizer } from '../url.ts';
 import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } from '../types.ts';
 import { anchorSimilarity } from './best-first.ts';
@@ -75,6 +76,19 @@ export const GRAPH_DEFAULTS = {
   maxRescore: 200,
   /** a queued URL is re-scored only when its value moved by more than this */
   epsilon: 1e-3,
+  /**
+   * edge visits per warm-started round at most: a round runs
+   * min(iterations, maxWork / (edges · visits per iteration)), at least 1,
+   * iterations (roundIterations); 0: off. A HITS iteration visits every
+   * edge twice, an IPageRank one once, so hits keeps all 10 iterations up
+   * to 25,000 edges and ipagerank up to 50,000; at the 100,000-edge cap a
+   * hits round runs 2 (7.8 to 2.8 ms), and the links' structure terms stay
+   * as close to HITS' fixed point as with 10 (bench/hits-convergence.ts,
+   * BENCHMARKS.md): warm starts carry the iterations over from round to
+   * round, and 100 pages change a capped graph little. WebKB's crawl graphs
+   * stay far below (hits: 6,200 edges)
+   */
+  maxWork: 500_000,
 } as const;
 
 export interface GraphParams {
@@ -88,6 +102,17 @@ export interface GraphParams {
   maxOutEdges: number;
   maxRescore: number;
   epsilon: number;
+  maxWork: number;
+}
+
+/**
+ * Power iterations for a round over `edges` edges: all of `iterations` for
+ * a cold start (from all ones, few steps are far from the fixed point),
+ * otherwise at most `maxWork` edge visits, at least one iteration.
+ */
+export function roundIterations(params: Pick<GraphParams, 'iterations' | 'maxWork'>, edges: number, visitsPerEdge: number, warmStart: boolean): number {
+  if (!warmStart || params.maxWork <= 0 || edges <= 0) return params.iterations;
+  return Math.min(params.iterations, Math.max(1, Math.floor(params.maxWork / (edges * visitsPerEdge))));
 }
 
 /** Read and check the shared graph parameters (and the round length p). */
@@ -105,6 +130,7 @@ export function graphParams(num: (name: keyof typeof GRAPH_DEFAULTS | 'p', opts?
     maxOutEdges: Math.min(num('maxOutEdges', { min: 1, integer: true }), Math.floor(maxNodes / 10), Math.floor(maxEdges / 10)),
     maxRescore: num('maxRescore', { min: 0, integer: true }),
     epsilon: num('epsilon', { min: 0 }),
+    maxWork: num('maxWork', { min: 0 }),
   };
 }
 
@@ -133,18 +159,6 @@ export const HITS_DEFAULTS = {
    * mean the vectors are near their fixed point
    */
   tolMax: 0,
-  /**
-   * edge visits per warm-started round at most (an iteration visits every
-   * edge twice): a round runs min(iterations, maxWork / (2 · edges)), at
-   * least 1, iterations; 0: off (always up to `iterations`). Graphs up to
-   * 25,000 edges keep all 10 iterations (WebKB's crawl graph stays below
-   * 6,200); at the 100,000-edge cap a round runs 2, a third of the cost
-   * (7.8 to 2.8 ms), and the links' structure terms stay as close to
-   * HITS' fixed point as with 10 (bench/hits-convergence.ts,
-   * BENCHMARKS.md): warm starts carry the iterations over from round to
-   * round, and 100 pages change a capped graph little
-   */
-  maxWork: 500_000,
   ...GRAPH_DEFAULTS,
 } as const;
 
@@ -187,15 +201,6 @@ export function pageCanonicalizer(): (page: ParsedPage, href: string) => string 
   };
 }
 
-/**
- * Key of a link's text in a page's cache: the sink keeps a queued link's
- * anchor and a prefix of its context, so the key uses only a prefix that
- * both sides share.
- */
-export function textKey(anchor: string, context: string): string {
-  return `${anchor}\u0000${context.slice(0, 64)}`;
-}
-
 /** What a link-graph scorer can tell about itself (for tests, benchmarks and logs). */
 export interface GraphStats {
   /** pages observed */
@@ -226,9 +231,9 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
   const alpha = num('alpha', { min: 0 });
   const beta = num('beta', { min: 0 });
   if (!(beta < alpha)) throw new UsageError(`hits: parameter beta must be below alpha, got alpha ${alpha}, beta ${beta}`);
-  const { p, threshold, iterations, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = graphParams(num);
+  const params = graphParams(num);
+  const { p, threshold, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = params;
   const tolMax = num('tolMax', { min: 0 });
-  const maxWork = num('maxWork', { min: 0 });
 
   let authority: Float64Array = new Float64Array(0);
   let hub: Float64Array = new Float64Array(0);
@@ -237,7 +242,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
   let maxAuthority = 0;
   let maxHub = 0;
   /** the vectors of a round, reused by the next */
-  const buffers = new HitsBuffers();
+  const buffers = new VectorPool();
   /** A·(Sim(P) + B·Sim(anchor)), max over the relevant pages linking to the node */
   const base = new Float64Array(maxNodes);
   const crawl = new CrawlGraph({ maxNodes, maxEdges }, (id) => {
@@ -249,7 +254,11 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
     }
   });
   const { graph } = crawl;
-  /** Sim(anchor) of the links of relevant pages, computed by linkScore, reused by observe */
+  /**
+   * Sim(anchor) of the links of relevant pages by canonical URL (the largest
+   * over the page's links to it: the sink queues the best-scored one),
+   * computed by linkScore, reused by observe
+   */
   const sims = new WeakMap<ParsedPage, Map<string, number>>();
   let pages = 0;
   let relevantPages = 0;
@@ -279,13 +288,13 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
     linkScore(link: PageLink, page: ParsedPage, pageRelevance: number, canonical?: string): number {
       const rel = Number.isFinite(pageRelevance) ? Math.max(0, pageRelevance) : 0;
       const sim = anchorSim(link.anchor, link.context);
-      if (rel >= threshold) {
+      const url = rel >= threshold || active ? canonical ?? canonicalOf(page, link.url) : null;
+      if (rel >= threshold && url !== null) {
         let cache = sims.get(page);
         if (cache === undefined) sims.set(page, (cache = new Map()));
-        cache.set(textKey(link.anchor, link.context), sim);
+        if (!(cache.get(url)! >= sim)) cache.set(url, sim);
       }
       if (!active) return A * (rel + sim);
-      const url = canonical ?? canonicalOf(page, link.url);
       const id = url === null ? undefined : graph.id(url);
       const structure = id === undefined ? 0 : alpha * normAuthority(id) + beta * normParentHub(id);
       return A * (rel + B * sim) + C * structure;
@@ -318,7 +327,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
         taken++;
         const id = crawl.target(link.url);
         if (id === page) continue;
-        const sim = cache?.get(textKey(link.anchor, link.context)) ?? anchorSim(link.anchor, link.context);
+        const sim = cache?.get(link.url) ?? anchorSim(link.anchor, link.context);
         base[id] = Math.max(base[id], A * (rel + B * sim));
         crawl.queued(id, link.score);
         if (fresh) graph.addEdge(page, id);
@@ -335,8 +344,8 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
       rounds++;
       // tolMax and maxWork only from a warm start: from all ones, small steps do not yet mean near the fixed point
       const prev = warm && authority.length > 0 ? { authority, hub } : null;
-      const budget = prev !== null && maxWork > 0 && graph.edgeCount > 0 ? Math.max(1, Math.floor(maxWork / (2 * graph.edgeCount))) : Infinity;
-      const r = hits(graph, prev, { iterations: Math.min(iterations, budget), tol, tolMax: prev === null ? 0 : tolMax, buffers });
+      const iterations = roundIterations(params, graph.edgeCount, 2, prev !== null);
+      const r = hits(graph, prev, { iterations, tol, tolMax: prev === null ? 0 : tolMax, buffers });
       iterationsRun += r.iterations;
       authority = r.authority;
       hub = r.hub;

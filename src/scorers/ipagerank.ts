@@ -22,7 +22,8 @@
  * its target from the links seen so far: when it is found, the target's
  * IPR from the last round plus the share the current page passes it,
  * d·IPR(T)·RW/ΣRW; every `p` fetched pages a round updates IPR (warm-started
- * power iteration, at most `iterations`, early stop below `tol`) and
+ * power iteration, at most `iterations` and `maxWork` edge visits, early
+ * stop below `tol`) and
  * re-scores queued URLs whose IPR moved by more than `epsilon` (at most
  * `maxRescore`, largest changes first). Links with RW below the cutoff `c`
  * are pruned: linkScore returns -1 (the sink drops negative scores) and
@@ -36,10 +37,11 @@
  */
 import { CrawlGraph } from '../graph/link-graph.ts';
 import { DAMPING, ipagerank } from '../graph/ipagerank.ts';
+import { VectorPool } from '../graph/vector-pool.ts';
 import { DocFreq } from '../text/vector.ts';
 import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore } from '../types.ts';
 import type { ScorerContext } from './context.ts';
-import { GRAPH_DEFAULTS, graphParams, itemUrls, numberParam, pageCanonicalizer, textKey, type GraphScorer } from './hits.ts';
+import { GRAPH_DEFAULTS, graphParams, itemUrls, numberParam, pageCanonicalizer, roundIterations, type GraphScorer } from './hits.ts';
 
 /** Parameters of `ipagerank` and their defaults. */
 export const IPAGERANK_DEFAULTS = {
@@ -64,8 +66,14 @@ const NEAR = 0.5;
 interface PageState {
   /** IPR of the page itself when it was judged */
   rank: number;
-  /** RW by textKey(anchor, context) */
-  rw: Map<string, number>;
+  /** RW of each of the page's links */
+  rw: Map<PageLink, number>;
+  /**
+   * the largest RW of the page's links to each canonical URL (the sink
+   * queues the best-scored link, and the score grows with RW): the edge
+   * weight observe gives the queued link
+   */
+  best: Map<string, number>;
   /** Σ RW over the page's followable, unpruned links (computed on first use) */
   sum: number;
   count: number;
@@ -77,13 +85,16 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
     numberParam(ctx, 'ipagerank', name, IPAGERANK_DEFAULTS[name], opts);
   const d = num('d', { min: 0.01, max: 0.99 });
   const c = num('c', { min: 0, max: 1 });
-  const { p, threshold, iterations, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = graphParams(num);
+  const params = graphParams(num);
+  const { p, threshold, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = params;
   const relatedMinPages = num('relatedMinPages', { min: 1 });
   const relatedLift = num('relatedLift', { min: 1 });
   const relatedCapacity = num('relatedCapacity', { min: 1, integer: true });
 
   const fresh = 1 - d;
   let rank: Float64Array = new Float64Array(0);
+  /** the vectors of a round, reused by the next */
+  const buffers = new VectorPool();
   const crawl = new CrawlGraph({ maxNodes, maxEdges }, (id) => {
     if (id < rank.length) rank[id] = NaN;
   });
@@ -120,13 +131,12 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
   const states = new WeakMap<ParsedPage, PageState>();
   const stateOf = (page: ParsedPage): PageState => {
     let st = states.get(page);
-    if (st === undefined) states.set(page, (st = { rank: fresh, rw: new Map(), sum: -1, count: 0 }));
+    if (st === undefined) states.set(page, (st = { rank: fresh, rw: new Map(), best: new Map(), sum: -1, count: 0 }));
     return st;
   };
-  const rwOf = (st: PageState, anchor: string, context: string): number => {
-    const key = textKey(anchor, context);
-    let rw = st.rw.get(key);
-    if (rw === undefined) st.rw.set(key, (rw = relevanceWeight(anchor, context)));
+  const rwOf = (st: PageState, link: PageLink): number => {
+    let rw = st.rw.get(link);
+    if (rw === undefined) st.rw.set(link, (rw = relevanceWeight(link.anchor, link.context)));
     return rw;
   };
 
@@ -153,13 +163,13 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
 
     linkScore(link: PageLink, page: ParsedPage, _pageRelevance: number, canonical?: string): number {
       const st = stateOf(page);
-      const rw = rwOf(st, link.anchor, link.context);
+      const rw = rwOf(st, link);
       if (rw < c) return -1;
       if (st.sum < 0) {
         st.sum = 0;
         for (const l of page.links) {
           if (l.nofollow) continue;
-          const w = rwOf(st, l.anchor, l.context);
+          const w = rwOf(st, l);
           if (w < c) continue;
           st.sum += w;
           st.count++;
@@ -167,7 +177,9 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
       }
       const share = st.sum > 0 ? rw / st.sum : 1 / Math.max(1, st.count);
       const url = canonical ?? canonicalOf(page, link.url);
-      const id = url === null ? undefined : graph.id(url);
+      if (url === null) return fresh + d * st.rank * share;
+      if (!(st.best.get(url)! >= rw)) st.best.set(url, rw);
+      const id = graph.id(url);
       return (id === undefined ? fresh : rankOf(id)) + d * st.rank * share;
     },
 
@@ -204,7 +216,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
         const id = crawl.target(link.url);
         if (id === source) continue;
         crawl.queued(id, link.score);
-        if (first) graph.addEdge(source, id, rwOf(st, link.anchor, link.context));
+        if (first) graph.addEdge(source, id, st.best.get(link.url) ?? relevanceWeight(link.anchor, link.context));
       }
     },
 
@@ -214,7 +226,8 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
       if (pages - lastRound < p) return null;
       lastRound = pages;
       rounds++;
-      const r = ipagerank(graph, warm ? rank : null, { damping: d, iterations, tol });
+      const prev = warm && rank.length > 0 ? rank : null;
+      const r = ipagerank(graph, prev, { damping: d, iterations: roundIterations(params, graph.edgeCount, 1, prev !== null), tol, buffers });
       iterationsRun += r.iterations;
       rank = r.rank;
       const updates = crawl.changes(rankOf, epsilon, maxRescore);
