@@ -57,6 +57,16 @@ export class PagesOutError extends FocuscrawlError {
   }
 }
 
+/**
+ * The crawl was waiting with nothing left that could wake it (a lost
+ * wake-up; src/stall.ts), and looking again did not help: exit 1.
+ */
+export class StalledError extends FocuscrawlError {
+  constructor(state: string, options?: { cause?: unknown }) {
+    super('FC_STALLED', `the crawl stalled: it was waiting with nothing left that could wake it (${state})`, options);
+  }
+}
+
 // ---- per-URL failures: these become {"type":"error"} records --------------
 
 export class FetchError extends FocuscrawlError {}

@@ -24,12 +24,13 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StoreLockedError, toItemError, UsageError } from './errors.ts';
+import { StalledError, StoreLockedError, toItemError, UsageError } from './errors.ts';
 import { FrontierHead } from './frontier-head.ts';
 import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
 import { DEFAULT_USER_AGENT, HttpClient } from './http.ts';
 import { Inflight } from './inflight.ts';
 import { firstN } from './iter.ts';
+import { stallWatchdog } from './stall.ts';
 import { LineOutput } from './output.ts';
 import { HostScheduler } from './politeness.ts';
 import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './retry.ts';
@@ -385,6 +386,23 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     if (cfg.signal?.aborted === true) ac.abort(); // e.g. Ctrl-C while sitemaps were read
     live.start();
     reporter = live;
+    // a lost wake-up must not end the process silently (exit 13): see src/stall.ts
+    let stalled: StalledError | null = null;
+    const onIdle = stallWatchdog({
+      progress: () => store.committed,
+      wake: () => inflight.wake(),
+      fail: (err) => {
+        stalled = err;
+        ac.abort(err);
+      },
+      describe: () => {
+        const next = scheduler.msUntilNextReady();
+        return `${inflight.size} URLs in flight, ${store.frontierSize} queued, ${head.size} buffered${head.complete ? ' (all of them)' : ''}, ` +
+          `${scheduler.activeHosts} hosts busy, next host ready ${Number.isFinite(next) ? `in ${Math.round(next)} ms` : 'when one is released'}`;
+      },
+      log: cfg.quiet ? undefined : cfg.log,
+    });
+    process.on('beforeExit', onIdle);
     try {
       await runPipeline(
         frontierSource({ head: redis !== null ? redis.claimHead(() => cfg.concurrency - inflight.size) : head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, signal: ac.signal }),
@@ -433,11 +451,14 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
           }),
         { signal: ac.signal },
       );
+      if (stalled !== null) throw stalled;
     } catch (err) {
+      if (stalled !== null) throw stalled;
       if (output.closed) summary.stopped = 'output-closed';
       else if (ac.signal.aborted) summary.stopped = 'aborted';
       else throw err;
     } finally {
+      process.off('beforeExit', onIdle);
       output.detach();
       cfg.signal?.removeEventListener('abort', onAbort);
     }
