@@ -58,8 +58,8 @@ export class PagesOutError extends FocuscrawlError {
 }
 
 /**
- * The crawl was waiting with nothing left that could wake it (a lost
- * wake-up; src/stall.ts), and looking again did not help: exit 1.
+ * The crawl's event loop kept emptying with the crawl unfinished and no
+ * progress for longer than a request may take (src/stall.ts): exit 1.
  */
 export class StalledError extends FocuscrawlError {
   constructor(state: string, options?: { cause?: unknown }) {

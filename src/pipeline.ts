@@ -401,6 +401,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
           `${scheduler.activeHosts} hosts busy, next host ready ${Number.isFinite(next) ? `in ${Math.round(next)} ms` : 'when one is released'}`;
       },
       log: cfg.quiet ? undefined : cfg.log,
+      // longer than one request may take: an answer on an unreferenced socket still arrives
+      giveUpMs: (cfg.timeouts?.fetchMs ?? 60_000) + 30_000,
     });
     process.on('beforeExit', onIdle);
     try {

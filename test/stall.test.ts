@@ -1,8 +1,8 @@
 // The stall watchdog (src/stall.ts). What broke: a full test run once saw a
 // crawl end with exit 13 ("unsettled top-level await"), no error line and
 // no summary, which is what Node does when the event loop empties while the
-// crawl still waits on a wake-up. The watchdog turns that into one more
-// look at the frontier, or a coded error.
+// crawl still waits. The watchdog keeps the loop alive and wakes the crawl,
+// or ends it with a coded error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,38 +10,54 @@ import { fileURLToPath } from 'node:url';
 import { StalledError } from '../src/errors.ts';
 import { stallWatchdog } from '../src/stall.ts';
 
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const later = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-test('stallWatchdog: wakes the crawl and logs the state; fails with FC_STALLED after maxStalls wake-ups without progress', async () => {
+test('stallWatchdog: logs once per stall, wakes the crawl after intervalMs, fails with FC_STALLED after giveUpMs without progress', async () => {
+  let clock = 0;
   let progress = 0;
   let wakes = 0;
   const lines: string[] = [];
   const failures: StalledError[] = [];
-  const watchdog = stallWatchdog({ progress: () => progress, wake: () => wakes++, fail: (e) => failures.push(e), describe: () => '2 URLs in flight', log: (l) => lines.push(l), maxStalls: 2 });
-  const onIdle = async (): Promise<void> => {
-    watchdog();
-    await tick();
-  };
-  await onIdle();
-  await onIdle();
+  const onIdle = stallWatchdog({
+    progress: () => progress,
+    wake: () => wakes++,
+    fail: (e) => failures.push(e),
+    describe: () => '2 URLs in flight',
+    log: (l) => lines.push(l),
+    intervalMs: 5,
+    giveUpMs: 100,
+    now: () => clock,
+  });
+  onIdle();
+  assert.equal(wakes, 0, 'not at once: after intervalMs');
+  await later(20);
+  assert.equal(wakes, 1);
+  clock = 60;
+  onIdle();
+  await later(20);
   assert.equal(wakes, 2);
-  assert.equal(lines.length, 2);
+  assert.equal(lines.length, 1, 'one log line per stall');
   assert.match(lines[0], /2 URLs in flight/);
-  progress = 5; // the wake-ups helped: the count starts again
-  await onIdle();
-  await onIdle();
-  assert.equal(wakes, 4);
+  progress = 1; // the crawl moved: a new stall starts its own clock
+  clock = 150;
+  onIdle();
+  await later(20);
+  assert.equal(wakes, 3);
+  assert.equal(lines.length, 2);
   assert.equal(failures.length, 0);
-  await onIdle();
-  assert.equal(wakes, 4, 'no more wake-ups once it fails');
+  clock = 250; // 100 ms without progress
+  onIdle();
+  await later(20);
+  assert.equal(wakes, 3, 'no wake-up once it fails');
   assert.equal(failures.length, 1);
   assert.equal(failures[0].code, 'FC_STALLED');
   assert.match(failures[0].message, /2 URLs in flight/);
-  await onIdle();
+  onIdle();
+  await later(20);
   assert.equal(failures.length, 1, 'fails once');
 });
 
-/** Run a script that awaits a wake-up nothing else will send, with the watchdog on 'beforeExit'. */
+/** Run a script that awaits something only the watchdog's wake-up (or failure) settles, with the watchdog on 'beforeExit'. */
 function runStalled(wakeHelps: boolean): ReturnType<typeof spawnSync> {
   const stall = fileURLToPath(new URL('../src/stall.ts', import.meta.url));
   const script = `
@@ -55,6 +71,8 @@ function runStalled(wakeHelps: boolean): ReturnType<typeof spawnSync> {
       fail: (err) => { failure = err; resolve('failed'); },
       describe: () => 'test state',
       log: (line) => process.stderr.write(line + '\\n'),
+      intervalMs: 20,
+      giveUpMs: 200,
     });
     process.on('beforeExit', onIdle);
     const how = await waiting;
@@ -69,12 +87,14 @@ test('a process whose awaited wake-up was lost is woken from beforeExit instead 
   const r = runStalled(true);
   assert.equal(r.status, 0, String(r.stderr));
   assert.equal(r.stdout, 'woken');
-  assert.match(String(r.stderr), /nothing left to wait on \(test state\)/);
+  assert.match(String(r.stderr), /the event loop emptied with the crawl unfinished \(test state\)/);
 });
 
-test('a stall that waking does not end fails with FC_STALLED (exit 1), not exit 13', () => {
+test('a stall that waking does not end fails with FC_STALLED (exit 1) after giveUpMs, not exit 13', () => {
+  const started = Date.now();
   const r = runStalled(false);
   assert.equal(r.status, 1, String(r.stderr));
   assert.match(String(r.stderr), /FC_STALLED/);
-  assert.equal(String(r.stderr).match(/nothing left to wait on/g)?.length, 3, 'three wake-ups first');
+  assert.equal(String(r.stderr).match(/event loop emptied/g)?.length, 1, 'logged once');
+  assert.ok(Date.now() - started >= 200, 'kept alive until giveUpMs');
 });
