@@ -397,7 +397,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       },
       describe: () => {
         const next = scheduler.msUntilNextReady();
-        return `${inflight.size} URLs in flight, ${store.frontierSize} queued, ${head.size} buffered${head.complete ? ' (all of them)' : ''}, ` +
+        const buffered = redis !== null ? '' : `${head.size} buffered${head.complete ? ' (all of them)' : ''}, `;
+        return `${inflight.size} URLs in flight, ${store.frontierSize} queued, ${buffered}` +
           `${scheduler.activeHosts} hosts busy, next host ready ${Number.isFinite(next) ? `in ${Math.round(next)} ms` : 'when one is released'}`;
       },
       log: cfg.quiet ? undefined : cfg.log,
