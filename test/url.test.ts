@@ -18,6 +18,12 @@ const rows: Row[] = [
   { what: '(b) fragment dropped', input: 'http://a.com/x#section-2', want: 'http://a.com/x' },
   { what: '(b) fragment after query', input: 'http://a.com/x?q=1#top', want: 'http://a.com/x?q=1' },
   { what: '(b) empty fragment', input: 'http://a.com/x#', want: 'http://a.com/x' },
+  { what: '(b) empty fragment of a relative link', input: 'y#', base: 'http://a.com/x', want: 'http://a.com/y' },
+  // credentials dropped, also those a relative link takes from its base (canonicalize sets only what changes)
+  { what: 'user and password dropped', input: 'http://u:p@a.com/x', want: 'http://a.com/x' },
+  { what: 'password alone dropped', input: 'http://:p@a.com/x', want: 'http://a.com/x' },
+  { what: 'empty userinfo dropped', input: 'http://@a.com/x', want: 'http://a.com/x' },
+  { what: 'credentials of the base dropped', input: '/y', base: 'https://u:p@a.com:8443/x', want: 'https://a.com:8443/y' },
   // (c) percent-encoding normalised
   { what: '(c) %7e decoded to ~', input: 'http://a.com/%7euser/', want: 'http://a.com/~user/' },
   { what: '(c) %7E decoded to ~', input: 'http://a.com/%7Euser/', want: 'http://a.com/~user/' },
