@@ -35,11 +35,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHitsScorer, type GraphScorer } from '../src/scorers/hits.ts';
 import { createIPageRankScorer } from '../src/scorers/ipagerank.ts';
-import type { ScorerContext } from '../src/scorers/context.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
-import { TopicModel } from '../src/topic.ts';
-import type { CrawlItem, ParsedPage } from '../src/types.ts';
-import { CLUSTERS, ON_TOPIC, UNIVERSE, fetched, outlinks, pageOf, urlOf } from './lib/graph-web.ts';
+import type { CrawlItem } from '../src/types.ts';
+import { breadthFirst, fetched, graphWebContext, pageOf, relevanceOf, urlOf } from './lib/graph-web.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
@@ -80,34 +78,21 @@ interface Row {
 /** One run of one contender in this process: the rows at the checkpoints up to `pages`. */
 async function runChild(name: string, pages: number): Promise<Row[]> {
   const { strategy, params } = CONTENDERS[name];
-  const judged = new WeakMap<ParsedPage, number>();
-  const ctx: ScorerContext = {
-    topic: new TopicModel({ name: 'pv', terms: ['photovoltaic'], threshold: 0.2 }),
-    model: null,
-    judge: (page) => judged.get(page) ?? 0,
-    params: { threshold: 0.2, p: 100, ...params },
-  };
+  const { ctx, judged } = graphWebContext(params);
   const scorer: GraphScorer = strategy === 'hits' ? createHitsScorer(ctx) : createIPageRankScorer(ctx);
-  const seen = new Uint8Array(UNIVERSE);
-  const queue = new Int32Array(UNIVERSE);
-  let head = 0;
-  let tail = 0;
-  for (const s of [0, 1, 2, 3, 4]) {
-    seen[s] = 1;
-    queue[tail++] = s;
-  }
   const rows: Row[] = [];
   let rounds: number[] = [];
   let roundsRun = 0;
   let observeMs = 0;
   let linkScoreMs = 0;
   let since = 0;
+  let n = 0;
   const empty = async function* (): AsyncGenerator<never> {};
-  for (let n = 1; n <= pages && head < tail; n++) {
-    const i = queue[head++];
+  for (const i of breadthFirst(pages)) {
+    n++;
     const url = urlOf(i);
     const page = pageOf(i);
-    judged.set(page, i % CLUSTERS < ON_TOPIC ? 0.6 : 0.05);
+    judged.set(page, relevanceOf(i));
     const item: CrawlItem = { entry: { url, score: 0, depth: 0, parent: null }, fetch: fetched(url), page };
     item.relevance = scorer.pageRelevance(page, item);
     item.relevant = item.relevance >= 0.2;
@@ -124,12 +109,6 @@ async function runChild(name: string, pages: number): Promise<Row[]> {
     const ran = scorer.stats().rounds;
     if (ran > roundsRun) rounds.push(ms);
     roundsRun = ran;
-    for (const target of outlinks(i)) {
-      if (seen[target] === 0) {
-        seen[target] = 1;
-        queue[tail++] = target;
-      }
-    }
     since++;
     if (CHECKPOINTS.includes(n)) {
       const s = scorer.stats();

@@ -29,11 +29,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/scorers/hits.ts';
-import type { ScorerContext } from '../src/scorers/context.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
-import { TopicModel } from '../src/topic.ts';
 import type { CrawlItem, PageLink, ParsedPage } from '../src/types.ts';
-import { CLUSTERS, ON_TOPIC, UNIVERSE, fetched, outlinks, pageOf, urlOf } from './lib/graph-web.ts';
+import { UNIVERSE, breadthFirst, fetched, graphWebContext, outlinks, pageOf, relevanceOf, urlOf } from './lib/graph-web.ts';
 import { writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,13 +60,7 @@ interface Contender {
 }
 
 function contender(name: string, params: Record<string, number>): Contender {
-  const judged = new WeakMap<ParsedPage, number>();
-  const ctx: ScorerContext = {
-    topic: new TopicModel({ name: 'pv', terms: ['photovoltaic'], threshold: 0.2 }),
-    model: null,
-    judge: (page) => judged.get(page) ?? 0,
-    params: { threshold: 0.2, p: 100, ...params },
-  };
+  const { ctx, judged } = graphWebContext(params);
   return { name, scorer: createHitsScorer(ctx), judged, ms: 0 };
 }
 
@@ -103,25 +95,18 @@ interface Row {
   cells: Array<{ mae: number; overlap: number; ms: number }>;
 }
 
-const seen = new Uint8Array(UNIVERSE);
-const queue = new Int32Array(UNIVERSE);
-let head = 0;
-let tail = 0;
-for (const s of [0, 1, 2, 3, 4]) {
-  seen[s] = 1;
-  queue[tail++] = s;
-}
 const recent: number[] = [];
 const rows: Row[] = [];
 const roundsAt = all.map(() => 0);
 const msAt = all.map(() => 0);
 const empty = async function* (): AsyncGenerator<never> {};
-for (let n = 1; n <= pages && head < tail; n++) {
-  const i = queue[head++];
+let n = 0;
+for (const i of breadthFirst(pages)) {
+  n++;
   const url = urlOf(i);
   for (const c of all) {
     const page = pageOf(i);
-    c.judged.set(page, i % CLUSTERS < ON_TOPIC ? 0.6 : 0.05);
+    c.judged.set(page, relevanceOf(i));
     const item: CrawlItem = { entry: { url, score: 0, depth: 0, parent: null }, fetch: fetched(url), page };
     item.relevance = c.scorer.pageRelevance(page, item);
     item.relevant = item.relevance >= 0.2;
@@ -133,12 +118,6 @@ for (let n = 1; n <= pages && head < tail; n++) {
   }
   recent.push(i);
   if (recent.length > RECENT) recent.shift();
-  for (const target of outlinks(i)) {
-    if (seen[target] === 0) {
-      seen[target] = 1;
-      queue[tail++] = target;
-    }
-  }
   if (CHECKPOINTS.includes(n) || n === pages) {
     const targets = [...new Set(recent.flatMap((p) => outlinks(p)))].map(urlOf);
     // probes with a structure term somewhere (a URL the graph does not hold scores 0 in all)

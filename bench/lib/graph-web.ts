@@ -8,6 +8,8 @@
  * clusters).
  */
 import { seededRandom as prng } from '../../src/random.ts';
+import type { ScorerContext } from '../../src/scorers/context.ts';
+import { TopicModel } from '../../src/topic.ts';
 import type { FetchResult, PageLink, ParsedPage } from '../../src/types.ts';
 
 export const UNIVERSE = 1_000_000;
@@ -49,4 +51,49 @@ export function pageOf(i: number): ParsedPage {
     block: 'content',
   }));
   return { title, charset: 'utf-8', blocks: { title, heading: '', content: '', navigation: '', anchor: '', other: '' }, links, base: urlOf(i), noindex: false, nofollow: false, lang: null };
+}
+
+/** Relevance of page `i` as the benches judge it: 0.6 in an on-topic cluster, else 0.05 (threshold 0.2). */
+export const relevanceOf = (i: number): number => (i % CLUSTERS < ON_TOPIC ? 0.6 : 0.05);
+
+/**
+ * A scorer context for the graph strategies over this web (topic
+ * "photovoltaic", threshold 0.2, a round every 100 pages, then `params`).
+ * Its judge returns what `judged` holds for a page (set relevanceOf there).
+ */
+export function graphWebContext(params: Record<string, number>): { ctx: ScorerContext; judged: WeakMap<ParsedPage, number> } {
+  const judged = new WeakMap<ParsedPage, number>();
+  const ctx: ScorerContext = {
+    topic: new TopicModel({ name: 'pv', terms: ['photovoltaic'], threshold: 0.2 }),
+    model: null,
+    judge: (page) => judged.get(page) ?? 0,
+    params: { threshold: 0.2, p: 100, ...params },
+  };
+  return { ctx, judged };
+}
+
+/**
+ * The pages a crawl of this web fetches, breadth-first from pages 0–4, at
+ * most `pages` of them. A page's links are queued when the caller asks for
+ * the next page, after it has handled this one.
+ */
+export function* breadthFirst(pages: number): Generator<number> {
+  const seen = new Uint8Array(UNIVERSE);
+  const queue = new Int32Array(UNIVERSE);
+  let head = 0;
+  let tail = 0;
+  for (const s of [0, 1, 2, 3, 4]) {
+    seen[s] = 1;
+    queue[tail++] = s;
+  }
+  for (let n = 0; n < pages && head < tail; n++) {
+    const i = queue[head++];
+    yield i;
+    for (const target of outlinks(i)) {
+      if (seen[target] === 0) {
+        seen[target] = 1;
+        queue[tail++] = target;
+      }
+    }
+  }
 }
