@@ -174,9 +174,9 @@ test('online: the group parameter is checked; group 2 ignores links without anch
   assert.equal(await s.rescore!(async function* () {}), null, 'no examples: nothing learnt');
 });
 
-test('nb-link passes the link URL and its page (URL, title, relevance) to the model; parentWeight mixes in the page relevance', () => {
-  const calls: unknown[][] = [];
-  const model = {
+/** A model whose link classifier answers 0.2 and records every call's arguments in `calls`. */
+function recordingModel(calls: unknown[][]) {
+  return {
     target: 'course',
     terms: ['course'],
     threshold: 0.5,
@@ -184,8 +184,15 @@ test('nb-link passes the link URL and its page (URL, title, relevance) to the mo
     linkProbability: (...args: unknown[]) => (calls.push(args), 0.2),
     kdeProbability: () => 0,
   };
+}
+
+const COURSES_LINK: PageLink = { url: 'http://x.test/courses/', anchor: 'a', context: 'c', tag: 'a', nofollow: false, block: 'content' };
+
+test('nb-link passes the link URL and its page (URL, title, relevance) to the model; parentWeight mixes in the page relevance', () => {
+  const calls: unknown[][] = [];
+  const model = recordingModel(calls);
   const p = makePage('Course list');
-  const l: PageLink = { url: 'http://x.test/courses/', anchor: 'a', context: 'c', tag: 'a', nofollow: false, block: 'content' };
+  const l = COURSES_LINK;
   assert.equal(createScorer('nb-link', null, { model }).linkScore(l, p, 0.9), 0.2);
   assert.deepEqual(calls[0], ['a', 'c', 'http://x.test/courses/', { url: p.base, title: 'Course list', relevant: true }]);
   assert.equal(createScorer('nb-link', null, { model }).linkScore(l, p, 0.1), 0.2);
@@ -199,17 +206,9 @@ test('nb-link passes the link URL and its page (URL, title, relevance) to the mo
 // passes; online started from a weaker model than nb-link with the same file.
 test('online passes the link\'s page (URL, title, relevance) to the starting model as nb-link does', () => {
   const calls: unknown[][] = [];
-  const model = {
-    target: 'course',
-    terms: ['course'],
-    threshold: 0.5,
-    pageProbability: () => 0.9,
-    linkProbability: (...args: unknown[]) => (calls.push(args), 0.2),
-    kdeProbability: () => 0,
-  };
-  const s = createScorer('online', null, { model, params: { retrain: 1 } });
+  const s = createScorer('online', null, { model: recordingModel(calls), params: { retrain: 1 } });
   const p = makePage('Course list');
-  const l: PageLink = { url: 'http://x.test/courses/', anchor: 'a', context: 'c', tag: 'a', nofollow: false, block: 'content' };
+  const l = COURSES_LINK;
   assert.equal(s.linkScore(l, p, 0.9), 0.2);
   assert.deepEqual(calls.at(-1), ['a', 'c', 'http://x.test/courses/', { url: p.base, title: 'Course list', relevant: true }]);
   s.linkScore(l, p, 0.1);
