@@ -148,6 +148,22 @@ describe('train from a WARC', () => {
     assert.equal(data.links.filter((l) => l.label === 1).length, 8);
   });
 
+  test('--where COLUMN!=VALUE keeps the rows whose column is anything else', async () => {
+    // keeping university a out (leave-one-out training) leaves only b's page and its link
+    const out = await readWarc({ warcs: [warc], labels, target: 'course', where: [{ column: 'university', value: 'a', negate: true }] });
+    assert.deepEqual(out.pages.map((p) => p.label), [1]);
+    assert.equal(out.counts.labelRowsFilteredOut, 8);
+    assert.deepEqual(out.links, [], 'hidden.html links only to a filtered-out row');
+    // != b is = a here: the same examples as the first test
+    const notB = await readWarc({ warcs: [warc], labels, target: 'course', where: [{ column: 'university', value: 'b', negate: true }] });
+    assert.equal(notB.pages.length, 6);
+    assert.equal(notB.links.length, 12);
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university!=b', '--out', join(dir, 'not-b.json')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /6 page examples \(3 positive\), 12 link examples \(6 positive\)/);
+    assert.deepEqual((await loadModel(join(dir, 'not-b.json'))).json.training.options.where, ['university!=b']);
+  });
+
   test('host lists label links and pages when the labels file has no row (seed 000, algorithm 2)', async () => {
     const pos = join(dir, 'pos.txt');
     const neg = join(dir, 'neg.txt');
@@ -409,6 +425,7 @@ describe('runTrain command line', () => {
     ['--texts without fields', ['--texts', 'b', '--target', 'x', '--out', 'o']],
     ['--warc without labels or hosts', ['--warc', 'a', '--target', 'x', '--out', 'o']],
     ['a malformed --where', ['--warc', 'a', '--labels', 'l', '--where', 'nocolumn', '--target', 'x', '--out', 'o']],
+    ['a --where with no column', ['--warc', 'a', '--labels', 'l', '--where', '!=a', '--target', 'x', '--out', 'o']],
     ['--labels with --texts', ['--texts', 'b', '--labels', 'l', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o']],
     ['a bad --feature-group', ['--texts', 'b', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o', '--feature-group', '5']],
     ['a missing --texts file', ['--texts', '/nonexistent/t.ndjson', '--text-field', 's', '--label-field', 'l', '--target', 'x', '--out', 'o']],

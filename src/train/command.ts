@@ -13,7 +13,7 @@ import { readWarc, type WhereFilter } from './from-warc.ts';
 import { isFeatureGroup } from '../learn/features.ts';
 
 const USAGE = `Usage:
-  focuscrawl train --warc FILE... --labels FILE --target LABEL [--where COL=VAL]...
+  focuscrawl train --warc FILE... --labels FILE --target LABEL [--where COL[!]=VAL]...
                    [--positive-hosts FILE] [--negative-hosts FILE] --out MODEL.json [options]
   focuscrawl train --texts FILE.ndjson... --text-field F --label-field F --target LABEL
                    [--context-field F] --out MODEL.json [options]
@@ -26,8 +26,9 @@ From a WARC (pages parsed as the crawler parses them):
   --warc FILE            WARC file (.warc or per-record .warc.gz; repeatable)
   --labels FILE          TSV with a header row: url<TAB>label<TAB>...; labelled pages
                          are page examples, links to labelled URLs link examples
-  --where COL=VAL        use only label rows whose column COL is VAL (repeatable, all
-                         must hold); other rows are not used at all (keeps them unseen)
+  --where COL=VAL        use only label rows whose column COL is VAL (COL!=VAL: is not
+                         VAL; repeatable, all must hold); other rows are not used at
+                         all (keeps them unseen)
   --positive-hosts FILE  links to these hosts (one a line) are positive examples,
   --negative-hosts FILE  links to these negative (seed 000, algorithm 2); pages on
                          them are page examples when the labels file has no row
@@ -75,9 +76,9 @@ function integer(name: string, value: string | undefined, fallback: number, min:
 
 function parseWhere(values: readonly string[]): WhereFilter[] {
   return values.map((v) => {
-    const m = /^([^=]+)=(.*)$/.exec(v);
-    if (m === null || m[1].trim() === '') throw new UsageError(`--where wants COLUMN=VALUE, got ${JSON.stringify(v)}`);
-    return { column: m[1].trim(), value: m[2].trim() };
+    const m = /^([^=!]+)(!?)=(.*)$/.exec(v);
+    if (m === null || m[1].trim() === '') throw new UsageError(`--where wants COLUMN=VALUE or COLUMN!=VALUE, got ${JSON.stringify(v)}`);
+    return { column: m[1].trim(), value: m[3].trim(), ...(m[2] === '!' ? { negate: true } : {}) };
   });
 }
 

@@ -23,10 +23,17 @@ import { pageFeatures } from '../learn/features.ts';
 import type { LinkExample, PageExample, TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, Reservoir, readLines } from './from-texts.ts';
 
-/** A `--where COLUMN=VALUE` filter on the labels file. */
+/** A `--where COLUMN=VALUE` (or `COLUMN!=VALUE`, `negate`) filter on the labels file. */
 export interface WhereFilter {
   column: string;
   value: string;
+  /** keep the rows whose column is not `value` (`--where COLUMN!=VALUE`) */
+  negate?: boolean;
+}
+
+/** A filter as the command line writes it: `COLUMN=VALUE` or `COLUMN!=VALUE`. */
+export function whereText(w: WhereFilter): string {
+  return `${w.column}${w.negate === true ? '!=' : '='}${w.value}`;
 }
 
 /** The labels file after filtering. */
@@ -56,7 +63,7 @@ export async function readLabels(path: string, where: readonly WhereFilter[] = [
   let columns: string[] | null = null;
   let urlCol = 0;
   let labelCol = 1;
-  let filterCols: [number, string][] = [];
+  let filterCols: [number, WhereFilter][] = [];
   const table: LabelsTable = { columns: [], labels: new Map(), rows: 0, skipped: 0, filteredOut: 0, duplicates: 0 };
   for await (const line of readLines(path)) {
     if (line !== null && line.trim() === '') continue;
@@ -69,8 +76,8 @@ export async function readLabels(path: string, where: readonly WhereFilter[] = [
       if (lower.includes('label')) labelCol = lower.indexOf('label');
       filterCols = where.map((w) => {
         const i = columns!.indexOf(w.column);
-        if (i === -1) throw new UsageError(`--where ${w.column}=${w.value}: ${path} has no column ${JSON.stringify(w.column)} (columns: ${columns!.join(', ')})`);
-        return [i, w.value];
+        if (i === -1) throw new UsageError(`--where ${whereText(w)}: ${path} has no column ${JSON.stringify(w.column)} (columns: ${columns!.join(', ')})`);
+        return [i, w];
       });
       table.columns = columns;
       continue;
@@ -83,7 +90,7 @@ export async function readLabels(path: string, where: readonly WhereFilter[] = [
       table.skipped++;
       continue;
     }
-    if (!filterCols.every(([i, v]) => (fields[i] ?? '').trim() === v)) {
+    if (!filterCols.every(([i, w]) => ((fields[i] ?? '').trim() === w.value) !== (w.negate === true))) {
       table.filteredOut++;
       continue;
     }
@@ -299,7 +306,7 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     counts,
     options: {
       target: opts.target,
-      ...(opts.where && opts.where.length > 0 ? { where: opts.where.map((w) => `${w.column}=${w.value}`) } : {}),
+      ...(opts.where && opts.where.length > 0 ? { where: opts.where.map(whereText) } : {}),
       maxExamples: cap,
       ...(opts.hubLinks === true ? { hubLinks: true } : {}),
     },
