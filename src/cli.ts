@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { FocuscrawlError, UsageError } from './errors.ts';
+import { parseDomain, parsePattern } from './scope.ts';
 import type { CrawlConfig } from './pipeline.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from './term.ts';
 import { VERSION } from './version.ts';
@@ -57,6 +58,11 @@ Scope:
   --max-pages N         stop after N pages (counted across resumed runs; default: no limit)
   --max-depth N         do not queue links more than N hops from a seed (default: no limit)
   --max-frontier N      keep at most the N best queued URLs (default: no limit)
+  --allow-domain D      queue only URLs on D or its subdomains (repeatable: any of them;
+                        cornell.edu allows www.cs.cornell.edu); seeds are always fetched
+  --include REGEX       queue only URLs that match one of these (repeatable; JavaScript
+                        regular expression, unanchored, tested on the canonical URL)
+  --exclude REGEX       never queue URLs that match one of these (repeatable)
   --sitemap URL|FILE    queue the URLs of a sitemap (urlset, sitemapindex, text, .gz) at
                         depth 1, scored like links (repeatable); entries on another host
                         than the sitemap are dropped unless its robots.txt lists it
@@ -260,6 +266,9 @@ async function crawlCommand(argv: string[]): Promise<number> {
       'max-pages': { type: 'string' },
       'max-depth': { type: 'string' },
       'max-frontier': { type: 'string' },
+      'allow-domain': { type: 'string', multiple: true },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
       'keep-index-html': { type: 'boolean' },
       'keep-session-ids': { type: 'boolean' },
       'max-pages-per-host': { type: 'string' },
@@ -350,6 +359,11 @@ async function crawlCommand(argv: string[]): Promise<number> {
     maxPages: positiveInt('max-pages', values['max-pages'], Infinity),
     maxDepth: positiveInt('max-depth', values['max-depth'], Infinity),
     maxFrontier: positiveInt('max-frontier', values['max-frontier'], Infinity),
+    scope: {
+      domains: (values['allow-domain'] ?? []).map(parseDomain),
+      include: (values.include ?? []).map((v) => parsePattern('include', v)),
+      exclude: (values.exclude ?? []).map((v) => parsePattern('exclude', v)),
+    },
     dropIndex: values['keep-index-html'] !== true,
     stripSessionIds: values['keep-session-ids'] !== true,
     maxPagesPerHost: limit('max-pages-per-host', values['max-pages-per-host'], DEFAULT_MAX_PAGES_PER_HOST),

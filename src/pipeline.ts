@@ -55,6 +55,7 @@ import { CrawlStore, logKey } from './store.ts';
 import type { RedisStore } from './store/redis.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
+import { compileScope, type ScopeRules } from './scope.ts';
 import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
 import type { PageStore } from './stages/pages-out.ts';
 import type { WarcWriter } from './warc/writer.ts';
@@ -92,6 +93,8 @@ export interface CrawlConfig {
   maxPagesPerHost?: number;
   /** trap rules for links (src/traps.ts; default DEFAULT_TRAP_LIMITS; Infinity turns a rule off) */
   traps?: Partial<TrapLimits>;
+  /** which URLs may be queued (src/scope.ts; --allow-domain, --include, --exclude); default all */
+  scope?: ScopeRules;
   proxy?: string;
   /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/sitemap.ts, seedFromSitemaps) */
   sitemaps?: string[];
@@ -214,6 +217,7 @@ function dropLine(dropped: CrawlSummary['dropped']): string {
 export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const started = Date.now();
   const canon: CanonOptions = { dropIndex: cfg.dropIndex, stripSessionIds: cfg.stripSessionIds };
+  const inScope = compileScope(cfg.scope ?? {});
   // Redirect hops keep their session ids: a server that redirects a first
   // visit to add one (`/p` -> `/p;jsessionid=X`) would otherwise redirect
   // to the very URL it was asked for (FC_TOO_MANY_REDIRECTS).
@@ -275,7 +279,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');
       const report = await seedFromSitemaps({
         sources: cfg.sitemaps ?? [], robotsOrigins: cfg.sitemapsFromRobots === true ? seeds.map((e) => originOf(e.url)) : [],
-        client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, maxDepth: cfg.maxDepth,
+        client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, inScope, maxDepth: cfg.maxDepth,
         maxUrls: cfg.sitemapMaxUrls, delayMs: cfg.delayMs, delayExplicit: cfg.delayExplicit, signal: cfg.signal,
       });
       if (!cfg.quiet) for (const line of sitemapLogLines(report)) cfg.log(line);
@@ -433,6 +437,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
             scorer,
             linkGuard: {
               traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps },
+              ...(inScope === null ? {} : { inScope }),
               hostFull: (host) => budget.isFull(host),
               onDrop: (_url, reason) => (summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1),
             },

@@ -39,6 +39,7 @@ import type { HttpClient } from './http.ts';
 import type { RobotsCache } from './robots.ts';
 import { robotsAllows } from './stages/robots.ts';
 import type { CrawlStore } from './store.ts';
+import type { InScope } from './scope.ts';
 import { trapReason, type TrapLimits } from './traps.ts';
 import type { FrontierEntry, ItemError, PageLink, ParsedPage, Scorer } from './types.ts';
 import { canonicalize, type CanonOptions } from './url.ts';
@@ -576,6 +577,8 @@ export interface SitemapSeedOptions {
   scorer: Pick<Scorer, 'linkScore'>;
   canon: CanonOptions;
   traps: Readonly<TrapLimits>;
+  /** the crawl's scope (src/scope.ts): entries outside it are dropped */
+  inScope?: InScope | null;
   maxDepth: number;
   maxUrls?: number;
   delayMs?: number;
@@ -588,6 +591,8 @@ export interface SitemapSeedReport extends SitemapLoadReport {
   queued: number;
   /** URLs dropped by a trap rule, --max-depth, or as not canonicalisable */
   trapped: number;
+  /** URLs outside the crawl's scope (--allow-domain, --include, --exclude) */
+  outOfScope: number;
   /** sitemap URLs found in robots.txt files */
   fromRobots: number;
 }
@@ -640,6 +645,7 @@ export async function seedFromSitemaps(opts: SitemapSeedOptions): Promise<Sitema
   const sources = [...new Set([...opts.sources, ...granted.keys()])];
   let queued = 0;
   let trapped = 0;
+  let outOfScope = 0;
   const report = await loadSitemaps(sources, {
     granted,
     maxUrls: opts.maxUrls,
@@ -669,6 +675,10 @@ export async function seedFromSitemaps(opts: SitemapSeedOptions): Promise<Sitema
           trapped++;
           continue;
         }
+        if (opts.inScope != null && !opts.inScope(url)) {
+          outOfScope++;
+          continue;
+        }
         const link: PageLink = { url, anchor: urlWords(url), context: '', tag: 'sitemap', nofollow: false, block: 'content' };
         let score = 0;
         try {
@@ -681,7 +691,7 @@ export async function seedFromSitemaps(opts: SitemapSeedOptions): Promise<Sitema
       for (let i = 0; i < entries.length; i += 10_000) queued += await opts.store.addSeeds(entries.slice(i, i + 10_000));
     },
   });
-  return { ...report, failed: [...robotsFailures, ...report.failed], queued, trapped, fromRobots: granted.size };
+  return { ...report, failed: [...robotsFailures, ...report.failed], queued, trapped, outOfScope, fromRobots: granted.size };
 }
 
 /** The stderr lines about a sitemap load: a summary, then up to 5 failures. */
@@ -690,6 +700,7 @@ export function sitemapLogLines(r: SitemapSeedReport): string[] {
   if (r.fromRobots > 0) parts.push(`${r.fromRobots} found in robots.txt`);
   if (r.crossHost > 0) parts.push(`${r.crossHost} cross-host dropped`);
   if (r.trapped > 0) parts.push(`${r.trapped} dropped by trap rules or --max-depth`);
+  if (r.outOfScope > 0) parts.push(`${r.outOfScope} out of scope`);
   if (r.invalid > 0) parts.push(`${r.invalid} invalid`);
   if (r.overCap > 0) parts.push(`${r.overCap} over a cap`);
   const lines = [`focuscrawl: sitemaps: ${parts.join(', ')}`];

@@ -15,6 +15,7 @@
 import { attemptOf, shouldRetry, type RetryPolicy } from '../retry.ts';
 import type { Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../term.ts';
+import type { InScope } from '../scope.ts';
 import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../traps.ts';
 import { canonicalizer, type CanonOptions } from '../url.ts';
 import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, QueuedLink, Scorer } from '../types.ts';
@@ -58,16 +59,18 @@ export interface SinkOptions {
 /** Link context kept with a queued URL (for strategies that re-score). */
 const MAX_CONTEXT = 300;
 
-/** Why a link was not queued: a trap rule (src/traps.ts) or its host's used-up page budget. */
-export type LinkDropReason = TrapReason | 'host-budget';
+/** Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope (src/scope.ts) or its host's used-up page budget. */
+export type LinkDropReason = TrapReason | 'out-of-scope' | 'host-budget';
 
 /** Refusals of links beyond depth and tunnel (issue 5, crawler traps). */
 export interface LinkGuard {
   /** trap rules (default DEFAULT_TRAP_LIMITS) */
   traps?: Readonly<TrapLimits>;
+  /** false for a URL outside the crawl's scope (src/scope.ts): not queued */
+  inScope?: InScope;
   /** true for a host that has given its page budget: links to it are not queued */
   hostFull?: (host: string) => boolean;
-  /** told once per page and URL about each link refused by a trap rule or the budget */
+  /** told once per page and URL about each link refused by a trap rule, the scope or the budget */
   onDrop?: (url: string, reason: LinkDropReason) => void;
 }
 
@@ -77,7 +80,8 @@ export interface LinkGuard {
  * they predict irrelevant). `offTopicHops` counts consecutive off-topic pages
  * on the path; beyond `tunnel` the page's links are not followed. Seeds count
  * as on-topic: the user chose them as starting points. Links that break a
- * trap rule or lead to a host over its page budget are dropped (`guard`).
+ * trap rule, leave the crawl's scope or lead to a host over its page budget
+ * are dropped (`guard`).
  * With `withText` false the links carry empty anchor and context (when
  * nothing reads them: no observe, and not kept in the frontier). An
  * outlink's `canonical`, when classify set it, is taken as its URL; it
@@ -100,7 +104,10 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
     if (url === null || self.has(url)) continue;
     const score = Number.isFinite(link.score) ? link.score : 0;
     if (score < 0 || dropped.has(url)) continue;
-    const reason = trapReason(url, guard.traps ?? DEFAULT_TRAP_LIMITS) ?? (guard.hostFull?.(hostOfCanonical(url)) === true ? 'host-budget' : null);
+    const reason =
+      trapReason(url, guard.traps ?? DEFAULT_TRAP_LIMITS) ??
+      (guard.inScope !== undefined && !guard.inScope(url) ? 'out-of-scope' : null) ??
+      (guard.hostFull?.(hostOfCanonical(url)) === true ? 'host-budget' : null);
     if (reason !== null) {
       dropped.add(url);
       guard.onDrop?.(url, reason);

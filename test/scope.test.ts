@@ -1,0 +1,143 @@
+/**
+ * Crawl scope (src/scope.ts): --allow-domain, --include and --exclude decide
+ * which links and sitemap entries are queued; seeds are always fetched.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { compileScope, hostNameOf, parseDomain, parsePattern } from '../src/scope.ts';
+import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
+import type { CrawlItem, Outlink } from '../src/types.ts';
+import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { makePage } from './helpers/pages.ts';
+import { serve } from './helpers/serve.ts';
+
+const hostRows: [string, string][] = [
+  ['http://www.cs.cornell.edu/', 'www.cs.cornell.edu'],
+  ['http://a.test:8080/x?y', 'a.test'],
+  ['http://u:p@a.test:81/', 'a.test'],
+  ['http://[::1]:8080/', '[::1]'],
+  ['https://a.test?q=1', 'a.test'],
+];
+for (const [url, host] of hostRows) test(`hostNameOf ${url} -> ${host}`, () => assert.equal(hostNameOf(url), host));
+
+test('compileScope: no rule is no check', () => {
+  assert.equal(compileScope({}), null);
+  assert.equal(compileScope({ domains: [], include: [], exclude: [] }), null);
+});
+
+test('compileScope: a domain allows itself and its subdomains, on any port, and nothing that merely ends like it', () => {
+  const inScope = compileScope({ domains: ['cornell.edu', '10.0.0.1'] })!;
+  const rows: [string, boolean][] = [
+    ['http://cornell.edu/', true],
+    ['http://www.cs.cornell.edu/courses/', true],
+    ['http://www.cs.cornell.edu:8000/x', true],
+    ['http://notcornell.edu/', false],
+    ['http://cornell.edu.evil.test/', false],
+    ['http://www.cs.utexas.edu/', false],
+    ['http://10.0.0.1/a', true],
+    ['http://110.0.0.1/a', false],
+  ];
+  for (const [url, want] of rows) assert.equal(inScope(url), want, url);
+});
+
+test('compileScope: include needs one match, exclude vetoes, all rules together', () => {
+  const inScope = compileScope({
+    domains: ['a.test'],
+    include: [/\/courses\//, /\/people\//],
+    exclude: [/\.pdf$/, /\?print=/],
+  })!;
+  const rows: [string, boolean][] = [
+    ['http://a.test/courses/cs101/', true],
+    ['http://www.a.test/people/smith', true],
+    ['http://a.test/news/', false], // no include matches
+    ['http://a.test/courses/cs101/notes.pdf', false], // excluded
+    ['http://a.test/people/x?print=1', false],
+    ['http://b.test/courses/', false], // other domain
+  ];
+  for (const [url, want] of rows) assert.equal(inScope(url), want, url);
+  const onlyExclude = compileScope({ exclude: [/logout/] })!;
+  assert.equal(onlyExclude('http://b.test/x'), true);
+  assert.equal(onlyExclude('http://b.test/logout'), false);
+});
+
+const domainRows: [string, string | null][] = [
+  ['cornell.edu', 'cornell.edu'],
+  ['WWW.CS.Cornell.EDU', 'www.cs.cornell.edu'],
+  ['.cornell.edu', 'cornell.edu'],
+  ['*.cornell.edu', 'cornell.edu'],
+  [' a.test ', 'a.test'],
+  ['bücher.example', 'xn--bcher-kva.example'],
+  ['127.0.0.1', '127.0.0.1'],
+  ['http://a.test/', null],
+  ['a.test:80', null],
+  ['a.test/path', null],
+  ['', null],
+  ['a b', null],
+];
+for (const [value, want] of domainRows) {
+  test(`parseDomain ${JSON.stringify(value)} -> ${want ?? 'FC_USAGE'}`, () => {
+    if (want !== null) assert.equal(parseDomain(value), want);
+    else assert.throws(() => parseDomain(value), { code: 'FC_USAGE' });
+  });
+}
+
+test('parsePattern: a regular expression, or FC_USAGE with the cause', () => {
+  assert.ok(parsePattern('include', '/courses?/').test('http://a.test/course/'));
+  assert.throws(() => parsePattern('include', ''), { code: 'FC_USAGE' });
+  assert.throws(() => parsePattern('exclude', '(['), (err: Error & { code?: string }) => err.code === 'FC_USAGE' && err.cause instanceof SyntaxError);
+});
+
+test('linksToQueue drops links outside the scope as out-of-scope, once per URL', () => {
+  const links = ['http://a.test/in', 'http://b.test/out', 'http://b.test/out#again', 'http://a.test/a/a/a/'];
+  const outlinks: Outlink[] = links.map((url) => ({ url, score: 0.5, anchor: '', context: '' }));
+  const item: CrawlItem = { entry: { url: 'http://a.test/', score: 1, depth: 0, parent: null }, page: makePage('p'), relevant: true, outlinks };
+  const drops: [string, LinkDropReason][] = [];
+  const got = linksToQueue(item, Infinity, {}, Infinity, {
+    inScope: compileScope({ domains: ['a.test'] })!,
+    onDrop: (url, reason) => drops.push([url, reason]),
+  });
+  assert.deepEqual(got.map((l) => l.url), ['http://a.test/in']);
+  // a trap is reported as a trap, whatever the scope
+  assert.deepEqual(drops, [['http://b.test/out', 'out-of-scope'], ['http://a.test/a/a/a/', 'path-repetition']]);
+});
+
+test('e2e: --allow-domain, --include and --exclude hold for links and sitemap entries; the seed is fetched anyway', async (t) => {
+  const hits: string[] = [];
+  const base = await serve(t, (req, res) => {
+    const p = req.url ?? '/';
+    if (p === '/robots.txt') {
+      res.writeHead(404).end();
+      return;
+    }
+    hits.push(`${req.headers.host?.split(':')[0]} ${p}`);
+    const other = base.replace('127.0.0.1', 'localhost');
+    const links = p === '/start' ? ['/keep/a', '/keep/private/b', '/skip/c', `${other}/keep/d`] : [];
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><body>${links.map((l) => `<a href="${l}">link</a>`).join(' ')}</body></html>`);
+  });
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const sitemap = path.join(dir, 'urls.txt');
+  await writeFile(sitemap, `${base}/keep/e\n${base}/skip/f\n${base.replace('127.0.0.1', 'localhost')}/keep/g\n`);
+  const r = await runCli([
+    'crawl', '--seed', `${base}/start`, '--sitemap', sitemap, '--store', path.join(dir, 's'), '--allow-private', '--delay-ms', '0',
+    '--stats-interval', '0', '--allow-domain', '127.0.0.1', '--include', '^http://[^/]+/keep/', '--exclude', 'private',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const urls = parseLines(r.stdout).map((x) => x.url.slice(base.length)).sort();
+  assert.deepEqual(urls, ['/keep/a', '/keep/e', '/start']);
+  assert.deepEqual(hits.sort(), ['127.0.0.1 /keep/a', '127.0.0.1 /keep/e', '127.0.0.1 /start']);
+  assert.match(r.stderr, /links dropped: out-of-scope 3/);
+  assert.match(r.stderr, /2 out of scope/);
+});
+
+test('e2e: a bad --allow-domain or --include is exit 2 with one FC_USAGE line', async () => {
+  for (const args of [['--allow-domain', 'http://a.test/'], ['--include', '(['], ['--exclude', '']]) {
+    const r = await runCli(['crawl', '--seed', 'http://a.test/', '--store', '/nonexistent/never', ...args]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^focuscrawl: FC_USAGE: [^\n]+\n$/);
+  }
+});
