@@ -185,8 +185,11 @@ describe('train from a WARC', () => {
     const model = await loadModel(modelPath);
     assert.equal(model.target, 'course');
     assert.equal(model.threshold, 0.5);
-    assert.equal(model.group, 2);
+    // from a WARC the defaults are group 4 and a class-balanced link classifier
+    assert.equal(model.group, 4);
     const json = model.json;
+    assert.equal(json.link.classifier.balanced, true);
+    assert.equal(json.training.options.balancedLinks, true);
     assert.equal(json.format, 'focuscrawl-model');
     assert.equal(json.version, 2);
     assert.match(json.createdBy, /^focuscrawl \d/);
@@ -209,6 +212,19 @@ describe('train from a WARC', () => {
       assert.ok(g > b, `${density}: ${g} vs ${b}`);
     }
     assert.deepEqual((await readdir(dir)).filter((f) => f.endsWith('.tmp')), [], 'no temp file left behind');
+  });
+
+  test('--feature-group and --unbalanced-links override the WARC defaults; both balance flags is a usage error', async () => {
+    const f = join(dir, 'g2u.json');
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '2', '--unbalanced-links', '--out', f]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = (await loadModel(f)).json;
+    assert.equal(json.link.group, 2);
+    assert.notEqual(json.link.classifier.balanced, true);
+    assert.equal(json.training.options.balancedLinks, undefined);
+    const both = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--balanced-links', '--unbalanced-links', '--out', join(dir, 'x.json')]);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /^focuscrawl: FC_USAGE: give --balanced-links or --unbalanced-links, not both\n$/);
   });
 
   test('an unknown --where column or target is a usage error', async () => {
@@ -256,6 +272,9 @@ describe('train from texts', () => {
     const model = await loadModel(out);
     assert.equal(model.json.training.source, 'texts');
     assert.equal(model.json.training.counts.malformed, 5);
+    // texts keep seed 000's defaults: group 2, the classes' own counts
+    assert.equal(model.group, 2);
+    assert.notEqual(model.json.link.classifier.balanced, true);
     assert.ok(model.linkProbability('银行 股票 大涨', '') > model.linkProbability('足球 比赛 冠军', ''));
     assert.ok(model.pageProbability(textPage('银行 股票 投资')) > 0.5);
     assert.ok(model.pageProbability(textPage('球队 比赛 冠军')) < 0.5);
@@ -293,12 +312,13 @@ describe('train from texts', () => {
 
 describe('model file', () => {
   let valid: ModelJSON;
+  let g2: string;
   before(async () => {
-    if (!existsSync(modelPath)) {
-      const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--out', modelPath]);
-      assert.equal(r.code, 0, r.stderr);
-    }
-    valid = JSON.parse(await readFile(modelPath, 'utf8')) as ModelJSON;
+    // group 2, unbalanced: the layout version 1 files had
+    g2 = join(dir, 'model-file-g2.json');
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '2', '--unbalanced-links', '--out', g2]);
+    assert.equal(r.code, 0, r.stderr);
+    valid = JSON.parse(await readFile(g2, 'utf8')) as ModelJSON;
   });
 
   const cases: [string, (m: any) => unknown][] = [
@@ -386,7 +406,7 @@ describe('model file', () => {
     const f = join(dir, 'copy.json');
     await saveModel(f, valid);
     assert.deepEqual(JSON.parse(await readFile(f, 'utf8')), valid);
-    const [m1, m2] = [await loadModel(modelPath), await loadModel(f)];
+    const [m1, m2] = [await loadModel(g2), await loadModel(f)];
     assert.equal(m1.linkProbability('CS300 course', 'syllabus'), m2.linkProbability('CS300 course', 'syllabus'));
     await assert.rejects(saveModel(join(dir, 'no-such-dir', 'm.json'), valid), { code: 'FC_USAGE' });
   });
