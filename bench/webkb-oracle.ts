@@ -51,13 +51,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { readLabels, readWarc } from '../src/train/from-warc.ts';
-import { isFeatureGroup } from '../src/learn/features.ts';
 import { fitModel, type Model } from '../src/model.ts';
 import { parseParams } from '../src/cli.ts';
-import { createScorer } from '../src/scorers/index.ts';
-import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
-import { scorerSimulation } from '../src/eval/sim-scorer.ts';
+import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/eval/oracle.ts';
 import { writeSection } from './lib/sections.ts';
+import { median, medianOrNull, parseTrainFlags, simulateStrategy } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -109,34 +107,16 @@ const labels = (await readLabels(WEBKB_LABELS)).labels;
  * own judge.
  */
 async function simulated(strategy: string, target: string, inFlight: number): Promise<number[]> {
-  const flags = parseArgs({
-    args: values['train-flags']!.split(/\s+/).filter(Boolean),
-    options: { 'feature-group': { type: 'string', default: '2' }, 'balanced-links': { type: 'boolean' }, 'hub-links': { type: 'boolean' } },
-  }).values;
-  const group = Number(flags['feature-group']);
-  if (!isFeatureGroup(group)) throw new Error(`--train-flags: --feature-group must be 1 to 4, got ${flags['feature-group']}`);
+  const flags = parseTrainFlags(values['train-flags']!);
   let model = models.get(target);
   if (model === undefined) {
-    const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: 'misc' }], hubLinks: flags['hub-links'] === true });
-    model = fitModel(data, { target, group, balancedLinks: flags['balanced-links'] === true }).model;
+    const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: 'misc' }], hubLinks: flags.hubLinks });
+    model = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks }).model;
     models.set(target, model);
   }
-  const scorer = createScorer(strategy, null, { model, params: parseParams(values.param ?? []) });
-  const { score, learn } = scorerSimulation(graph, scorer, seeds);
-  return learn === null ? simulateScored(out, seeds, score, { inFlight }) : simulateLearning(out, seeds, score, learn, { inFlight });
+  return simulateStrategy(graph, seeds, strategy, model, parseParams(values.param ?? []), inFlight);
 }
 const models = new Map<string, Model>();
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-/** The median, rounded up to whole pages; null when any run never reached the share. */
-function medianOrNull(values: (number | null)[]): number | null {
-  return values.some((v) => v === null) ? null : Math.ceil(median(values as number[]));
-}
 
 const reach = new Set(simulateCrawl(out, seeds, fifo).filter(archived));
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();

@@ -7,6 +7,12 @@ export const WEBKB_WARC = path.join(WEBKB_DIR, 'webkb.warc.gz');
 export const WEBKB_LABELS = path.join(WEBKB_DIR, 'labels.tsv');
 /** The three CS department home pages issue 3 names as seeds. */
 export const WEBKB_SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
+/** Each of the three universities (the `university` column of labels.tsv): its home page and domain, for one-university crawls. */
+export const WEBKB_UNIVERSITIES: Readonly<Record<string, { seed: string; domain: string }>> = {
+  cornell: { seed: 'http://www.cs.cornell.edu/', domain: 'cornell.edu' },
+  texas: { seed: 'http://www.cs.utexas.edu/', domain: 'utexas.edu' },
+  washington: { seed: 'http://www.cs.washington.edu/', domain: 'washington.edu' },
+};
 /** The term topic the throughput benches crawl with. */
 export const WEBKB_COURSE_TOPIC = {
   name: 'course',
