@@ -89,7 +89,7 @@ export { NearDuplicates, type NearDuplicatesOptions } from './stages/dedup.ts';
 export type { ClassifyOptions } from './stages/classify.ts';
 export type { FetchStageOptions } from './stages/fetch.ts';
 export type { SinkOptions, LinkGuard, LinkDropReason } from './stages/sink.ts';
-export { compileScope, parseDomain, parsePattern, type InScope, type ScopeRules } from './scope.ts';
+export type { InScope, ScopeRules } from './scope.ts';
 export type { CrawlStore, StoreOptions } from './store.ts';
 export type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
 

@@ -23,7 +23,7 @@
 import { UsageError } from './errors.ts';
 
 export interface ScopeRules {
-  /** allowed domains, normalised (parseDomain) */
+  /** allowed domains (`example.org`; normalised by parseDomain, which throws FC_USAGE for anything else) */
   domains?: readonly string[];
   include?: readonly RegExp[];
   exclude?: readonly RegExp[];
@@ -57,11 +57,12 @@ export function compileScope(rules: ScopeRules): InScope | null {
   const include = rules.include ?? [];
   const exclude = rules.exclude ?? [];
   if (domains.length === 0 && include.length === 0 && exclude.length === 0) return null;
-  const suffixes = domains.map((d) => `.${d}`);
+  const names = domains.map(parseDomain);
+  const suffixes = names.map((d) => `.${d}`);
   return (url) => {
-    if (domains.length > 0) {
+    if (names.length > 0) {
       const host = hostNameOf(url);
-      if (!domains.some((d, i) => host === d || host.endsWith(suffixes[i]!))) return false;
+      if (!names.some((d, i) => host === d || host.endsWith(suffixes[i]!))) return false;
     }
     if (include.length > 0 && !include.some((re) => re.test(url))) return false;
     return !exclude.some((re) => re.test(url));

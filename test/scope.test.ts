@@ -22,6 +22,12 @@ const hostRows: [string, string][] = [
 ];
 for (const [url, host] of hostRows) test(`hostNameOf ${url} -> ${host}`, () => assert.equal(hostNameOf(url), host));
 
+test('compileScope normalises the domains it is given (library callers), and refuses a URL as one', () => {
+  const inScope = compileScope({ domains: ['Cornell.EDU'] })!;
+  assert.equal(inScope('http://www.cs.cornell.edu/'), true);
+  assert.throws(() => compileScope({ domains: ['http://cornell.edu/'] }), { code: 'FC_USAGE' });
+});
+
 test('compileScope: no rule is no check', () => {
   assert.equal(compileScope({}), null);
   assert.equal(compileScope({ domains: [], include: [], exclude: [] }), null);
