@@ -158,7 +158,7 @@ describe('train from a WARC', () => {
     const notB = await readWarc({ warcs: [warc], labels, target: 'course', where: [{ column: 'university', value: 'b', negate: true }] });
     assert.equal(notB.pages.length, 6);
     assert.equal(notB.links.length, 12);
-    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university!=b', '--out', join(dir, 'not-b.json')]);
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university!=b', '--no-hub-links', '--out', join(dir, 'not-b.json')]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /6 page examples \(3 positive\), 12 link examples \(6 positive\)/);
     assert.deepEqual((await loadModel(join(dir, 'not-b.json'))).json.training.options.where, ['university!=b']);
@@ -177,7 +177,8 @@ describe('train from a WARC', () => {
   });
 
   test('trains a model whose classifiers separate the classes', async () => {
-    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--out', modelPath]);
+    // seed 000's links (only links to target pages positive): --no-hub-links
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--no-hub-links', '--out', modelPath]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /6 page examples \(3 positive\), 12 link examples \(6 positive\)/);
@@ -214,17 +215,25 @@ describe('train from a WARC', () => {
     assert.deepEqual((await readdir(dir)).filter((f) => f.endsWith('.tmp')), [], 'no temp file left behind');
   });
 
-  test('--feature-group and --unbalanced-links override the WARC defaults; both balance flags is a usage error', async () => {
-    const f = join(dir, 'g2u.json');
-    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '2', '--unbalanced-links', '--out', f]);
+  test('hub links are on by default from a WARC; --no-hub-links, --no-balanced-links and --feature-group turn the defaults off', async () => {
+    // the tiny web's hubs (pages linking to a course page): prof and dept, so
+    // cs101 -> prof, cs102 -> prof, student -> prof and dept -> prof become positive
+    const on = join(dir, 'hubs.json');
+    let r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--out', on]);
     assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /4 links to hub pages .* relabelled positive/);
+    assert.match(r.stderr, /12 link examples \(10 positive\)/);
+    const hubs = (await loadModel(on)).json;
+    assert.equal(hubs.training.options.hubLinks, true);
+    const f = join(dir, 'g2u.json');
+    r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '2', '--no-balanced-links', '--no-hub-links', '--out', f]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /12 link examples \(6 positive\)/);
     const json = (await loadModel(f)).json;
     assert.equal(json.link.group, 2);
     assert.notEqual(json.link.classifier.balanced, true);
     assert.equal(json.training.options.balancedLinks, undefined);
-    const both = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--balanced-links', '--unbalanced-links', '--out', join(dir, 'x.json')]);
-    assert.equal(both.code, 2);
-    assert.match(both.stderr, /^focuscrawl: FC_USAGE: give --balanced-links or --unbalanced-links, not both\n$/);
+    assert.equal(json.training.options.hubLinks, undefined);
   });
 
   test('an unknown --where column or target is a usage error', async () => {
@@ -316,7 +325,7 @@ describe('model file', () => {
   before(async () => {
     // group 2, unbalanced: the layout version 1 files had
     g2 = join(dir, 'model-file-g2.json');
-    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '2', '--unbalanced-links', '--out', g2]);
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '2', '--no-balanced-links', '--out', g2]);
     assert.equal(r.code, 0, r.stderr);
     valid = JSON.parse(await readFile(g2, 'utf8')) as ModelJSON;
   });

@@ -18,23 +18,23 @@ export interface TrainFlags {
 }
 
 /**
- * Reads `--train-flags` ("--feature-group 2 --unbalanced-links") with the
- * defaults `focuscrawl train --warc` has (group 4, class-balanced); throws
- * on a flag it does not know.
+ * Reads `--train-flags` ("--feature-group 2 --no-balanced-links") with the
+ * defaults `focuscrawl train --warc` has (group 4, class-balanced, hub
+ * links); throws on a flag it does not know.
  */
 export function parseTrainFlags(text: string): TrainFlags {
   const flags = parseArgs({
     args: text.split(/\s+/).filter(Boolean),
+    allowNegative: true,
     options: {
       'feature-group': { type: 'string', default: '4' },
-      'balanced-links': { type: 'boolean' },
-      'unbalanced-links': { type: 'boolean' },
-      'hub-links': { type: 'boolean' },
+      'balanced-links': { type: 'boolean', default: true },
+      'hub-links': { type: 'boolean', default: true },
     },
   }).values;
   const group = Number(flags['feature-group']);
   if (!isFeatureGroup(group)) throw new Error(`--train-flags: --feature-group must be 1 to 4, got ${flags['feature-group']}`);
-  return { group, balancedLinks: flags['unbalanced-links'] !== true, hubLinks: flags['hub-links'] === true };
+  return { group, balancedLinks: flags['balanced-links'] !== false, hubLinks: flags['hub-links'] !== false };
 }
 
 /**

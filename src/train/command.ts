@@ -33,7 +33,8 @@ From a WARC (pages parsed as the crawler parses them):
   --negative-hosts FILE  links to these negative (seed 000, algorithm 2); pages on
                          them are page examples when the labels file has no row
   --hub-links            also count as positive a link to a page that links to a
-                         target page (a hub one step away; context-graph level 1)
+                         target page (a hub one step away; context-graph level 1);
+                         the default (--no-hub-links: only links to target pages)
 From labelled texts (NDJSON, one object a line; malformed lines are skipped):
   --texts FILE           NDJSON file (repeatable)
   --text-field F         field with the text: the anchor of a link example and the
@@ -51,8 +52,8 @@ Common:
   --balanced-links       class-balanced link classifier: each class's counts
                          scaled to half the examples before smoothing (as if
                          trained on a balanced set, like seed 000's); the default
-                         with --warc
-  --unbalanced-links     the classes' own counts (the default with --texts)
+                         with --warc (--no-balanced-links: the classes' own
+                         counts, the default with --texts)
   --domain-terms N       size of the mined domain dictionary (default ${DEFAULT_DOMAIN_TERMS})
   --terms N              discriminative terms stored as the model's topic (default ${DEFAULT_TOPIC_TERMS})
   --max-examples N       train on a uniform sample of at most N page and N link
@@ -126,6 +127,8 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
     args: argv,
     strict: true,
     allowPositionals: false,
+    // --no-balanced-links, --no-hub-links: the defaults of --warc turned off
+    allowNegative: true,
     options: {
       warc: { type: 'string', multiple: true },
       labels: { type: 'string' },
@@ -141,7 +144,6 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       out: { type: 'string' },
       'feature-group': { type: 'string' },
       'balanced-links': { type: 'boolean' },
-      'unbalanced-links': { type: 'boolean' },
       'domain-terms': { type: 'string' },
       terms: { type: 'string' },
       'max-examples': { type: 'string' },
@@ -165,8 +167,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   const groupValue = values['feature-group'] ?? (fromWarc ? '4' : '2');
   const group = Number(groupValue);
   if (!/^[1-4]$/.test(groupValue) || !isFeatureGroup(group)) throw new UsageError(`--feature-group must be 1, 2, 3 or 4, got ${JSON.stringify(groupValue)}`);
-  if (values['balanced-links'] === true && values['unbalanced-links'] === true) throw new UsageError('give --balanced-links or --unbalanced-links, not both');
-  const balancedLinks = values['balanced-links'] === true || (fromWarc && values['unbalanced-links'] !== true);
+  const balancedLinks = values['balanced-links'] ?? fromWarc;
   const domainTerms = integer('domain-terms', values['domain-terms'], DEFAULT_DOMAIN_TERMS, 0);
   const terms = integer('terms', values.terms, DEFAULT_TOPIC_TERMS, 1);
   const maxExamples = integer('max-examples', values['max-examples'], DEFAULT_MAX_EXAMPLES, 1);
@@ -188,7 +189,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       where,
       positiveHosts: values['positive-hosts'],
       negativeHosts: values['negative-hosts'],
-      hubLinks: values['hub-links'] === true,
+      hubLinks: values['hub-links'] !== false,
       maxExamples,
       log,
     });
