@@ -59,7 +59,8 @@ Scope:
   --max-depth N         do not queue links more than N hops from a seed (default: no limit)
   --max-frontier N      keep at most the N best queued URLs (default: no limit)
   --allow-domain D      queue only URLs on D or its subdomains (repeatable: any of them;
-                        cornell.edu allows www.cs.cornell.edu); seeds are always fetched
+                        cornell.edu allows www.cs.cornell.edu; also for redirects:
+                        FC_OUT_OF_SCOPE); seeds are always fetched
   --include REGEX       queue only URLs that match one of these (repeatable; JavaScript
                         regular expression, unanchored, tested on the canonical URL)
   --exclude REGEX       never queue URLs that match one of these (repeatable)

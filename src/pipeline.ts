@@ -337,6 +337,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       return Math.max(polite, hostBackoffMs(item, retry));
     };
     const checkHop = async (url: string): Promise<ItemError | null> => {
+      // a redirect is a new URL: the scope holds for it as for a link (seeds' redirects too)
+      if (inScope !== null && !inScope(url)) return { code: 'FC_OUT_OF_SCOPE', message: `redirect leaves the crawl's scope (--allow-domain, --include, --exclude): ${url}` };
       const privateAddress = await client.checkAddress(url);
       if (privateAddress !== null) return toItemError(privateAddress);
       const refused = await robotsAllows(robots, url);

@@ -16,9 +16,11 @@
  * Patterns are JavaScript regular expressions tested against the canonical
  * URL (src/url.ts: lower-case scheme and host, no fragment), unanchored, as
  * Nutch's filters are. The scope decides what is queued: links (the sink
- * drops the rest, counted as `out-of-scope`) and sitemap entries. Seeds are
- * fetched whatever the scope, since the user named them, and so is where a
- * fetched URL redirects.
+ * drops the rest, counted as `out-of-scope`) and sitemap entries; and which
+ * redirects are followed (a redirect out of scope ends its URL with an
+ * `FC_OUT_OF_SCOPE` record, as Heritrix scopes redirect targets and
+ * Scrapy's offsite filter does). Seeds are fetched whatever the scope,
+ * since the user named them; their redirects are held to it like any.
  */
 import { UsageError } from './errors.ts';
 

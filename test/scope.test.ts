@@ -139,6 +139,38 @@ test('e2e: --allow-domain, --include and --exclude hold for links and sitemap en
   assert.match(r.stderr, /2 out of scope/);
 });
 
+test('e2e: a redirect out of scope is an FC_OUT_OF_SCOPE record and is not followed; one within it is', async (t) => {
+  const hits: string[] = [];
+  const base = await serve(t, (req, res) => {
+    const p = req.url ?? '/';
+    if (p === '/robots.txt') {
+      res.writeHead(404).end();
+      return;
+    }
+    const host = req.headers.host?.split(':')[0];
+    hits.push(`${host} ${p}`);
+    const other = base.replace('127.0.0.1', 'localhost');
+    if (p === '/away') res.writeHead(302, { location: `${other}/landing` }).end();
+    else if (p === '/moved') res.writeHead(301, { location: '/here' }).end();
+    else {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(p === '/start' ? '<a href="/away">away</a> <a href="/moved">moved</a>' : '<p>page</p>');
+    }
+  });
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const r = await runCli([
+    'crawl', '--seed', `${base}/start`, '--store', path.join(dir, 's'), '--allow-private', '--delay-ms', '0', '--stats-interval', '0', '--allow-domain', '127.0.0.1',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const records = new Map(parseLines(r.stdout).map((x) => [x.url.slice(base.length), x]));
+  assert.equal(records.get('/away')?.type, 'error');
+  assert.equal(records.get('/away')?.code, 'FC_OUT_OF_SCOPE');
+  assert.equal(records.get('/moved')?.type, 'page');
+  assert.equal(records.get('/moved')?.finalUrl, `${base}/here`);
+  assert.ok(!hits.some((h) => h.startsWith('localhost')), `no request off scope: ${hits.join(', ')}`);
+});
+
 test('e2e: a bad --allow-domain or --include is exit 2 with one FC_USAGE line', async () => {
   for (const args of [['--allow-domain', 'http://a.test/'], ['--include', '(['], ['--exclude', '']]) {
     const r = await runCli(['crawl', '--seed', 'http://a.test/', '--store', '/nonexistent/never', ...args]);
