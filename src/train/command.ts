@@ -33,7 +33,8 @@ From a WARC (pages parsed as the crawler parses them):
   --negative-hosts FILE  links to these negative (seed 000, algorithm 2); pages on
                          them are page examples when the labels file has no row
   --hub-links            also count as positive a link to a page that links to a
-                         target page (a hub one step away; context-graph level 1);
+                         target page other than the link's own page (a hub one
+                         step away; context-graph level 1);
                          the default (--no-hub-links: only links to target pages)
 From labelled texts (NDJSON, one object a line; malformed lines are skipped):
   --texts FILE           NDJSON file (repeatable)

@@ -136,9 +136,11 @@ export interface WarcOptions {
   negativeHosts?: string;
   /**
    * Also count as positive a link whose target page links to a target page
-   * (a hub one step from the targets: seed 004's hub property, level 1 of a
-   * context graph). Without it only links straight to target pages are
-   * positive (seed 000).
+   * other than the page the link is on (a hub one step from the targets:
+   * seed 004's hub property, level 1 of a context graph; a page that only
+   * links back, as a course's homework page to the course, is no hub from
+   * there). Without it only links straight to target pages are positive
+   * (seed 000).
    */
   hubLinks?: boolean;
   /** cap on page and on link examples kept (default DEFAULT_MAX_EXAMPLES each; a uniform sample beyond it) */
@@ -226,8 +228,12 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
   const cap = opts.maxExamples ?? DEFAULT_MAX_EXAMPLES;
   const pageSample = new Reservoir<PageExample>(cap, 1);
   const linkSample = new Reservoir<LinkExample & { target: string }>(cap, 2);
-  /** pages (of the training set) that link to a target page */
-  const hubs = new Set<string>();
+  /**
+   * pages (of the training set) that link to a target page: the first two
+   * targets each links to (enough to tell whether it leads anywhere but
+   * back to the page a link to it is on)
+   */
+  const hubs = new Map<string, string[]>();
   const counts = {
     warcResponses: index.responseRecords,
     labelRows: table?.rows ?? 0,
@@ -279,7 +285,11 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
       const target = canonicalize(link.url);
       if (target === null || target === url) continue;
       const label = labelOf(target);
-      if (label === 1) hubs.add(url);
+      if (label === 1) {
+        const found = hubs.get(url);
+        if (found === undefined) hubs.set(url, [target]);
+        else if (found.length < 2 && !found.includes(target)) found.push(target);
+      }
       if (label === undefined) continue;
       if (labels?.has(target)) counts.linksFromLabels++;
       else counts.linksFromHosts++;
@@ -288,7 +298,10 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
   }
   let hubPositives = 0;
   const links: LinkExample[] = linkSample.items.map(({ target, ...example }) => {
-    if (example.label === 0 && opts.hubLinks === true && hubs.has(target)) {
+    // a hub only when it leads to a target other than the page the link is
+    // on: a course's homework page links back to the course, which the crawl
+    // already has, and is no way to new targets
+    if (example.label === 0 && opts.hubLinks === true && (hubs.get(target) ?? []).some((t) => t !== example.parentUrl)) {
       hubPositives++;
       return { ...example, label: 1, url: target };
     }
