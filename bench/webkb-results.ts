@@ -27,7 +27,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile, copyFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,7 +59,14 @@ if (!existsSync(WEBKB_WARC)) {
 const out = values.out!;
 const trainFlags = values['train-flags']!.split(/\s+/).filter(Boolean);
 const crawlFlags = [...CRAWL_FLAGS, ...values['crawl-flags']!.split(/\s+/).filter(Boolean)];
-const flagsTag = createHash('sha256').update(trainFlags.join(' ')).digest('hex').slice(0, 8);
+// a model is reused across runs only when trained with the same flags by the
+// same training code (a changed src/train, src/learn or src/model.ts retrains)
+const trainingCode = ['src/model.ts', ...['src/train', 'src/learn'].flatMap((d) => readdirSync(path.join(ROOT, d)).sort().map((f) => path.join(d, f)))];
+const flagsTag = createHash('sha256')
+  .update(trainFlags.join(' '))
+  .update(trainingCode.map((f) => readFileSync(path.join(ROOT, f))).join('\0'))
+  .digest('hex')
+  .slice(0, 8);
 await mkdir(out, { recursive: true });
 
 
