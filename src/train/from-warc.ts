@@ -307,7 +307,7 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     }
     return { ...example, url: target };
   });
-  if (opts.hubLinks === true) log(`warc: ${hubPositives} links to hub pages (pages linking to a target) relabelled positive`);
+  if (opts.hubLinks === true) log(`warc: ${hubPositives} links to hub pages (pages linking to another target) relabelled positive`);
   if (pageSample.seen > cap || linkSample.seen > cap) {
     log(`warc: ${pageSample.seen} page and ${linkSample.seen} link examples, training on uniform samples of at most ${cap} each`);
   }
