@@ -56,10 +56,12 @@ export function hostNameOf(url: string): string {
  */
 export function compileScope(rules: ScopeRules): InScope | null {
   const domains = rules.domains ?? [];
-  const include = rules.include ?? [];
-  const exclude = rules.exclude ?? [];
-  if (domains.length === 0 && include.length === 0 && exclude.length === 0) return null;
+  if (domains.length === 0 && (rules.include ?? []).length === 0 && (rules.exclude ?? []).length === 0) return null;
   const names = domains.map(parseDomain);
+  // a library caller's /x/g would carry lastIndex from one test to the next
+  const stateless = (re: RegExp): RegExp => (re.global || re.sticky ? new RegExp(re.source, re.flags.replace(/[gy]/g, '')) : re);
+  const include = (rules.include ?? []).map(stateless);
+  const exclude = (rules.exclude ?? []).map(stateless);
   const suffixes = names.map((d) => `.${d}`);
   return (url) => {
     if (names.length > 0) {
@@ -73,7 +75,7 @@ export function compileScope(rules: ScopeRules): InScope | null {
 
 /**
  * A domain as `--allow-domain` takes it: a host name (`cornell.edu`,
- * `www.cs.cornell.edu`, an IP address), lower-cased and in punycode as
+ * `www.cs.cornell.edu`, an IPv4 address), lower-cased and in punycode as
  * canonical URLs have it. A leading dot or `*.` is allowed and dropped.
  * Throws UsageError (FC_USAGE) for anything else (a URL, a port, a path).
  */

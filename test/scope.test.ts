@@ -63,6 +63,9 @@ test('compileScope: include needs one match, exclude vetoes, all rules together'
     ['http://b.test/courses/', false], // other domain
   ];
   for (const [url, want] of rows) assert.equal(inScope(url), want, url);
+  // a global pattern from a library caller answers the same every time
+  const global = compileScope({ include: [/keep/g] })!;
+  assert.deepEqual([1, 2, 3].map(() => global('http://a.test/keep/')), [true, true, true]);
   const onlyExclude = compileScope({ exclude: [/logout/] })!;
   assert.equal(onlyExclude('http://b.test/x'), true);
   assert.equal(onlyExclude('http://b.test/logout'), false);
