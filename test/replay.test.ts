@@ -1,6 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile, access, mkdir, copyFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,10 +126,27 @@ describe('warc index', () => {
     assert.equal(a!.body.toString(), 'other a');
   });
 
-  test('rejects a whole-file gzip with FC_USAGE', async () => {
+  // a whole-file gzip WARC (gzip of the whole file, as `gzip x.warc` makes)
+  // used to be refused with FC_USAGE; it is read through an inflated copy
+  test('reads a whole-file gzip through an inflated temporary copy; one that does not inflate is FC_USAGE', async () => {
     const whole = join(dir, 'whole.warc.gz');
     await writeFile(whole, gzipSync(await serialize(MAIN_RECORDS, false)));
-    await assert.rejects(buildIndex([whole]), { code: 'FC_USAGE' });
+    const index = await buildIndex([whole, otherWarc]);
+    assert.equal(index.responseRecords, 9);
+    assert.deepEqual(index.files, [whole, otherWarc]);
+    const page = index.entries.get('http://site.test/page.html')!;
+    assert.equal(page.gzip, false);
+    assert.notEqual(page.file, whole);
+    assert.ok(existsSync(page.file), 'the inflated copy is there while the process runs');
+    assert.equal((await readResponse(index, 'http://site.test/page.html'))!.body.toString('utf8'), PAGE_BODY);
+    assert.equal((await readResponse(index, 'http://site.test/chunked'))!.body.toString('latin1'), 'Wikipedia');
+    assert.equal((await readResponse(index, 'http://other.test/a'))!.body.toString(), 'other a');
+    const again = await buildIndex([whole]);
+    assert.equal(again.entries.get('http://site.test/page.html')!.file, page.file, 'inflated once per file');
+    // garbage after the member: gunzip fails while inflating the copy
+    const broken = join(dir, 'broken.warc.gz');
+    await writeFile(broken, Buffer.concat([gzipSync(await serialize(MAIN_RECORDS, false)), Buffer.from('not gzip at all')]));
+    await assert.rejects(buildIndex([broken]), { code: 'FC_USAGE', message: /broken\.warc\.gz: not a readable gzip file/ });
   });
 });
 

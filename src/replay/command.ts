@@ -13,8 +13,9 @@ import { createReplayServer } from './server.ts';
 
 const USAGE = `Usage: focuscrawl replay --warc FILE|DIR [--warc FILE|DIR...] [--port N]
 
-Serve the response records of WARC files (.warc, or .warc.gz with one gzip
-member per record) as an HTTP forward proxy on 127.0.0.1. URLs are matched
+Serve the response records of WARC files (.warc, or .warc.gz: one gzip
+member per record, or the whole file gzipped, which is inflated once into a
+temporary copy) as an HTTP forward proxy on 127.0.0.1. URLs are matched
 in canonical form; the first record for a URL wins; unknown URLs answer 404.
 
   --warc FILE   a WARC file to serve (repeatable, at least one); a directory

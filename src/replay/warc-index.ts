@@ -8,9 +8,12 @@
  * Offsets come from warcio's parser exactly as its own indexer reports them
  * (`parser.offset`, `parser.recordLength` after skipping the record).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { pipeline } from 'node:stream';
+import { pipeline as pipelinePromise } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { AsyncIterReader, HeadersMultiMap, WARCParser } from 'warcio';
@@ -25,7 +28,7 @@ const HEADER_ROOM = 1024 * 1024;
 
 /** Where one record lives. */
 export interface WarcLocation {
-  /** path of the WARC file, as given to buildIndex */
+  /** path of the WARC file, as given to buildIndex (or its inflated temporary copy, for a whole-file gzip) */
   file: string;
   /** byte offset of the gzip member (gzip) or of the record (uncompressed) */
   offset: number;
@@ -65,12 +68,58 @@ async function isGzipFile(file: string): Promise<boolean> {
   }
 }
 
-async function indexFile(
-  file: string,
-  entries: Map<string, WarcLocation>,
-): Promise<number> {
+/** Thrown inside indexFile when a gzip file holds several records per member. */
+class NotPerRecordGzip extends Error {}
+
+/**
+ * Index `file` into `entries`. A gzip file compressed as a whole (or several
+ * records per member) cannot be read one record at a time: it is inflated
+ * once into an uncompressed temporary copy, which is indexed instead and
+ * deleted when the process exits.
+ */
+async function indexFile(file: string, entries: Map<string, WarcLocation>): Promise<number> {
   const gzip = await isGzipFile(file);
-  const parser = new WARCParser(createReadStream(file), { parseHttp: false });
+  if (!gzip) return indexRecords(file, file, false, entries);
+  const added = new Map<string, WarcLocation>();
+  try {
+    const n = await indexRecords(file, file, true, added);
+    for (const [url, loc] of added) if (!entries.has(url)) entries.set(url, loc);
+    return n;
+  } catch (err) {
+    if (!(err instanceof NotPerRecordGzip)) throw err;
+  }
+  const copy = await inflatedCopy(file);
+  return indexRecords(file, copy, false, entries);
+}
+
+/** Temporary inflated copies of whole-file gzip WARCs, deleted at exit. */
+const inflated = new Map<string, string>();
+let cleanupHooked = false;
+
+async function inflatedCopy(file: string): Promise<string> {
+  const known = inflated.get(file);
+  if (known !== undefined) return known;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'focuscrawl-warc-'));
+  const copy = path.join(dir, `${path.basename(file).replace(/\.gz$/i, '')}`);
+  try {
+    await pipelinePromise(createReadStream(file), createGunzip(), createWriteStream(copy));
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new UsageError(`${file}: not a readable gzip file (${(err as Error).message})`, { cause: err });
+  }
+  inflated.set(file, copy);
+  if (!cleanupHooked) {
+    cleanupHooked = true;
+    process.once('exit', () => {
+      for (const c of inflated.values()) rmSync(path.dirname(c), { recursive: true, force: true });
+    });
+  }
+  return copy;
+}
+
+/** Index the records of `read` (the file, or its inflated copy), naming `file` in errors. */
+async function indexRecords(file: string, read: string, gzip: boolean, entries: Map<string, WarcLocation>): Promise<number> {
+  const parser = new WARCParser(createReadStream(read), { parseHttp: false });
   let responses = 0;
   let lastOffset = -1;
   try {
@@ -79,9 +128,7 @@ async function indexFile(
       const offset = parser.offset;
       if (gzip) {
         // A whole-file (or multi-record) gzip member gives every record the same offset.
-        if (offset <= lastOffset) {
-          throw new UsageError(`${file}: not one gzip member per record (offset ${offset} repeats); recompress it per record or gunzip it`);
-        }
+        if (offset <= lastOffset) throw new NotPerRecordGzip();
         lastOffset = offset;
       }
       if (record.warcType !== 'response') continue;
@@ -90,11 +137,11 @@ async function indexFile(
       if (canon === null) continue;
       responses++;
       if (!entries.has(canon)) {
-        entries.set(canon, { file, offset, length: parser.recordLength, gzip });
+        entries.set(canon, { file: read, offset, length: parser.recordLength, gzip });
       }
     }
   } catch (err) {
-    if (err instanceof FocuscrawlError) throw err;
+    if (err instanceof FocuscrawlError || err instanceof NotPerRecordGzip) throw err;
     throw new UsageError(`${file}: not a readable WARC file (${(err as Error).message})`, { cause: err });
   }
   return responses;
@@ -102,8 +149,9 @@ async function indexFile(
 
 /**
  * Index the `response` records (http(s) target URI) of `files`, in order.
- * Throws UsageError (FC_USAGE) for an unreadable or malformed file, or a
- * gzip file that is not compressed one member per record.
+ * A gzip file compressed as a whole is inflated into a temporary copy first
+ * (see indexFile). Throws UsageError (FC_USAGE) for an unreadable or
+ * malformed file.
  */
 export async function buildIndex(files: string[]): Promise<WarcIndex> {
   const entries = new Map<string, WarcLocation>();

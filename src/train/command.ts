@@ -23,7 +23,7 @@ Bernoulli Naive Bayes link-context classifier (seed 000) and TF-IDF Naive
 Bayes link classifiers with Gaussian and kernel densities (seed 001).
 
 From a WARC (pages parsed as the crawler parses them):
-  --warc FILE            WARC file (.warc or per-record .warc.gz; repeatable)
+  --warc FILE            WARC file (.warc or .warc.gz; repeatable)
   --labels FILE          TSV with a header row: url<TAB>label<TAB>...; labelled pages
                          are page examples, links to labelled URLs link examples
   --where COL=VAL        use only label rows whose column COL is VAL (COL!=VAL: is not
