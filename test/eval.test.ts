@@ -53,6 +53,42 @@ test('parseLabels canonicalises URLs, keeps the first label, counts bad rows', (
   assert.equal(parseLabels('label\turl\nsolar\thttp://b.example/a\n').labels.get('http://b.example/a'), 'solar');
 });
 
+test('parseLabels with --where keeps only the rows that pass: the others are unlabelled', () => {
+  const tsv = 'url\tlabel\tsite\nhttp://a.example/1\tsolar\ta\nhttp://b.example/1\tsolar\tb\nhttp://b.example/2\tother\tb\n';
+  const onlyA = parseLabels(tsv, [{ column: 'site', value: 'a' }]);
+  assert.deepEqual([...onlyA.labels.keys()], ['http://a.example/1']);
+  assert.equal(onlyA.filteredOut, 2);
+  const notA = parseLabels(tsv, [{ column: 'site', value: 'a', negate: true }]);
+  assert.deepEqual([...notA.labels.keys()], ['http://b.example/1', 'http://b.example/2']);
+  assert.throws(() => parseLabels(tsv, [{ column: 'campus', value: 'a' }], 'l.tsv'), { code: 'FC_USAGE', message: /l\.tsv has no column "campus"/ });
+});
+
+test('runEval --where: recall over the kept targets only; an unknown column is exit 2', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const labels = path.join(dir, 'sites.tsv');
+  await writeFile(labels, 'url\tlabel\tsite\nhttp://a.example/1\tsolar\ta\nhttp://b.example/1\tsolar\tb\nhttp://b.example/2\tsolar\tb\n');
+  const crawl = [page('http://a.example/1'), page('http://b.example/1')].map((r) => JSON.stringify(r)).join('\n') + '\n';
+  const run = async (...more: string[]): Promise<{ code: number; out: string; err: string }> => {
+    const out = sink();
+    const err = sink();
+    const code = await runEval(['--labels', labels, '--target', 'solar', ...more], { stdin: Readable.from([crawl]), stdout: out.stream, stderr: err.stream });
+    return { code, out: out.text(), err: err.text() };
+  };
+  const all = parseLines((await run()).out).find((r) => r.type === 'summary');
+  assert.equal(all.targets, 3);
+  assert.equal(all.relevant, 2);
+  const b = await run('--where', 'site!=a');
+  assert.equal(b.code, 0, b.err);
+  const onlyB = parseLines(b.out).find((r) => r.type === 'summary');
+  assert.equal(onlyB.targets, 2);
+  assert.equal(onlyB.relevant, 1, 'a.example/1 is unlabelled now');
+  assert.match(b.err, /2 labelled URLs kept by --where site!=a, 1 rows left out/);
+  const bad = await run('--where', 'campus=a');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /FC_USAGE: --where campus=a: .* has no column "campus"/);
+});
+
 test('harvest and recall per N, pages to 50/80/90 %, harvest@K and F on a hand-made crawl', () => {
   const { labels } = parseLabels(LABELS_TSV);
   const { curve, summary } = evaluate(RECORDS, labels, { target: 'solar', at: [1, 2, 5, 10] });

@@ -13,6 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import ndjson from 'ndjson';
 import { UsageError } from '../errors.ts';
+import { parseWhere, whereText, type WhereFilter } from '../train/where.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { CurveSampler, DEFAULT_AT, Evaluator, parseLabels, type CurvePoint, type EvalSummary, type Labels } from './metrics.ts';
 import { plotCurves, type PlotSeries } from './plot.ts';
@@ -23,6 +24,8 @@ Score crawl output against labels: harvest rate and target recall after
 every N pages, pages needed to reach 50/80/90 % of the targets, harvest@K.
 
   --labels FILE      labels TSV with a header row: url<TAB>label[<TAB>...]
+  --where COL=VAL    score against the rows whose column COL is VAL only (COL!=VAL:
+                     is not VAL; repeatable); other rows' URLs count as unlabelled
   --target LABEL     the label of on-topic pages
   --input FILE       crawl NDJSON to score (repeatable: several runs; default stdin)
   --name RUN         the run's name (repeatable, one per --input; default the file name)
@@ -220,7 +223,7 @@ export function atFlag(value: string | undefined): number[] {
 }
 
 /** Read and parse the labels file; a UsageError when unreadable, malformed, or without the target label. */
-export async function loadLabels(file: string, target: string, warn: (line: string) => void): Promise<Labels> {
+export async function loadLabels(file: string, target: string, warn: (line: string) => void, where: readonly WhereFilter[] = []): Promise<Labels> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -229,8 +232,9 @@ export async function loadLabels(file: string, target: string, warn: (line: stri
   }
   let parsed;
   try {
-    parsed = parseLabels(text);
+    parsed = parseLabels(text, where, file);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`${file}: ${(err as Error).message}`, { cause: err });
   }
   const known = new Set(parsed.labels.values());
@@ -239,6 +243,7 @@ export async function loadLabels(file: string, target: string, warn: (line: stri
   }
   if (parsed.badRows > 0) warn(`${file}: ${parsed.badRows} rows without an http(s) URL or a label skipped`);
   if (parsed.duplicates > 0) warn(`${file}: ${parsed.duplicates} repeated URLs (the first label counts)`);
+  if (where.length > 0) warn(`${file}: ${parsed.labels.size} labelled URLs kept by ${where.map((w) => `--where ${whereText(w)}`).join(' ')}, ${parsed.filteredOut} rows left out`);
   return parsed.labels;
 }
 
@@ -298,6 +303,7 @@ export async function runEval(argv: string[], io: EvalIo = {}): Promise<number> 
       allowPositionals: false,
       options: {
         labels: { type: 'string' },
+        where: { type: 'string', multiple: true },
         target: { type: 'string' },
         input: { type: 'string', multiple: true },
         name: { type: 'string', multiple: true },
@@ -329,7 +335,8 @@ export async function runEval(argv: string[], io: EvalIo = {}): Promise<number> 
     const every = values.every === undefined ? null : intFlag('every', values.every, 1);
     for (const f of inputs) await checkInput(f);
     const reachable = await loadReachable(values.reachable);
-    const cfg: ScoreConfig = { labels: await loadLabels(values.labels, values.target, warn), target: values.target, status, reachable, at, every };
+    const where = parseWhere(values.where ?? []);
+    const cfg: ScoreConfig = { labels: await loadLabels(values.labels, values.target, warn, where), target: values.target, status, reachable, at, every };
     const runs: ScoredRun[] = [];
     for (let i = 0; i < runNames.length; i++) {
       const name = runNames[i];

@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { parseWhere } from '../train/where.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { createReplayServer } from '../replay/server.ts';
 import {
@@ -39,6 +40,8 @@ is the baseline.
 
   --warc FILE        WARC file to replay (repeatable, at least one)
   --labels FILE      labels TSV with a header row: url<TAB>label[<TAB>...]
+  --where COL=VAL    score against the rows whose column COL is VAL only (COL!=VAL:
+                     is not VAL; repeatable); other rows' URLs count as unlabelled
   --target LABEL     the label of on-topic pages
   --seed URL         a start URL (repeatable); --seeds FILE: one URL a line
   --strategies LIST  comma-separated strategy names, e.g. bfs,best-first
@@ -182,6 +185,7 @@ export async function runCompare(argv: string[], io: CompareIo = {}): Promise<nu
       options: {
         warc: { type: 'string', multiple: true },
         labels: { type: 'string' },
+        where: { type: 'string', multiple: true },
         target: { type: 'string' },
         seed: { type: 'string', multiple: true },
         seeds: { type: 'string' },
@@ -220,7 +224,7 @@ export async function runCompare(argv: string[], io: CompareIo = {}): Promise<nu
     const status = values.status === undefined ? null : intFlag('status', values.status, 100);
     const at = atFlag(values.at);
     const reachable = await loadReachable(values.reachable);
-    const cfg: ScoreConfig = { labels: await loadLabels(values.labels, values.target, warn), target: values.target, status, reachable, at, every: null };
+    const cfg: ScoreConfig = { labels: await loadLabels(values.labels, values.target, warn, parseWhere(values.where ?? [])), target: values.target, status, reachable, at, every: null };
     const outDir = values['out-dir'];
     if (outDir !== undefined) await mkdir(outDir, { recursive: true });
     const plotFile = values.plot ?? (outDir === undefined ? undefined : path.join(outDir, 'compare.svg'));

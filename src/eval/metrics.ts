@@ -15,6 +15,7 @@
  * - recall(N) = distinct target URLs found in the first N / all target URLs
  *   in the labels (or only those in `reachable`, when given).
  */
+import { rowMatches, whereColumns, type WhereFilter } from '../train/where.ts';
 import { canonicalize } from '../url.ts';
 
 /** Canonical URL -> label. */
@@ -27,26 +28,39 @@ export interface ParsedLabels {
   badRows: number;
   /** rows repeating a URL already labelled (the first label wins) */
   duplicates: number;
+  /** rows left out by `where` (their URLs count as unlabelled) */
+  filteredOut: number;
 }
 
 /**
  * Parse a labels TSV: a header row naming at least the columns `url` and
  * `label` (any order, case-insensitive; more columns are ignored), then one
- * row per URL. URLs are canonicalised with canonicalize(). Throws a TypeError
- * when the header lacks `url` or `label`.
+ * row per URL. URLs are canonicalised with canonicalize(). With `where`
+ * (`--where COL=VAL`, `COL!=VAL`; column names as written in the header),
+ * only the rows that pass every filter are read: the others' URLs count as
+ * unlabelled, so recall is over the kept targets only. Throws a TypeError
+ * when the header lacks `url` or `label`, UsageError for a `where` column
+ * the header lacks.
  */
-export function parseLabels(tsv: string): ParsedLabels {
+export function parseLabels(tsv: string, where: readonly WhereFilter[] = [], file = 'labels'): ParsedLabels {
   const lines = tsv.split(/\r?\n/);
-  const header = (lines[0] ?? '').replace(/^\uFEFF/, '').split('\t').map((h) => h.trim().toLowerCase());
+  const rawHeader = (lines[0] ?? '').replace(/^\uFEFF/, '').split('\t').map((h) => h.trim());
+  const header = rawHeader.map((h) => h.toLowerCase());
+  const filters = whereColumns(where, rawHeader, file);
   const ui = header.indexOf('url');
   const li = header.indexOf('label');
   if (ui < 0 || li < 0) throw new TypeError(`labels header must name the columns url and label, got ${JSON.stringify(lines[0]?.slice(0, 200) ?? '')}`);
   const labels: Labels = new Map();
   let badRows = 0;
   let duplicates = 0;
+  let filteredOut = 0;
   for (let i = 1; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
     const cols = lines[i].split('\t');
+    if (!rowMatches(cols, filters)) {
+      filteredOut++;
+      continue;
+    }
     const url = canonicalize((cols[ui] ?? '').trim());
     const label = (cols[li] ?? '').trim();
     if (url === null || label === '') {
@@ -57,7 +71,7 @@ export function parseLabels(tsv: string): ParsedLabels {
       labels.set(url, label);
     }
   }
-  return { labels, badRows, duplicates };
+  return { labels, badRows, duplicates, filteredOut };
 }
 
 /** Options of an evaluation. */

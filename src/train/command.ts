@@ -9,7 +9,8 @@ import { FocuscrawlError, UsageError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, fitModel, saveModel, type InSampleMetrics, type TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, readTexts } from './from-texts.ts';
-import { readWarc, type WhereFilter } from './from-warc.ts';
+import { readWarc } from './from-warc.ts';
+import { parseWhere } from './where.ts';
 import { isFeatureGroup } from '../learn/features.ts';
 
 const USAGE = `Usage:
@@ -77,14 +78,6 @@ function integer(name: string, value: string | undefined, fallback: number, min:
     throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
   }
   return n;
-}
-
-function parseWhere(values: readonly string[]): WhereFilter[] {
-  return values.map((v) => {
-    const m = /^([^=!]+)(!?)=(.*)$/.exec(v);
-    if (m === null || m[1].trim() === '') throw new UsageError(`--where wants COLUMN=VALUE or COLUMN!=VALUE, got ${JSON.stringify(v)}`);
-    return { column: m[1].trim(), value: m[3].trim(), ...(m[2] === '!' ? { negate: true } : {}) };
-  });
 }
 
 function metricsLine(name: string, m: InSampleMetrics | undefined): string {

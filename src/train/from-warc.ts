@@ -22,19 +22,9 @@ import { parseBody } from '../stages/parse.ts';
 import { pageFeatures } from '../learn/features.ts';
 import type { LinkExample, PageExample, TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, Reservoir, readLines } from './from-texts.ts';
+import { rowMatches, whereColumns, whereText, type WhereFilter } from './where.ts';
 
-/** A `--where COLUMN=VALUE` (or `COLUMN!=VALUE`, `negate`) filter on the labels file. */
-export interface WhereFilter {
-  column: string;
-  value: string;
-  /** keep the rows whose column is not `value` (`--where COLUMN!=VALUE`) */
-  negate?: boolean;
-}
-
-/** A filter as the command line writes it: `COLUMN=VALUE` or `COLUMN!=VALUE`. */
-export function whereText(w: WhereFilter): string {
-  return `${w.column}${w.negate === true ? '!=' : '='}${w.value}`;
-}
+export type { WhereFilter } from './where.ts';
 
 /** The labels file after filtering. */
 export interface LabelsTable {
@@ -74,11 +64,7 @@ export async function readLabels(path: string, where: readonly WhereFilter[] = [
       const lower = columns.map((c) => c.toLowerCase());
       if (lower.includes('url')) urlCol = lower.indexOf('url');
       if (lower.includes('label')) labelCol = lower.indexOf('label');
-      filterCols = where.map((w) => {
-        const i = columns!.indexOf(w.column);
-        if (i === -1) throw new UsageError(`--where ${whereText(w)}: ${path} has no column ${JSON.stringify(w.column)} (columns: ${columns!.join(', ')})`);
-        return [i, w];
-      });
+      filterCols = whereColumns(where, columns, path);
       table.columns = columns;
       continue;
     }
@@ -90,7 +76,7 @@ export async function readLabels(path: string, where: readonly WhereFilter[] = [
       table.skipped++;
       continue;
     }
-    if (!filterCols.every(([i, w]) => ((fields[i] ?? '').trim() === w.value) !== (w.negate === true))) {
+    if (!rowMatches(fields, filterCols)) {
       table.filteredOut++;
       continue;
     }
