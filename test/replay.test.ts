@@ -126,6 +126,35 @@ describe('warc index', () => {
     assert.equal(a!.body.toString(), 'other a');
   });
 
+  test('a revisit record serves the response it refers to, by URL or by payload digest', async () => {
+    const digest = 'sha1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH';
+    const make = async (url: string, type: 'response' | 'revisit', warcHeaders: Record<string, string>, body: string): Promise<Uint8Array> =>
+      WARCSerializer.serialize(
+        WARCRecord.create(
+          { url, type, warcVersion: 'WARC/1.1', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'text/html' }, warcHeaders },
+          body === '' ? [] : [Buffer.from(body)],
+        ),
+        { gzip: true },
+      );
+    const file = join(dir, 'dedup.warc.gz');
+    await writeFile(file, Buffer.concat([
+      await make('http://dedup.test/original', 'response', { 'WARC-Payload-Digest': digest }, 'the original page'),
+      await make('http://dedup.test/by-url', 'revisit', { 'WARC-Refers-To-Target-URI': 'http://dedup.test/original', 'WARC-Payload-Digest': 'sha1:OTHER' }, ''),
+      await make('http://dedup.test/by-digest', 'revisit', { 'WARC-Payload-Digest': digest }, ''),
+      await make('http://dedup.test/lost', 'revisit', { 'WARC-Refers-To-Target-URI': 'http://dedup.test/never-archived', 'WARC-Payload-Digest': 'sha1:NONE' }, ''),
+      await make('http://dedup.test/own', 'revisit', { 'WARC-Payload-Digest': digest }, ''),
+      await make('http://dedup.test/own', 'response', {}, 'its own response'),
+    ]));
+    const index = await buildIndex([file]);
+    assert.equal(index.responseRecords, 2);
+    assert.equal(index.revisitsResolved, 2);
+    for (const url of ['http://dedup.test/by-url', 'http://dedup.test/by-digest']) {
+      assert.equal((await readResponse(index, url))!.body.toString(), 'the original page', url);
+    }
+    assert.equal(await readResponse(index, 'http://dedup.test/lost'), null);
+    assert.equal((await readResponse(index, 'http://dedup.test/own'))!.body.toString(), 'its own response', 'a URL\'s own response wins');
+  });
+
   // a whole-file gzip WARC (gzip of the whole file, as `gzip x.warc` makes)
   // used to be refused with FC_USAGE; it is read through an inflated copy
   test('reads a whole-file gzip through an inflated temporary copy; one that does not inflate is FC_USAGE', async () => {

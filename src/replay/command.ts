@@ -155,7 +155,8 @@ export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<numb
   }
   const stopped = untilStopped(io.signal);
   stdout.write(JSON.stringify({ listening: server.url }) + '\n');
-  stderr.write(`replay: ${server.records} records from ${warcs.length} files\n`);
+  const revisits = server.index.revisitsResolved;
+  stderr.write(`replay: ${server.records} records from ${warcs.length} files${revisits > 0 ? ` (${revisits} of them revisits of an earlier response)` : ''}\n`);
   await stopped;
   await server.close();
   return 0;

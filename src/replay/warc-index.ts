@@ -1,6 +1,9 @@
 /**
  * Index of the `response` records of WARC files by canonical URL, and a
- * reader that fetches one archived HTTP response on demand.
+ * reader that fetches one archived HTTP response on demand. A `revisit`
+ * record (a deduplicating crawler's "same payload as before", as Heritrix and
+ * wget write them) stands for the response it refers to, found by
+ * `WARC-Refers-To-Target-URI` or else by `WARC-Payload-Digest`.
  *
  * Only locations are kept in memory: for a per-record-gzip file the byte
  * offset and length of the record's gzip member (a lookup inflates just that
@@ -46,6 +49,12 @@ export interface WarcIndex {
   readonly entries: ReadonlyMap<string, WarcLocation>;
   /** response records with an http(s) target URI seen (duplicates included) */
   readonly responseRecords: number;
+  /**
+   * `revisit` records (a deduplicating crawler's "same payload as before")
+   * whose URL had no response record and whose original was found: the URL
+   * is served from the original response record
+   */
+  readonly revisitsResolved: number;
 }
 
 /** One archived HTTP response. */
@@ -77,19 +86,28 @@ class NotPerRecordGzip extends Error {}
  * once into an uncompressed temporary copy, which is indexed instead and
  * deleted when the process exits.
  */
-async function indexFile(file: string, entries: Map<string, WarcLocation>): Promise<number> {
+async function indexFile(file: string, found: Found): Promise<number> {
   const gzip = await isGzipFile(file);
-  if (!gzip) return indexRecords(file, file, false, entries);
-  const added = new Map<string, WarcLocation>();
+  if (!gzip) return indexRecords(file, file, false, found);
+  const added: Found = { entries: new Map(), byDigest: new Map(), revisits: [] };
   try {
     const n = await indexRecords(file, file, true, added);
-    for (const [url, loc] of added) if (!entries.has(url)) entries.set(url, loc);
+    for (const [url, loc] of added.entries) if (!found.entries.has(url)) found.entries.set(url, loc);
+    for (const [digest, loc] of added.byDigest) if (!found.byDigest.has(digest)) found.byDigest.set(digest, loc);
+    found.revisits.push(...added.revisits);
     return n;
   } catch (err) {
     if (!(err instanceof NotPerRecordGzip)) throw err;
   }
   const copy = await inflatedCopy(file);
-  return indexRecords(file, copy, false, entries);
+  return indexRecords(file, copy, false, found);
+}
+
+/** What indexing collects: response locations by URL and by payload digest, and the revisit records. */
+interface Found {
+  entries: Map<string, WarcLocation>;
+  byDigest: Map<string, WarcLocation>;
+  revisits: { url: string; refersTo: string | null; digest: string | null }[];
 }
 
 /** Temporary inflated copies of whole-file gzip WARCs, deleted at exit. */
@@ -118,7 +136,8 @@ async function inflatedCopy(file: string): Promise<string> {
 }
 
 /** Index the records of `read` (the file, or its inflated copy), naming `file` in errors. */
-async function indexRecords(file: string, read: string, gzip: boolean, entries: Map<string, WarcLocation>): Promise<number> {
+async function indexRecords(file: string, read: string, gzip: boolean, found: Found): Promise<number> {
+  const { entries, byDigest, revisits } = found;
   const parser = new WARCParser(createReadStream(read), { parseHttp: false });
   let responses = 0;
   let lastOffset = -1;
@@ -131,14 +150,20 @@ async function indexRecords(file: string, read: string, gzip: boolean, entries: 
         if (offset <= lastOffset) throw new NotPerRecordGzip();
         lastOffset = offset;
       }
-      if (record.warcType !== 'response') continue;
+      if (record.warcType !== 'response' && record.warcType !== 'revisit') continue;
       const target = record.warcTargetURI;
       const canon = target ? canonicalize(target) : null;
       if (canon === null) continue;
-      responses++;
-      if (!entries.has(canon)) {
-        entries.set(canon, { file: read, offset, length: parser.recordLength, gzip });
+      const digest = record.warcPayloadDigest ?? null;
+      if (record.warcType === 'revisit') {
+        const refersTo = record.warcRefersToTargetURI;
+        revisits.push({ url: canon, refersTo: refersTo ? canonicalize(refersTo) : null, digest });
+        continue;
       }
+      responses++;
+      const loc = { file: read, offset, length: parser.recordLength, gzip };
+      if (!entries.has(canon)) entries.set(canon, loc);
+      if (digest !== null && !byDigest.has(digest)) byDigest.set(digest, loc);
     }
   } catch (err) {
     if (err instanceof FocuscrawlError || err instanceof NotPerRecordGzip) throw err;
@@ -148,16 +173,27 @@ async function indexRecords(file: string, read: string, gzip: boolean, entries: 
 }
 
 /**
- * Index the `response` records (http(s) target URI) of `files`, in order.
+ * Index the `response` records (http(s) target URI) of `files`, in order,
+ * and the `revisit` records whose original response is in them.
  * A gzip file compressed as a whole is inflated into a temporary copy first
  * (see indexFile). Throws UsageError (FC_USAGE) for an unreadable or
  * malformed file.
  */
 export async function buildIndex(files: string[]): Promise<WarcIndex> {
-  const entries = new Map<string, WarcLocation>();
+  const found: Found = { entries: new Map(), byDigest: new Map(), revisits: [] };
   let responseRecords = 0;
-  for (const file of files) responseRecords += await indexFile(file, entries);
-  return { files: [...files], entries, responseRecords };
+  for (const file of files) responseRecords += await indexFile(file, found);
+  // a revisit stands for the response it refers to (by URL, else by payload
+  // digest), in any of the files; a URL's own response record wins
+  let revisitsResolved = 0;
+  for (const r of found.revisits) {
+    if (found.entries.has(r.url)) continue;
+    const original = (r.refersTo === null ? undefined : found.entries.get(r.refersTo)) ?? (r.digest === null ? undefined : found.byDigest.get(r.digest));
+    if (original === undefined) continue;
+    found.entries.set(r.url, original);
+    revisitsResolved++;
+  }
+  return { files: [...files], entries: found.entries, responseRecords, revisitsResolved };
 }
 
 /** Source of the record bytes at `loc`, decompressed, aborting past `limit` bytes. */
