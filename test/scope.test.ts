@@ -112,8 +112,17 @@ test('linksToQueue drops links outside the scope as out-of-scope, once per URL',
   assert.deepEqual(drops, [['http://b.test/out', 'out-of-scope'], ['http://a.test/a/a/a/', 'path-repetition']]);
 });
 
-test('e2e: --allow-domain, --include and --exclude hold for links and sitemap entries; the seed is fetched anyway', async (t) => {
+/**
+ * A web on one port-0 server reached under two host names, 127.0.0.1 and
+ * `other` (localhost): robots.txt is 404, every other request is recorded
+ * in `hits` as "host path" and answered by `answer`.
+ */
+async function twoHostWeb(
+  t: import('node:test').TestContext,
+  answer: (path: string, res: import('node:http').ServerResponse, other: string) => void,
+): Promise<{ base: string; other: string; hits: string[] }> {
   const hits: string[] = [];
+  let other = '';
   const base = await serve(t, (req, res) => {
     const p = req.url ?? '/';
     if (p === '/robots.txt') {
@@ -121,7 +130,14 @@ test('e2e: --allow-domain, --include and --exclude hold for links and sitemap en
       return;
     }
     hits.push(`${req.headers.host?.split(':')[0]} ${p}`);
-    const other = base.replace('127.0.0.1', 'localhost');
+    answer(p, res, other);
+  });
+  other = base.replace('127.0.0.1', 'localhost');
+  return { base, other, hits };
+}
+
+test('e2e: --allow-domain, --include and --exclude hold for links and sitemap entries; the seed is fetched anyway', async (t) => {
+  const { base, other, hits } = await twoHostWeb(t, (p, res, other) => {
     const links = p === '/start' ? ['/keep/a', '/keep/private/b', '/skip/c', `${other}/keep/d`] : [];
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(`<html><body>${links.map((l) => `<a href="${l}">link</a>`).join(' ')}</body></html>`);
@@ -129,7 +145,7 @@ test('e2e: --allow-domain, --include and --exclude hold for links and sitemap en
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const sitemap = path.join(dir, 'urls.txt');
-  await writeFile(sitemap, `${base}/keep/e\n${base}/skip/f\n${base.replace('127.0.0.1', 'localhost')}/keep/g\n`);
+  await writeFile(sitemap, `${base}/keep/e\n${base}/skip/f\n${other}/keep/g\n`);
   const r = await runCli([
     'crawl', '--seed', `${base}/start`, '--sitemap', sitemap, '--store', path.join(dir, 's'), '--allow-private', '--delay-ms', '0',
     '--stats-interval', '0', '--allow-domain', '127.0.0.1', '--include', '^http://[^/]+/keep/', '--exclude', 'private',
@@ -143,16 +159,7 @@ test('e2e: --allow-domain, --include and --exclude hold for links and sitemap en
 });
 
 test('e2e: a redirect out of scope is an FC_OUT_OF_SCOPE record and is not followed; one within it is', async (t) => {
-  const hits: string[] = [];
-  const base = await serve(t, (req, res) => {
-    const p = req.url ?? '/';
-    if (p === '/robots.txt') {
-      res.writeHead(404).end();
-      return;
-    }
-    const host = req.headers.host?.split(':')[0];
-    hits.push(`${host} ${p}`);
-    const other = base.replace('127.0.0.1', 'localhost');
+  const { base, hits } = await twoHostWeb(t, (p, res, other) => {
     if (p === '/away') res.writeHead(302, { location: `${other}/landing` }).end();
     else if (p === '/moved') res.writeHead(301, { location: '/here' }).end();
     else {
