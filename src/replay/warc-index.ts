@@ -80,34 +80,104 @@ async function isGzipFile(file: string): Promise<boolean> {
 /** Thrown inside indexFile when a gzip file holds several records per member. */
 class NotPerRecordGzip extends Error {}
 
+/** A response or revisit record with an http(s) target URI, as scanRecords finds it. */
+interface Scanned {
+  type: 'response' | 'revisit';
+  url: string;
+  /** WARC-Payload-Digest */
+  digest: string | null;
+  /** a revisit's WARC-Refers-To-Target-URI, canonical */
+  refersTo: string | null;
+  loc: WarcLocation;
+}
+
+/** A WARC file as indexed: `read` is the file itself or its inflated copy. */
+interface Source {
+  file: string;
+  read: string;
+  gzip: boolean;
+}
+
 /**
- * Index `file` into `entries`. A gzip file compressed as a whole (or several
+ * The response and revisit records of `source`, in file order. Throws
+ * NotPerRecordGzip for a gzip file with several records in a member,
+ * UsageError naming `source.file` for an unreadable one.
+ */
+async function* scanRecords(source: Source): AsyncGenerator<Scanned> {
+  const { file, read, gzip } = source;
+  const parser = new WARCParser(createReadStream(read), { parseHttp: false });
+  let lastOffset = -1;
+  try {
+    for await (const record of parser) {
+      await record.skipFully();
+      const offset = parser.offset;
+      if (gzip) {
+        // A whole-file (or multi-record) gzip member gives every record the same offset.
+        if (offset <= lastOffset) throw new NotPerRecordGzip();
+        lastOffset = offset;
+      }
+      const type = record.warcType;
+      if (type !== 'response' && type !== 'revisit') continue;
+      const target = record.warcTargetURI;
+      const url = target ? canonicalize(target) : null;
+      if (url === null) continue;
+      const refersTo = type === 'revisit' ? record.warcRefersToTargetURI : null;
+      yield {
+        type,
+        url,
+        digest: record.warcPayloadDigest ?? null,
+        refersTo: refersTo ? canonicalize(refersTo) : null,
+        loc: { file: read, offset, length: parser.recordLength, gzip },
+      };
+    }
+  } catch (err) {
+    if (err instanceof FocuscrawlError || err instanceof NotPerRecordGzip) throw err;
+    throw new UsageError(`${file}: not a readable WARC file (${(err as Error).message})`, { cause: err });
+  }
+}
+
+/** What indexing collects: response locations by URL, the revisit records, and the files as read. */
+interface Found {
+  entries: Map<string, WarcLocation>;
+  revisits: Scanned[];
+  sources: Source[];
+}
+
+/** Add the records of `source` to `found`; returns the number of response records. */
+async function indexRecords(source: Source, found: Found): Promise<number> {
+  let responses = 0;
+  for await (const r of scanRecords(source)) {
+    if (r.type === 'revisit') found.revisits.push(r);
+    else {
+      responses++;
+      if (!found.entries.has(r.url)) found.entries.set(r.url, r.loc);
+    }
+  }
+  found.sources.push(source);
+  return responses;
+}
+
+/**
+ * Index `file` into `found`. A gzip file compressed as a whole (or several
  * records per member) cannot be read one record at a time: it is inflated
  * once into an uncompressed temporary copy, which is indexed instead and
  * deleted when the process exits.
  */
 async function indexFile(file: string, found: Found): Promise<number> {
   const gzip = await isGzipFile(file);
-  if (!gzip) return indexRecords(file, file, false, found);
-  const added: Found = { entries: new Map(), byDigest: new Map(), revisits: [] };
+  if (!gzip) return indexRecords({ file, read: file, gzip: false }, found);
+  // staged: a file found not to be per-record gzip part-way adds nothing
+  const staged: Found = { entries: new Map(), revisits: [], sources: [] };
   try {
-    const n = await indexRecords(file, file, true, added);
-    for (const [url, loc] of added.entries) if (!found.entries.has(url)) found.entries.set(url, loc);
-    for (const [digest, loc] of added.byDigest) if (!found.byDigest.has(digest)) found.byDigest.set(digest, loc);
-    found.revisits.push(...added.revisits);
+    const n = await indexRecords({ file, read: file, gzip: true }, staged);
+    for (const [url, loc] of staged.entries) if (!found.entries.has(url)) found.entries.set(url, loc);
+    found.revisits.push(...staged.revisits);
+    found.sources.push(...staged.sources);
     return n;
   } catch (err) {
     if (!(err instanceof NotPerRecordGzip)) throw err;
   }
-  const copy = await inflatedCopy(file);
-  return indexRecords(file, copy, false, found);
-}
-
-/** What indexing collects: response locations by URL and by payload digest, and the revisit records. */
-interface Found {
-  entries: Map<string, WarcLocation>;
-  byDigest: Map<string, WarcLocation>;
-  revisits: { url: string; refersTo: string | null; digest: string | null }[];
+  return indexRecords({ file, read: await inflatedCopy(file), gzip: false }, found);
 }
 
 /** Temporary inflated copies of whole-file gzip WARCs, deleted at exit. */
@@ -135,43 +205,6 @@ async function inflatedCopy(file: string): Promise<string> {
   return copy;
 }
 
-/** Index the records of `read` (the file, or its inflated copy), naming `file` in errors. */
-async function indexRecords(file: string, read: string, gzip: boolean, found: Found): Promise<number> {
-  const { entries, byDigest, revisits } = found;
-  const parser = new WARCParser(createReadStream(read), { parseHttp: false });
-  let responses = 0;
-  let lastOffset = -1;
-  try {
-    for await (const record of parser) {
-      await record.skipFully();
-      const offset = parser.offset;
-      if (gzip) {
-        // A whole-file (or multi-record) gzip member gives every record the same offset.
-        if (offset <= lastOffset) throw new NotPerRecordGzip();
-        lastOffset = offset;
-      }
-      if (record.warcType !== 'response' && record.warcType !== 'revisit') continue;
-      const target = record.warcTargetURI;
-      const canon = target ? canonicalize(target) : null;
-      if (canon === null) continue;
-      const digest = record.warcPayloadDigest ?? null;
-      if (record.warcType === 'revisit') {
-        const refersTo = record.warcRefersToTargetURI;
-        revisits.push({ url: canon, refersTo: refersTo ? canonicalize(refersTo) : null, digest });
-        continue;
-      }
-      responses++;
-      const loc = { file: read, offset, length: parser.recordLength, gzip };
-      if (!entries.has(canon)) entries.set(canon, loc);
-      if (digest !== null && !byDigest.has(digest)) byDigest.set(digest, loc);
-    }
-  } catch (err) {
-    if (err instanceof FocuscrawlError || err instanceof NotPerRecordGzip) throw err;
-    throw new UsageError(`${file}: not a readable WARC file (${(err as Error).message})`, { cause: err });
-  }
-  return responses;
-}
-
 /**
  * Index the `response` records (http(s) target URI) of `files`, in order,
  * and the `revisit` records whose original response is in them.
@@ -180,20 +213,32 @@ async function indexRecords(file: string, read: string, gzip: boolean, found: Fo
  * malformed file.
  */
 export async function buildIndex(files: string[]): Promise<WarcIndex> {
-  const found: Found = { entries: new Map(), byDigest: new Map(), revisits: [] };
+  const found: Found = { entries: new Map(), revisits: [], sources: [] };
   let responseRecords = 0;
   for (const file of files) responseRecords += await indexFile(file, found);
-  // a revisit stands for the response it refers to (by URL, else by payload
-  // digest), in any of the files; a URL's own response record wins
+  // A revisit stands for the response it refers to, by URL, else by payload
+  // digest, in any of the files; a URL's own response record wins. Digests
+  // are looked up in a second scan, only for the revisits that need one, so
+  // an archive without such revisits holds no digest per record.
+  const { entries } = found;
+  const byUrl = (r: Scanned): WarcLocation | undefined => (r.refersTo === null ? undefined : entries.get(r.refersTo));
+  const pending = found.revisits.filter((r) => !entries.has(r.url));
+  const wanted = new Set(pending.filter((r) => byUrl(r) === undefined && r.digest !== null).map((r) => r.digest!));
+  const byDigest = new Map<string, WarcLocation>();
+  for (const source of wanted.size > 0 ? found.sources : []) {
+    for await (const r of scanRecords(source)) {
+      if (r.type === 'response' && r.digest !== null && wanted.has(r.digest) && !byDigest.has(r.digest)) byDigest.set(r.digest, r.loc);
+    }
+  }
   let revisitsResolved = 0;
-  for (const r of found.revisits) {
-    if (found.entries.has(r.url)) continue;
-    const original = (r.refersTo === null ? undefined : found.entries.get(r.refersTo)) ?? (r.digest === null ? undefined : found.byDigest.get(r.digest));
+  for (const r of pending) {
+    if (entries.has(r.url)) continue;
+    const original = byUrl(r) ?? (r.digest === null ? undefined : byDigest.get(r.digest));
     if (original === undefined) continue;
-    found.entries.set(r.url, original);
+    entries.set(r.url, original);
     revisitsResolved++;
   }
-  return { files: [...files], entries: found.entries, responseRecords, revisitsResolved };
+  return { files: [...files], entries, responseRecords, revisitsResolved };
 }
 
 /** Source of the record bytes at `loc`, decompressed, aborting past `limit` bytes. */
