@@ -107,16 +107,26 @@ const labels = (await readLabels(WEBKB_LABELS)).labels;
  * own judge.
  */
 async function simulated(strategy: string, target: string, inFlight: number): Promise<number[]> {
-  const flags = parseTrainFlags(values['train-flags']!);
+  return simulateStrategy(graph, seeds, strategy, await modelFor(target), parseParams(values.param ?? []), inFlight);
+}
+
+/**
+ * The model of `target`, trained once: the promise is kept, so the
+ * simulations started together (every strategy, every --in-flight) share
+ * one training instead of each starting its own.
+ */
+function modelFor(target: string): Promise<Model> {
   let model = models.get(target);
   if (model === undefined) {
-    const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: 'misc' }], hubLinks: flags.hubLinks });
-    model = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks }).model;
+    const flags = parseTrainFlags(values['train-flags']!);
+    model = readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: 'misc' }], hubLinks: flags.hubLinks }).then(
+      (data) => fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks }).model,
+    );
     models.set(target, model);
   }
-  return simulateStrategy(graph, seeds, strategy, model, parseParams(values.param ?? []), inFlight);
+  return model;
 }
-const models = new Map<string, Model>();
+const models = new Map<string, Promise<Model>>();
 
 const reach = new Set(simulateCrawl(out, seeds, fifo).filter(archived));
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
