@@ -114,6 +114,13 @@ Retries:
                         (default 1000), or the answer's Retry-After
   --max-retry-after S   cap on any host wait, seconds (default 120); an answer with a
                         longer Retry-After is not retried
+Records (stdout):
+  --text                each HTML page's record carries its main text as "text": the
+                        visible text in document order, one line per block, navigation
+                        (menus, headers, footers, link lists) left out; the title is
+                        "title" (default: no text)
+  --text-max-chars N    cap of "text", characters (default 100000; implies --text); a
+                        cut text has "textTruncated": true
 Output files (records still go to stdout):
   --warc-out DIR        also archive every fetched response in DIR as WARC/1.1, gzip per
                         record: request + response records (redirect hops too) and a
@@ -188,6 +195,17 @@ function byteSize(name: string, value: string | undefined): number | undefined {
   const unit = (m[2] ?? '').toLowerCase();
   const power = { '': 0, k: 1, m: 2, g: 3, t: 4 }[unit.replace('i', '') as '' | 'k' | 'm' | 'g' | 't'];
   return Number(m[1]) * (unit.endsWith('i') ? 1024 : 1000) ** power;
+}
+
+/** --text: the cap of a record's main text (100,000 characters: a long article, not a dump of a 1 MB page). */
+const DEFAULT_TEXT_CHARS = 100_000;
+
+/** --text / --text-max-chars: the cap of a record's main text, 0 without either flag. */
+function textChars(text: boolean, max: string | undefined): number {
+  if (max === undefined) return text ? DEFAULT_TEXT_CHARS : 0;
+  const n = positiveInt('text-max-chars', max, DEFAULT_TEXT_CHARS);
+  if (n < 1) throw new UsageError(`--text-max-chars must be at least 1, got ${n}`);
+  return n;
 }
 
 /** --near-dup-distance: 0 (off) to 10, default 3 (src/simhash.ts). */
@@ -282,6 +300,8 @@ async function crawlCommand(argv: string[]): Promise<number> {
       'warc-out': { type: 'string' },
       'warc-max-size': { type: 'string' },
       'pages-out': { type: 'string' },
+      text: { type: 'boolean' },
+      'text-max-chars': { type: 'string' },
       concurrency: { type: 'string' },
       'per-host': { type: 'string' },
       'delay-ms': { type: 'string' },
@@ -383,6 +403,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     warcOut: values['warc-out'],
     warcMaxSize: byteSize('warc-max-size', values['warc-max-size']),
     pagesOut: values['pages-out'],
+    textChars: textChars(values.text === true, values['text-max-chars']),
     concurrency,
     perHost,
     delayMs: positiveInt('delay-ms', values['delay-ms'], 1000),

@@ -131,6 +131,12 @@ export interface CrawlConfig {
   /** link-context window, characters each side (seed 000) */
   contextChars?: number;
   /**
+   * --text: each HTML page's record carries its main text (`text`, one line
+   * per block, navigation left out), at most this many characters (default
+   * 0: no text)
+   */
+  textChars?: number;
+  /**
    * HTTP timeouts in ms: connect, complete headers, gap between body chunks,
    * and the whole of one request (defaults 10 000, 20 000, 30 000, 60 000)
    */
@@ -421,7 +427,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
         (src: AsyncIterable<CrawlItem>) =>
           fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
         // with --warc-out / --pages-out the body travels on to their stages, which drop it
-        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, keepBody: warc !== null || pageStore !== null }),
+        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, mainTextChars: cfg.textChars, keepBody: warc !== null || pageStore !== null }),
         (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold, canonOptions: canon }),
         ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
         // written before the sink commits the page (see src/stages/warc-out.ts)

@@ -110,6 +110,13 @@ export interface ParsedPage {
   nofollow: boolean;
   /** <html lang>, when given */
   lang: string | null;
+  /**
+   * the main text in document order, one line per block (navigation left
+   * out), when the parser was asked to keep it (PageParserOptions.mainTextChars)
+   */
+  text?: string;
+  /** `text` reached its cap and was cut */
+  textTruncated?: boolean;
 }
 
 /** A link after scoring, ready for the frontier sink. */
@@ -174,6 +181,10 @@ export interface PageRecord {
   simhash?: string;
   /** an earlier page within --near-dup-distance; this page's links were not queued */
   duplicateOf?: string;
+  /** with `--text` (CrawlConfig.textChars), on pages parsed as HTML: the main text (ParsedPage.text) */
+  text?: string;
+  /** present (true) when `text` was cut at its cap */
+  textTruncated?: boolean;
 }
 
 /** One line of stdout for a URL that failed (no usable HTTP answer). */

@@ -87,8 +87,10 @@ const parserOpts: fc.Arbitrary<PageParserOptions> = fc.oneof(
     maxLinks: fc.integer({ min: 0, max: 12 }),
     maxTextChars: fc.integer({ min: 0, max: 400 }),
     maxAnchorChars: fc.integer({ min: 0, max: 60 }),
+    mainTextChars: fc.integer({ min: 0, max: 300 }),
   }),
   fc.constant({}),
+  fc.constant({ mainTextChars: 100_000 }),
 );
 
 /**
@@ -141,6 +143,14 @@ function assertWellFormed(page: ParsedPage, opts: PageParserOptions): void {
     assert.ok(['a', 'area', 'frame', 'iframe'].includes(l.tag));
   }
   assert.equal(typeof page.base, 'string');
+  const maxMain = opts.mainTextChars ?? 0;
+  if (maxMain === 0) {
+    assert.equal(page.text, undefined, 'no main text unless asked for');
+  } else {
+    assert.equal(typeof page.text, 'string');
+    assert.ok(page.text!.length <= maxMain, `main text ${page.text!.length} > ${maxMain}`);
+    assert.doesNotMatch(page.text!, /[^\S \n]| {2}|\n\n|^\s|\s$| \n|\n /, 'main text: single spaces and single line breaks, trimmed');
+  }
 }
 
 /**

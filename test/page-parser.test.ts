@@ -378,3 +378,81 @@ test('PageParser: a surrogate pair cut between writes at the text cap, and a lon
   assert.equal(feed(['ab', '\uD800'], 10), 'ab\uD800');
   assert.equal(feed(['a', '\uD800', 'b'], 10), 'a\uD800b');
 });
+
+// What broke: inside a list container (held back for its navigation
+// decision) the text cap counted the pieces as they came, and whitespace
+// split over several writes ("\n", "\t", " ") counted three characters
+// where one write counts one: with maxTextChars 2, "<ul>\n\t >" fed one
+// character at a time lost the ">" that one write keeps.
+test('PageParser: whitespace split over writes inside a held-back list counts once against the text cap', () => {
+  for (const html of ['<ul>\n\t >', '<tr>\n\t >', '<ul><li>a \n b</li>']) {
+    const opts = { maxTextChars: 2 };
+    assert.deepEqual(parseChunks(html, () => 1, opts), parse(html, opts), html);
+  }
+  assert.equal(parse('<ul>\n\t >', { maxTextChars: 2 }).blocks.content, '>');
+});
+
+const ARTICLE = `<html><head><title>Solar cells</title><script>var nav = "<p>no</p>";</script></head><body>
+<div id="top-nav"><a href="/">Home</a> | <a href="/news">News</a></div>
+<h1>Perovskite  cells</h1>
+<p>Efficiency rose to <b>26%</b>, says the <a href="/lab">lab</a>.</p>
+<ul><li><a href="/a">Related one</a></li><li><a href="/b">Related two</a></li><li><a href="/c">Related three</a></li></ul>
+<ul><li>Stable for 1,000 hours</li><li>Made at <a href="/fab">low temperature</a></li></ul>
+<table><tr><td>Cell</td><td>Efficiency</td></tr></table>
+<img src=x.png alt="A cell under test"> Caption text<br>Second line
+<footer>Copyright 2026 <a href="/about">About</a></footer></body></html>`;
+
+test('main text: document order, a line per block, navigation regions and link lists left out, off by default', () => {
+  const p = parse(ARTICLE, { mainTextChars: 10_000 });
+  assert.equal(
+    p.text,
+    [
+      'Perovskite cells',
+      'Efficiency rose to 26%, says the lab.',
+      'Stable for 1,000 hours',
+      'Made at low temperature',
+      'Cell',
+      'Efficiency',
+      'A cell under test',
+      'Caption text',
+      'Second line',
+    ].join('\n'),
+  );
+  assert.equal(p.textTruncated, false);
+  // the link list was judged navigation for the blocks too; the title stays apart
+  assert.equal(byUrl(p, '/a').block, 'navigation');
+  assert.equal(p.title, 'Solar cells');
+  const off = parse(ARTICLE);
+  assert.equal(off.text, undefined);
+  assert.equal(off.textTruncated, undefined);
+  // keeping the text changes nothing else
+  const { text: _t, textTruncated: _c, ...rest } = p;
+  assert.deepEqual(rest, off);
+});
+
+test('main text: nested lists; a link list inside content is taken back, the text around it kept', () => {
+  const html = '<ul><li>Intro item with words<ul><li><a href=/1>x</a></li><li><a href=/2>y</a></li></ul></li><li>Outro</li></ul>';
+  assert.equal(parse(html, { mainTextChars: 1000 }).text, 'Intro item with words\nOutro');
+  // a whole list of links alone is navigation: no text at all
+  assert.equal(parse('<ul><li><a href=/1>one</a></li><li><a href=/2>two</a></li></ul>', { mainTextChars: 1000 }).text, '');
+});
+
+test('main text: the cap cuts without a trailing separator or half a surrogate pair; a cut inside navigation does not count', () => {
+  const p = parse('<p>alpha beta</p><p>gamma</p>', { mainTextChars: 11 });
+  assert.equal(p.text, 'alpha beta');
+  assert.equal(p.textTruncated, true);
+  assert.deepEqual(parse('<p>ab\u{1F600}</p>', { mainTextChars: 3 }), parse('<p>ab\u{1F600}</p>', { mainTextChars: 3 }));
+  assert.equal(parse('<p>ab\u{1F600}</p>', { mainTextChars: 3 }).text, 'ab');
+  // the link list fills the cap while it is read, then is judged navigation and taken back: room again
+  const list = `<ul>${Array.from({ length: 20 }, (_, i) => `<li><a href=/${i}>link number ${i}</a></li>`).join('')}</ul>`;
+  const q = parse(`<p>first</p>${list}<p>last</p>`, { mainTextChars: 40 });
+  assert.equal(q.text, 'first\nlast');
+  assert.equal(q.textTruncated, false);
+  for (const doc of [ARTICLE, `<p>first</p>${list}<p>last</p>`, JUNK_1997, MODERN, MESSY]) {
+    for (const mainTextChars of [1, 7, 40, 10_000]) {
+      const whole = parse(doc, { mainTextChars });
+      assert.deepEqual(parseChunks(doc, () => 1, { mainTextChars }), whole);
+      assert.ok(whole.text!.length <= mainTextChars);
+    }
+  }
+});

@@ -85,6 +85,11 @@ export interface PageParserOptions {
   maxAnchorChars?: number;
   /** reported as ParsedPage.charset (default 'utf-8'); the parser sees decoded text */
   charset?: string;
+  /**
+   * keep the page's main text in document order, at most this many
+   * characters, as ParsedPage.text (default 0: not kept). See MainText.
+   */
+  mainTextChars?: number;
 }
 
 /** Titles that say nothing about the page (compared lower-cased, trimmed). */
@@ -274,6 +279,75 @@ class CappedText {
   }
 }
 
+/** MainText's state at a point, to go back to (MainText.restore). */
+interface MainMark {
+  length: number;
+  truncated: boolean;
+  gap: boolean;
+  line: boolean;
+}
+
+/**
+ * The page's main text in document order (ParsedPage.text): the visible
+ * text outside navigation regions (the title is separate), anchors and img
+ * alt included, fed as squeezed pieces. A block-level boundary starts a new
+ * line; other whitespace is one space; no line is empty. Capped at `max`
+ * characters: the rest is dropped and `truncated` is set. A link list is
+ * judged navigation only when it closes, and all its text came after it
+ * opened: the parser marks the text there and takes it back (`restore`),
+ * so nothing is held back meanwhile.
+ */
+class MainText {
+  text = '';
+  truncated = false;
+  private gap = false;
+  private line = false;
+
+  constructor(readonly max: number) {}
+
+  mark(): MainMark {
+    return { length: this.text.length, truncated: this.truncated, gap: this.gap, line: this.line };
+  }
+
+  restore(m: MainMark): void {
+    if (this.text.length > m.length) this.text = this.text.slice(0, m.length);
+    this.truncated = m.truncated;
+    this.gap = m.gap;
+    this.line = m.line;
+  }
+
+  brk(): void {
+    this.line = true;
+  }
+
+  add(s: string): void {
+    if (s.length === 0 || this.truncated) return;
+    let i = 0;
+    let j = s.length;
+    if (s.charCodeAt(0) === 32) {
+      this.gap = true;
+      i = 1;
+    }
+    const trailing = j > i && s.charCodeAt(j - 1) === 32;
+    if (trailing) j--;
+    if (i < j) {
+      const sep = this.text.length === 0 ? '' : this.line ? '\n' : this.gap ? ' ' : '';
+      const piece = sep + (i === 0 && j === s.length ? s : s.slice(i, j));
+      const room = this.max - this.text.length;
+      if (piece.length <= room) {
+        this.text += piece;
+      } else {
+        // a cut right after a separator would end the text in a space or line break
+        this.text += headOf(piece, room).trimEnd();
+        this.truncated = true;
+      }
+      this.gap = false;
+      this.line = false;
+    }
+    if (trailing) this.gap = true;
+  }
+}
+
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'noembed', 'noframes', 'iframe']);
 const BLOCK_LEVEL = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'dd', 'dir', 'div',
@@ -314,6 +388,8 @@ interface Fragment {
 /** A link-list container waiting for its navigation decision. */
 interface Segment {
   frags: Fragment[];
+  /** MainText's state when the container opened: judged navigation, its main text is taken back */
+  mainMark: MainMark | null;
   links: PageLink[];
   spans: number;
   anchorChars: number;
@@ -388,6 +464,8 @@ export class PageParser {
   private deferredChars = 0;
   /** the deferred text reached its cap (a cut before a surrogate pair can leave room that must stay unused) */
   private deferredFull = false;
+  /** the main text, when kept (mainTextChars > 0) */
+  private readonly main: MainText | null;
 
   private base: string;
   private baseSet = false;
@@ -426,6 +504,8 @@ export class PageParser {
     const mk = (): CappedText => new CappedText(this.maxText);
     this.blocks = { title: mk(), heading: mk(), content: mk(), navigation: mk(), anchor: mk(), other: mk() };
     this.blockList = Object.values(this.blocks);
+    const mainChars = Math.max(0, Math.floor(opts.mainTextChars ?? 0));
+    this.main = mainChars > 0 ? new MainText(mainChars) : null;
     this.stream = new Collapser((piece) => this.onStream(piece));
     this.unitText = new Collapser((piece) => {
       const room = BODY_PARAGRAPH_CHARS - this.unit.text.length;
@@ -489,6 +569,7 @@ export class PageParser {
         anchor: ownCopy(b.anchor.text),
         other: ownCopy(b.other.text),
       },
+      ...(this.main !== null ? { text: ownCopy(this.main.text), textTruncated: this.main.truncated } : {}),
       links: this.links,
       base: this.base,
       noindex: this.noindex,
@@ -584,7 +665,7 @@ export class PageParser {
     }
     if (LIST_CONTAINERS.has(tag) && this.navDepth === 0) {
       f.segment = true;
-      this.segments.push({ frags: [], links: [], spans: 0, anchorChars: 0, plainChars: 0 });
+      this.segments.push({ frags: [], mainMark: this.main?.mark() ?? null, links: [], spans: 0, anchorChars: 0, plainChars: 0 });
     }
   }
 
@@ -631,6 +712,7 @@ export class PageParser {
   private visibleText(text: string, forced: BlockType | undefined): void {
     this.stream.add(text);
     const seg = this.segments[this.segments.length - 1];
+    if (this.main !== null && this.navDepth === 0 && forced !== 'navigation') this.main.add(text);
     if (this.anchor !== null) {
       this.anchor.text.add(text);
       this.blocks.anchor.add(text);
@@ -643,14 +725,19 @@ export class PageParser {
       return;
     }
     seg.plainChars += visibleLength(text);
+    const fixed = type === 'navigation';
+    const last = seg.frags[seg.frags.length - 1];
+    const merge = last !== undefined && last.t === type && last.fixed === fixed;
+    // one space where two pieces meet, as in one piece: the cap below must
+    // count the same characters however the text was split
+    if (merge && text.charCodeAt(0) === 32 && last.s.charCodeAt(last.s.length - 1) === 32) text = text.slice(1);
+    if (text === '') return;
     const room = this.maxText - this.deferredChars;
     if (room <= 0 || this.deferredFull) return;
     const s = headOf(text, room);
     this.deferredChars += s.length;
     this.deferredFull = s.length < text.length;
-    const fixed = type === 'navigation';
-    const last = seg.frags[seg.frags.length - 1];
-    if (last !== undefined && last.t === type && last.fixed === fixed) last.s += s;
+    if (merge) last.s += s;
     else seg.frags.push({ t: type, fixed, s });
   }
 
@@ -673,6 +760,7 @@ export class PageParser {
 
   /** A block-level element boundary: separates words everywhere. */
   private visualBreak(): void {
+    this.main?.brk();
     this.stream.brk();
     this.anchor?.text.brk();
     this.blockBreak();
@@ -690,6 +778,7 @@ export class PageParser {
       }
       for (const l of seg.links) l.block = 'navigation';
       seg.links = [];
+      if (seg.mainMark !== null) this.main!.restore(seg.mainMark);
     }
     const parent = this.segments[this.segments.length - 1];
     if (parent !== undefined) {

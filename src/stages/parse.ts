@@ -18,6 +18,8 @@ export interface ParseStageOptions {
   maxTextChars?: number;
   /** cap of one anchor text, characters (default 500) */
   maxAnchorChars?: number;
+  /** keep each page's main text, at most this many characters, as `page.text` (default 0: not kept) */
+  mainTextChars?: number;
   /** bytes decoded and parsed per step (default 64 KiB) */
   chunkSize?: number;
   /** leave `fetch.body` set after parsing, for a later stage that writes it (--warc-out, --pages-out) */
@@ -41,6 +43,7 @@ export function parseBody(body: Buffer, url: string, headerCharset: string | nul
     maxLinks: opts.maxLinks,
     maxTextChars: opts.maxTextChars,
     maxAnchorChars: opts.maxAnchorChars,
+    mainTextChars: opts.mainTextChars,
     charset,
   });
   const step = Math.max(1, Math.floor(opts.chunkSize ?? DEFAULT_CHUNK_SIZE));

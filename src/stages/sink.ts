@@ -162,6 +162,10 @@ export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
   };
   if (item.simhash !== undefined) record.simhash = item.simhash;
   if (item.duplicateOf !== undefined) record.duplicateOf = item.duplicateOf;
+  if (item.page?.text !== undefined) {
+    record.text = item.page.text;
+    if (item.page.textTruncated === true) record.textTruncated = true;
+  }
   return withAttempts(record, item);
 }
 
