@@ -22,6 +22,7 @@ Usage:
   focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
   focuscrawl replay --warc FILE... [--port N]
   focuscrawl stats --store DIR [--log-format text|json]
+  focuscrawl records --store DIR [--after N] [--type page|error]
   focuscrawl train | eval | compare | expand-topic | gen-web ...
   focuscrawl --help | --version
   focuscrawl <command> --help
@@ -35,6 +36,7 @@ Commands:
   expand-topic  mine extension terms for a topic (seed 002's feature library)
   gen-web       build a synthetic Chinese portal web (WARC) from labelled headlines
   stats         pages, harvest, errors, latency of a crawl store, finished or running
+  records       the records a crawl committed, from its store, as it printed them
 `;
 
 /** The crawl command's help; the defaults come from the modules it loads. */
@@ -477,6 +479,7 @@ export async function main(argv: string[]): Promise<number> {
     if (cmd === 'expand-topic') return await (await import('./etfl/command.ts')).runExpandTopic(rest);
     if (cmd === 'gen-web') return await (await import('./genweb/command.ts')).runGenWeb(rest);
     if (cmd === 'stats') return await (await import('./stats-command.ts')).runStats(rest);
+    if (cmd === 'records') return await (await import('./records-command.ts')).runRecords(rest);
     throw new UsageError(`unknown command ${JSON.stringify(cmd)} (try focuscrawl --help)`);
   } catch (err) {
     const code = (err as { code?: unknown }).code;

@@ -40,7 +40,7 @@ export type StatsState = 'running' | 'finished' | 'interrupted';
 export type StoreStats = StatsSnapshot & { state: StatsState };
 
 /** Throws UsageError unless `dir` is a directory holding a LevelDB (a CURRENT file). */
-async function requireStore(dir: string): Promise<void> {
+export async function requireStore(dir: string): Promise<void> {
   let names: string[];
   try {
     if (!(await stat(dir)).isDirectory()) throw new UsageError(`--store ${dir} is not a directory`);

@@ -1,0 +1,93 @@
+/**
+ * `focuscrawl records --store DIR [--after N] [--type page|error]`: the
+ * records a crawl committed, from its store's log, in commit order, one
+ * NDJSON line each, as the crawl printed them on stdout.
+ *
+ * What it is for: a crawl's stdout that was lost or cut short (a consumer
+ * that died, a disk that filled, the microseconds between a commit and its
+ * stdout write at a kill), and re-reading a finished crawl without crawling
+ * again (`focuscrawl records --store s | focuscrawl eval ...`). Since the
+ * concatenated stdout of all runs on a store is the log in order, `--after
+ * N` with N the number of lines already saved prints exactly the rest.
+ *
+ * A LevelDB store a crawl holds is locked: FC_STORE_LOCKED (exit 1). A Redis
+ * store is read while workers write to it (the records committed so far).
+ */
+import type { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { UsageError } from './errors.ts';
+import { LineOutput } from './output.ts';
+import { requireStore } from './stats-command.ts';
+import { CrawlStore, logKey } from './store.ts';
+import { isRedisStore, type Store } from './store/types.ts';
+import { stringifyForTerminal } from './term.ts';
+
+const USAGE = `Usage: focuscrawl records --store DIR [--after N] [--type page|error]
+
+Print the records a crawl committed (its store's log), in commit order, one
+JSON object a line, as the crawl printed them: a lost or cut-short stdout
+recovered, or a finished crawl read again without crawling.
+
+  --store DIR           the crawl store (default ./focuscrawl-store), or
+                        redis://HOST:PORT/DB?crawl=NAME for a Redis store
+  --after N             skip the first N records (N = the lines already saved:
+                        the stdout of all runs on a store is its log in order)
+  --type T              only records of this type: page or error
+  -h, --help            show this help
+
+A store a running crawl holds is locked (FC_STORE_LOCKED, exit 1); a Redis
+store can be read while workers crawl.
+`;
+
+/** Open the store at `location` (a LevelDB directory or a redis:// URL). */
+async function openStore(location: string): Promise<Store> {
+  if (isRedisStore(location)) {
+    const { RedisStore } = await import('./store/redis.ts'); // ioredis only when asked for
+    return RedisStore.open(location);
+  }
+  await requireStore(location);
+  return CrawlStore.open(location);
+}
+
+/** Run `focuscrawl records` with its own arguments; resolves to the exit code (errors are thrown). */
+export async function runRecords(argv: string[], io: { stdout?: Writable } = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      store: { type: 'string' },
+      after: { type: 'string' },
+      type: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    stdout.write(USAGE);
+    return 0;
+  }
+  const after = values.after === undefined ? 0 : Number(values.after);
+  if (values.after !== undefined && (values.after.trim() === '' || !Number.isSafeInteger(after) || after < 0)) {
+    throw new UsageError(`--after must be a non-negative integer, got ${JSON.stringify(values.after)}`);
+  }
+  const type = values.type;
+  if (type !== undefined && type !== 'page' && type !== 'error') throw new UsageError(`--type must be page or error, got ${JSON.stringify(type)}`);
+  const store = await openStore(values.store ?? './focuscrawl-store');
+  // a reader that goes away (| head) ends the listing, exit 0
+  let closed = false;
+  const out = new LineOutput(stdout, () => (closed = true));
+  try {
+    for await (const record of store.log(after > 0 ? { gt: logKey(after) } : {})) {
+      if (closed) break;
+      if (type !== undefined && (record as { type?: unknown }).type !== type) continue;
+      // the same escaping as the crawl's stdout (C1 controls, bidi, U+2028)
+      const wait = out.write(`${stringifyForTerminal(record)}\n`);
+      if (wait !== undefined) await wait;
+    }
+  } finally {
+    out.detach();
+    await store.close();
+  }
+  return 0;
+}
