@@ -123,6 +123,8 @@ Records (stdout):
                         "title" (default: no text)
   --text-max-chars N    cap of "text", characters (default 100000; implies --text); a
                         cut text has "textTruncated": true
+  --outlinks            each page record lists its followable links as "outlinks":
+                        [{"url", "anchor", "score"}], each canonical URL once
 Output files (records still go to stdout):
   --warc-out DIR        also archive every fetched response in DIR as WARC/1.1, gzip per
                         record: request + response records (redirect hops too) and a
@@ -304,6 +306,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       'pages-out': { type: 'string' },
       text: { type: 'boolean' },
       'text-max-chars': { type: 'string' },
+      outlinks: { type: 'boolean' },
       concurrency: { type: 'string' },
       'per-host': { type: 'string' },
       'delay-ms': { type: 'string' },
@@ -406,6 +409,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     warcMaxSize: byteSize('warc-max-size', values['warc-max-size']),
     pagesOut: values['pages-out'],
     textChars: textChars(values.text === true, values['text-max-chars']),
+    outlinks: values.outlinks === true,
     concurrency,
     perHost,
     delayMs: positiveInt('delay-ms', values['delay-ms'], 1000),

@@ -49,7 +49,7 @@ export { VERSION };
 /** Record and item shapes (see README "Output" for the record fields). */
 export type {
   BlockType, CrawlItem, ErrorRecord, FetchHop, FetchResult, FrontierEntry, ItemError, Outlink, OutputRecord,
-  PageLink, PageRecord, ParsedPage, QueuedLink, Rescore, Scorer, Topic,
+  PageLink, PageRecord, ParsedPage, QueuedLink, RecordOutlink, Rescore, Scorer, Topic,
 } from './types.ts';
 export type { CrawlSummary } from './pipeline.ts';
 export type { StatsSnapshot } from './stats.ts';
@@ -88,7 +88,7 @@ export { NearDuplicates, type NearDuplicatesOptions } from './stages/dedup.ts';
 
 export type { ClassifyOptions } from './stages/classify.ts';
 export type { FetchStageOptions } from './stages/fetch.ts';
-export type { SinkOptions, LinkGuard, LinkDropReason } from './stages/sink.ts';
+export type { SinkOptions, LinkGuard, LinkDropReason, RecordOptions } from './stages/sink.ts';
 export type { InScope, ScopeRules } from './scope.ts';
 export type { CrawlStore, StoreOptions } from './store.ts';
 export type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
@@ -118,8 +118,8 @@ export async function* fromUrls(urls: Iterable<string> | AsyncIterable<string>, 
  * End stage without a store: maps each finished item to its output record
  * (the NDJSON record of README "Output"), named after strategy `opts.strategy`.
  */
-export async function* toRecords(source: AsyncIterable<CrawlItem>, opts: { strategy?: string } = {}): AsyncGenerator<OutputRecord> {
-  for await (const item of source) yield toRecord(item, opts.strategy ?? 'custom');
+export async function* toRecords(source: AsyncIterable<CrawlItem>, opts: { strategy?: string; outlinks?: boolean } = {}): AsyncGenerator<OutputRecord> {
+  for await (const item of source) yield toRecord(item, opts.strategy ?? 'custom', { outlinks: opts.outlinks });
 }
 
 /**

@@ -136,6 +136,8 @@ export interface CrawlConfig {
    * 0: no text)
    */
   textChars?: number;
+  /** --outlinks: each page record lists the page's links (url, anchor, score) */
+  outlinks?: boolean;
   /**
    * HTTP timeouts in ms: connect, complete headers, gap between body chunks,
    * and the whole of one request (defaults 10 000, 20 000, 30 000, 60 000)
@@ -438,6 +440,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
           sinkStage(src, {
             store,
             strategy: scorer.name,
+            outlinks: cfg.outlinks,
             maxDepth: cfg.maxDepth,
             canonOptions: canon,
             emit: (line) => output.write(line),

@@ -119,6 +119,15 @@ export interface ParsedPage {
   textTruncated?: boolean;
 }
 
+/** A link as a page record lists it (`--outlinks`). */
+export interface RecordOutlink {
+  /** canonical URL */
+  url: string;
+  anchor: string;
+  /** the strategy's priority for it */
+  score: number;
+}
+
 /** A link after scoring, ready for the frontier sink. */
 export interface Outlink {
   url: string;
@@ -185,6 +194,8 @@ export interface PageRecord {
   text?: string;
   /** present (true) when `text` was cut at its cap */
   textTruncated?: boolean;
+  /** with `--outlinks`: the page's followable links (src/stages/sink.ts recordOutlinks) */
+  outlinks?: RecordOutlink[];
 }
 
 /** One line of stdout for a URL that failed (no usable HTTP answer). */

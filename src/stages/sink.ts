@@ -18,12 +18,14 @@ import { stringifyForTerminal } from '../term.ts';
 import type { InScope } from '../scope.ts';
 import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../traps.ts';
 import { canonicalizer, type CanonOptions } from '../url.ts';
-import type { CrawlItem, ErrorRecord, FrontierEntry, OutputRecord, PageRecord, QueuedLink, Scorer } from '../types.ts';
+import type { CrawlItem, ErrorRecord, FrontierEntry, Outlink, OutputRecord, PageRecord, QueuedLink, RecordOutlink, Scorer } from '../types.ts';
 import { hostOfCanonical } from './frontier-source.ts';
 
 export interface SinkOptions {
   store: Store;
   strategy: string;
+  /** page records list the page's links (RecordOptions.outlinks) */
+  outlinks?: boolean;
   /** links deeper than this are not queued (seeds are depth 0) */
   maxDepth: number;
   canonOptions?: CanonOptions;
@@ -132,8 +134,32 @@ function withAttempts<R extends OutputRecord>(record: R, item: CrawlItem): R {
   return attempts > 1 ? { ...record, attempts } : record;
 }
 
+/** Options of toRecord. */
+export interface RecordOptions {
+  /** page records list the page's links (`outlinks`, see recordOutlinks) */
+  outlinks?: boolean;
+}
+
+/**
+ * A page's links for its record: each distinct canonical URL once, in the
+ * order of first appearance, with the anchor of that first link and the
+ * highest score any of its links got (the frontier takes that one).
+ */
+export function recordOutlinks(links: readonly Outlink[], canonOptions?: CanonOptions): RecordOutlink[] {
+  const canonicalOf = canonicalizer(canonOptions);
+  const byUrl = new Map<string, RecordOutlink>();
+  for (const l of links) {
+    const url = l.canonical === undefined ? canonicalOf(l.url) : l.canonical;
+    if (url === null) continue;
+    const seen = byUrl.get(url);
+    if (seen === undefined) byUrl.set(url, { url, anchor: l.anchor, score: l.score });
+    else if (l.score > seen.score) seen.score = l.score;
+  }
+  return [...byUrl.values()];
+}
+
 /** The stdout record for an item. */
-export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
+export function toRecord(item: CrawlItem, strategy: string, opts: RecordOptions & { canonOptions?: CanonOptions } = {}): OutputRecord {
   const { entry, fetch } = item;
   if (item.error !== undefined || fetch === undefined) {
     const err = item.error ?? { code: 'FC_INTERNAL', message: 'item reached the sink without a fetch result' };
@@ -166,6 +192,7 @@ export function toRecord(item: CrawlItem, strategy: string): OutputRecord {
     record.text = item.page.text;
     if (item.page.textTruncated === true) record.textTruncated = true;
   }
+  if (opts.outlinks === true) record.outlinks = recordOutlinks(item.outlinks ?? [], opts.canonOptions);
   return withAttempts(record, item);
 }
 
@@ -190,7 +217,7 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
       opts.onRetry?.(item);
       continue;
     }
-    const record = toRecord(item, opts.strategy);
+    const record = toRecord(item, opts.strategy, { outlinks: opts.outlinks, canonOptions: opts.canonOptions });
     // escapes what JSON.stringify leaves raw but a terminal acts on (C1, bidi, U+2028)
     const line = `${stringifyForTerminal(record)}\n`;
     // the store keeps the links' text only for a strategy that reads it back;
