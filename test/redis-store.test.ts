@@ -206,23 +206,35 @@ describe('Redis store across workers', { skip: REDIS_SKIP, concurrency: false },
     assert.equal((await a.claim(5)).status, 'done');
   });
 
+  // What could break (timing, not a bug): with a 300 ms lease renewed every
+  // 100 ms, a worker process (the child or this one) that a loaded CI machine
+  // left without CPU for ~200 ms would lose a lease it still held, and the
+  // exact URL sets below would fail. The lease is now 1000 ms (renewed every
+  // 333 ms) and each wait is 1500 ms, still longer than the lease, so a
+  // missing renewal or a missing reap still fails the test (checked by
+  // SIGSTOPping the child: "leased by the live child" fails). That check also
+  // showed a failed assertion left the child running and the test file never
+  // ended; the child is now killed in `finally`.
   test('a killed worker: its claimed URLs return to the frontier after the lease; a live worker keeps its own', async () => {
+    const LEASE_MS = 1000;
     const crawl = uniqueCrawl();
     const location = `${server!.url}?crawl=${crawl}`;
-    const survivor = await open(crawl, { perHost: 100, leaseMs: 300 });
+    const survivor = await open(crawl, { perHost: 100, leaseMs: LEASE_MS });
     await survivor.addSeeds(seeds(4, 3));
     const dir = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-redis-child-'));
+    let spawned: ReturnType<typeof spawn> | undefined;
     try {
       const file = path.join(dir, 'child.mts');
       await writeFile(
         file,
         `import { RedisStore } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/store/redis.ts')).href)};
-const s = await RedisStore.open(process.argv[2], { perHost: 100, leaseMs: 300 });
+const s = await RedisStore.open(process.argv[2], { perHost: 100, leaseMs: ${LEASE_MS} });
 const r = await s.claim(5);
 console.log(JSON.stringify(r.entries.map((e) => e.entry.url)));
 setInterval(() => {}, 1000);`,
       );
       const child = spawn(process.execPath, ['--import', 'tsx', file, location], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      spawned = child;
       const claimed = await new Promise<string[]>((resolve, reject) => {
         let out = '';
         child.stdout.on('data', (d) => {
@@ -234,18 +246,19 @@ setInterval(() => {}, 1000);`,
       assert.equal(claimed.length, 5);
       // the child renews its leases while it lives
       const mine = await survivor.claim(3);
-      await sleep(700);
+      await sleep(1.5 * LEASE_MS); // > leaseMs: only renewing kept the child's leases
       const during = await survivor.claim(100);
       const got = [...mine.entries, ...during.entries].map((e) => e.entry.url);
       assert.equal(got.length, 12 - 5);
       for (const u of claimed) assert.ok(!got.includes(u), `${u} is leased by the live child`);
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
-      await sleep(700); // > leaseMs, and the survivor renewed its own leases meanwhile
+      await sleep(1.5 * LEASE_MS); // > leaseMs, and the survivor renewed its own leases meanwhile
       const after = await survivor.claim(100);
       assert.deepEqual(after.entries.map((e) => e.entry.url).sort(), [...claimed].sort(), 'the dead worker\'s URLs, and only those');
       assert.equal(survivor.claimedCount, 12);
     } finally {
+      spawned?.kill('SIGKILL'); // a failed assertion above must not leave the child (and this test file) running
       await rm(dir, { recursive: true, force: true });
     }
   });
