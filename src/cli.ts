@@ -96,6 +96,9 @@ Politeness:
   --delay-ms N          pause between requests to one host (default 1000; robots.txt
                         Crawl-delay wins when larger; not applied to replay-proxy answers
                         unless given explicitly)
+  --delay-factor F      also pause F times as long as the host's last request took (at
+                        most 30 s; default 0 = off): a slow server is asked less often,
+                        as Heritrix's delay factor (its default is 5)
   --host-diversity K    every K consecutive fetches from K different hosts when possible
   --user-agent STRING   User-Agent header (default names focuscrawl and its version)
 HTTP:
@@ -212,6 +215,14 @@ function textChars(text: boolean, max: string | undefined): number {
   return n;
 }
 
+/** --delay-factor: a number >= 0 (decimals allowed), default 0. */
+function delayFactor(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const f = Number(value);
+  if (value.trim() === '' || !Number.isFinite(f) || f < 0) throw new UsageError(`--delay-factor must be a number >= 0, got ${JSON.stringify(value)}`);
+  return f;
+}
+
 /** --near-dup-distance: 0 (off) to 10, default 3 (src/simhash.ts). */
 function nearDupDistance(value: string | undefined): number {
   const k = positiveInt('near-dup-distance', value, 3);
@@ -310,6 +321,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       'per-host': { type: 'string' },
       'delay-ms': { type: 'string' },
+      'delay-factor': { type: 'string' },
       'host-diversity': { type: 'string' },
       'max-bytes': { type: 'string' },
       'timeout-ms': { type: 'string' },
@@ -414,6 +426,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     perHost,
     delayMs: positiveInt('delay-ms', values['delay-ms'], 1000),
     delayExplicit: values['delay-ms'] !== undefined,
+    delayFactor: delayFactor(values['delay-factor']),
     hostDiversity: positiveInt('host-diversity', values['host-diversity'], 0),
     maxBytes: positiveInt('max-bytes', values['max-bytes'], 1024 * 1024),
     userAgent: values['user-agent'],

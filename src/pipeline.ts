@@ -32,7 +32,7 @@ import { Inflight } from './inflight.ts';
 import { firstN } from './iter.ts';
 import { stallWatchdog } from './stall.ts';
 import { LineOutput } from './output.ts';
-import { HostScheduler } from './politeness.ts';
+import { HostScheduler, politeDelayMs } from './politeness.ts';
 import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './retry.ts';
 import { RobotsCache } from './robots.ts';
 import { DEFAULT_ROUND_SIZE } from './scorers/best-n-first.ts';
@@ -118,6 +118,8 @@ export interface CrawlConfig {
   perHost: number;
   delayMs: number;
   delayExplicit: boolean;
+  /** --delay-factor: a host also waits this many times as long as its last request took (src/politeness.ts; default 0) */
+  delayFactor?: number;
   hostDiversity: number;
   maxBytes: number;
   userAgent?: string;
@@ -317,6 +319,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       perHost: cfg.perHost,
       delayMs: cfg.delayMs,
       delayExplicit: cfg.delayExplicit,
+      delayFactor: cfg.delayFactor,
       hostDiversity: cfg.hostDiversity,
       crawlDelayMs: (url) => robots.crawlDelayMs(url),
     });
@@ -331,7 +334,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       if (released.has(item)) return;
       released.add(item);
       const host = hostOfCanonical(item.entry.url);
-      scheduler.finish(host, item.entry.url, item.fetch?.replay ?? false, requested);
+      scheduler.finish(host, item.entry.url, item.fetch?.replay ?? false, requested, item.fetch?.ms ?? 0);
       scheduler.backoff(host, hostBackoffMs(item, retry));
       inflight.wake();
     };
@@ -341,7 +344,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     const hostDelayMs = (item: CrawlItem): number => {
       const host = hostOfCanonical(item.entry.url);
       if (item.fetch?.replay === true) replayHosts.add(host);
-      const polite = replayHosts.has(host) && !cfg.delayExplicit ? 0 : Math.max(cfg.delayMs, robots.crawlDelayMs(item.entry.url) ?? 0);
+      const polite = replayHosts.has(host) && !cfg.delayExplicit ? 0 : politeDelayMs(cfg.delayMs, robots.crawlDelayMs(item.entry.url), cfg.delayFactor ?? 0, item.fetch?.ms ?? 0);
       return Math.max(polite, hostBackoffMs(item, retry));
     };
     const checkHop = async (url: string): Promise<ItemError | null> => {
@@ -366,8 +369,9 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       if (wait > 0) await sleep(wait, undefined, { signal: hop.signal });
       if (held) return undefined;
       scheduler.start(host);
+      const started = Date.now();
       return (replay) => {
-        scheduler.finish(host, url, replay);
+        scheduler.finish(host, url, replay, true, Date.now() - started);
         inflight.wake();
       };
     };

@@ -1,7 +1,10 @@
 /**
  * Per-host politeness: at most `perHost` requests in flight to one host, and
  * `delayMs` between the end of one request and the start of the next to that
- * host (robots.txt `Crawl-delay` wins when it is larger). Host diversity
+ * host (robots.txt `Crawl-delay` wins when it is larger; with `delayFactor`
+ * F, so does F times the time the request took, at most MAX_ADAPTIVE_DELAY_MS:
+ * a slow server gets more time between requests, as Heritrix's delay factor
+ * gives it). Host diversity
  * (seed 001): every K consecutive fetches come from K different hosts when the
  * frontier allows it.
  *
@@ -10,9 +13,14 @@
  * unless the user set `--delay-ms` explicitly.
  */
 
+/** Cap of the adaptive part of the delay (delayFactor × request time). */
+export const MAX_ADAPTIVE_DELAY_MS = 30_000;
+
 export interface SchedulerOptions {
   perHost: number;
   delayMs: number;
+  /** wait at least this many times as long as the request took (default 0: off); capped at MAX_ADAPTIVE_DELAY_MS */
+  delayFactor?: number;
   /** true when the user gave --delay-ms (then it applies to replayed hosts too) */
   delayExplicit?: boolean;
   /** K of seed 001; 0 or 1 disables it */
@@ -30,6 +38,16 @@ interface HostState {
   replay: boolean;
 }
 
+/**
+ * The pause owed to a host after a request that took `elapsedMs`: the
+ * largest of `delayMs`, robots.txt's Crawl-delay and `factor` × elapsedMs
+ * (that one at most MAX_ADAPTIVE_DELAY_MS).
+ */
+export function politeDelayMs(delayMs: number, crawlDelayMs: number | null, factor: number, elapsedMs: number): number {
+  const adaptive = factor > 0 && elapsedMs > 0 ? Math.min(MAX_ADAPTIVE_DELAY_MS, factor * elapsedMs) : 0;
+  return Math.max(delayMs, crawlDelayMs ?? 0, adaptive);
+}
+
 export class HostScheduler {
   readonly #opts: Required<Omit<SchedulerOptions, 'crawlDelayMs'>> & Pick<SchedulerOptions, 'crawlDelayMs'>;
   readonly #hosts = new Map<string, HostState>();
@@ -39,8 +57,10 @@ export class HostScheduler {
   constructor(opts: SchedulerOptions) {
     if (!(opts.perHost >= 1)) throw new TypeError('perHost must be >= 1');
     if (!(opts.delayMs >= 0)) throw new TypeError('delayMs must be >= 0');
+    if (!((opts.delayFactor ?? 0) >= 0)) throw new TypeError('delayFactor must be >= 0');
     this.#opts = {
       ...opts,
+      delayFactor: opts.delayFactor ?? 0,
       delayExplicit: opts.delayExplicit ?? false,
       hostDiversity: opts.hostDiversity ?? 0,
       now: opts.now ?? Date.now,
@@ -77,21 +97,22 @@ export class HostScheduler {
    * A request to `host` (for `url`) ended. `replay` says whether the answer
    * came from a replay proxy; `requested` is false when no request was made
    * after all (robots.txt refused the URL): then no delay follows.
+   * `elapsedMs`: how long the request took (for `delayFactor`).
    */
-  finish(host: string, url: string, replay: boolean, requested = true): void {
+  finish(host: string, url: string, replay: boolean, requested = true, elapsedMs = 0): void {
     const s = this.#hosts.get(host);
     if (s === undefined || s.active === 0) throw new Error(`finish() without start() for ${host}`);
     s.active--;
     if (!requested) return;
     s.replay ||= replay;
-    s.nextAt = Math.max(s.nextAt, this.#opts.now() + this.#delayAfter(url, s.replay));
+    s.nextAt = Math.max(s.nextAt, this.#opts.now() + this.#delayAfter(url, s.replay, elapsedMs));
     if (s.active === 0 && s.nextAt <= this.#opts.now()) this.#hosts.delete(host);
   }
 
-  /** The pause owed after a request for `url` ends: 0 for replayed hosts unless --delay-ms was explicit. */
-  #delayAfter(url: string, replay: boolean): number {
+  /** The pause owed after a request for `url` that took `elapsedMs` ends: 0 for replayed hosts unless --delay-ms was explicit. */
+  #delayAfter(url: string, replay: boolean, elapsedMs = 0): number {
     if (replay && !this.#opts.delayExplicit) return 0;
-    return Math.max(this.#opts.delayMs, this.#opts.crawlDelayMs?.(url) ?? 0);
+    return politeDelayMs(this.#opts.delayMs, this.#opts.crawlDelayMs?.(url) ?? null, this.#opts.delayFactor, elapsedMs);
   }
 
   /**

@@ -264,3 +264,32 @@ test('--per-host 2: the server never sees more than two requests at once on one 
   assert.equal(web.c.maxActive, 2);
   for (const [name, host] of Object.entries(web)) assert.ok(host.maxActive <= 2, `host ${name}: ${host.maxActive}`);
 });
+
+test('--delay-factor: a host that answers slowly is asked again only after factor × its answer time', async (t) => {
+  const SLOW_MS = 150;
+  const starts: number[] = [];
+  const base = await serve(t, (req, res) => {
+    if (req.url === '/robots.txt') {
+      res.writeHead(404).end();
+      return;
+    }
+    starts.push(performance.now());
+    const n = Number(req.url!.slice(1)) || 0;
+    setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<a href="/${n + 1}">next</a>`), SLOW_MS);
+  });
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const r = await runCli(['crawl', '--seed', `${base}/0`, '--store', dir, '--allow-private', '--quiet', '--max-pages', '4', '--delay-ms', '0', '--delay-factor', '3']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(parseLines(r.stdout).length, 4);
+  assert.equal(starts.length, 4);
+  // each request took >= 150 ms, so the next one waits >= 3 × 150 ms after it ended: >= 600 ms between starts
+  // (without the flag the gap is the 150 ms answer time)
+  for (let i = 1; i < starts.length; i++) {
+    const gap = starts[i] - starts[i - 1];
+    assert.ok(gap >= SLOW_MS + 3 * SLOW_MS - TOLERANCE_MS, `gap ${gap.toFixed(0)} ms before request ${i}`);
+  }
+  const bad = await runCli(['crawl', '--seed', `${base}/0`, '--delay-factor', '-1']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--delay-factor/);
+});

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostScheduler, type SchedulerOptions } from '../src/politeness.ts';
+import { HostScheduler, MAX_ADAPTIVE_DELAY_MS, politeDelayMs, type SchedulerOptions } from '../src/politeness.ts';
 
 /** A scheduler on a fake clock the test moves by hand. */
 function sched(opts: Partial<SchedulerOptions> = {}) {
@@ -330,5 +330,34 @@ describe('HostScheduler: redirect hops', () => {
     s.start(B); // B busy: a hop there does not wait for the slot (no deadlock between two hosts)
     clock.t += 300;
     assert.equal(s.hopDelayMs(B, u(B, 'y'), false, false), 0);
+  });
+});
+
+describe('HostScheduler: delayFactor (a slow answer earns its host a longer pause)', () => {
+  it('politeDelayMs: the largest of --delay-ms, Crawl-delay and factor × request time (capped)', () => {
+    assert.equal(politeDelayMs(100, null, 0, 5000), 100, 'factor 0: off');
+    assert.equal(politeDelayMs(100, null, 2, 30), 100, 'a fast answer: the fixed delay');
+    assert.equal(politeDelayMs(100, null, 2, 300), 600);
+    assert.equal(politeDelayMs(100, 2000, 2, 300), 2000, 'Crawl-delay when larger');
+    assert.equal(politeDelayMs(0, null, 5, 1e7), MAX_ADAPTIVE_DELAY_MS, 'capped');
+    assert.equal(politeDelayMs(40_000, null, 5, 1e7), 40_000, 'the cap bounds the adaptive part only');
+  });
+
+  it('finish() with the request time: the host waits factor × that time; replayed answers none', () => {
+    const { s, clock } = sched({ delayMs: 100, delayFactor: 2 });
+    s.start(A);
+    s.finish(A, u(A), false, true, 300);
+    clock.t += 599;
+    assert.equal(s.ready(A), false);
+    clock.t += 1;
+    assert.equal(s.ready(A), true);
+    s.start(B);
+    s.finish(B, u(B), true, true, 300); // a replay proxy's answer
+    assert.equal(s.ready(B), true);
+  });
+
+  it('rejects a negative or NaN factor', () => {
+    assert.throws(() => new HostScheduler({ perHost: 1, delayMs: 0, delayFactor: -1 }), TypeError);
+    assert.throws(() => new HostScheduler({ perHost: 1, delayMs: 0, delayFactor: NaN }), TypeError);
   });
 });
