@@ -88,7 +88,7 @@ export interface PageLink {
   anchor: string;
   /** heuristic link-context window (seed 000), whitespace collapsed */
   context: string;
-  /** tag that carried the link: a, area, frame, iframe */
+  /** tag that carried the link: a, area, frame, iframe, meta (http-equiv=refresh) */
   tag: string;
   /** rel=nofollow on the link, or <meta name=robots content=nofollow> */
   nofollow: boolean;

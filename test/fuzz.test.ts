@@ -140,7 +140,7 @@ function assertWellFormed(page: ParsedPage, opts: PageParserOptions): void {
     assert.ok(l.context.length <= Math.max(2 * n, 2 * maxAnchor) + 1, `context ${l.context.length} chars (N ${n}, anchor cap ${maxAnchor})`);
     assert.doesNotMatch(l.anchor, /[^\S ]| {2}/, 'anchor whitespace is collapsed');
     assert.doesNotMatch(l.context, /[^\S ]| {2}/, 'context whitespace is collapsed');
-    assert.ok(['a', 'area', 'frame', 'iframe'].includes(l.tag));
+    assert.ok(['a', 'area', 'frame', 'iframe', 'meta'].includes(l.tag));
   }
   assert.equal(typeof page.base, 'string');
   const maxMain = opts.mainTextChars ?? 0;

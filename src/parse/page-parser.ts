@@ -32,7 +32,9 @@
  *   navigation. Text inside such containers is held back until the
  *   outermost one closes (innermost containers decide first; a container
  *   judged not navigation leaves the decision to the one around it).
- * - Links: a[href], area[href], frame[src], iframe[src]; resolved against the
+ * - Links: a[href], area[href], frame[src], iframe[src], and the URL of
+ *   <meta http-equiv=refresh content="N; url=..."> (see refreshUrl; tag
+ *   'meta', no anchor text: a moved page's pointer); resolved against the
  *   first <base href> seen before the link, else the page URL; only http(s)
  *   results are kept (javascript:, mailto:, data:, ... are dropped, as are
  *   empty and fragment-only hrefs); not canonicalised. A new link starting
@@ -122,6 +124,25 @@ export const TITLE_MAX_CHARS = 150;
  * stops nesting at 512 too (it makes deeper elements siblings).
  */
 export const MAX_NESTING = 512;
+
+/**
+ * The URL of a `<meta http-equiv=refresh>` content value, as HTML's
+ * "shared declarative refresh steps" read it: a delay (digits and dots),
+ * then `;` or `,`, then optionally `url=`, then the URL (quoted or not).
+ * Null when there is no delay or no URL (a refresh of the page itself).
+ */
+export function refreshUrl(content: string): string | null {
+  const m = /^\s*[0-9.]+\s*[;,]?\s*(?:url\s*=\s*)?(.*)$/is.exec(content);
+  if (m === null || !/[0-9]/.test(content.trimStart()[0] ?? '')) return null;
+  let url = m[1];
+  const q = url[0];
+  if (q === '"' || q === "'") {
+    const end = url.indexOf(q, 1);
+    url = end === -1 ? url.slice(1) : url.slice(1, end);
+  }
+  url = url.trim();
+  return url === '' ? null : url;
+}
 
 /** True when `title` is missing or generic (see GENERIC_TITLES). */
 export function isGenericTitle(title: string | null | undefined): boolean {
@@ -624,6 +645,10 @@ export class PageParser {
         }
         break;
       case 'meta':
+        if ((attr['http-equiv'] ?? '').trim().toLowerCase() === 'refresh') {
+          const target = refreshUrl(attr.content ?? '');
+          if (target !== null) this.zeroLengthLink('meta', target, '', undefined);
+        }
         if ((attr.name ?? '').trim().toLowerCase() === 'robots') {
           for (const d of (attr.content ?? '').toLowerCase().split(/[\s,;]+/)) {
             if (d === 'noindex' || d === 'none') this.noindex = true;
