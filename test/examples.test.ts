@@ -189,6 +189,19 @@ describe('library API', { timeout: 120_000 }, () => {
     assert.deepEqual(await readdir(dir), []);
   });
 
+  test('crawl(): textChars and outlinks give the records text and outlinks, as --text-max-chars and --outlinks do', async (t) => {
+    const { url } = await fixtureReplay(t);
+    const records = await api.crawl({ seeds: ['http://www.webdir.example/'], proxy: url, maxPages: 5, textChars: 60, outlinks: true }).toArray();
+    const html = records.filter((r: any) => r.type === 'page' && r.contentType === 'text/html');
+    assert.ok(html.length >= 3);
+    for (const r of html) {
+      assert.equal(typeof r.text, 'string');
+      assert.ok(r.text.length <= 60);
+      assert.ok(Array.isArray(r.outlinks));
+    }
+    assert.ok(html.some((r: any) => r.textTruncated === true && r.outlinks.length > 0));
+  });
+
   test('crawl(): an AbortSignal ends the stream normally with stopped "aborted"', async (t) => {
     const { url } = await fixtureReplay(t);
     const ac = new AbortController();
