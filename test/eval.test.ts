@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { CurveSampler, Evaluator, evaluate, parseLabels } from '../src/eval/metrics.ts';
 import { downsample, plotCurves } from '../src/eval/plot.ts';
-import { runEval } from '../src/eval/command.ts';
+import { readRecords, runEval } from '../src/eval/command.ts';
 import { runCompare } from '../src/eval/compare.ts';
 import { ROOT, parseLines, tempDir } from './helpers/cli.ts';
 
@@ -61,6 +61,39 @@ test('parseLabels with --where keeps only the rows that pass: the others are unl
   const notA = parseLabels(tsv, [{ column: 'site', value: 'a', negate: true }]);
   assert.deepEqual([...notA.labels.keys()], ['http://b.example/1', 'http://b.example/2']);
   assert.throws(() => parseLabels(tsv, [{ column: 'campus', value: 'a' }], 'l.tsv'), { code: 'FC_USAGE', message: /l\.tsv has no column "campus"/ });
+});
+
+// What broke: eval read lines of at most 1 MiB and skipped longer ones
+// without a word, so a page record made long by --text and --outlinks (a
+// page with thousands of links) was left out of the harvest and recall.
+test('runEval: a 3 MB record (long text and outlinks) is scored like any other', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const labels = path.join(dir, 'l.tsv');
+  await writeFile(labels, 'url\tlabel\nhttp://a.example/1\tsolar\nhttp://a.example/2\tsolar\n');
+  const long = { ...page('http://a.example/1'), text: 'x'.repeat(2_500_000), outlinks: Array.from({ length: 10_000 }, (_, i) => ({ url: `http://a.example/l/${i}`, anchor: 'a link of the page', score: 0.5 })) };
+  const crawl = `${JSON.stringify(long)}\n${JSON.stringify(page('http://a.example/2'))}\n`;
+  assert.ok(crawl.length > 3_000_000);
+  const out = sink();
+  const err = sink();
+  // in 64 KiB chunks, as a pipe delivers stdin
+  const chunks = Array.from({ length: Math.ceil(crawl.length / 65536) }, (_, i) => crawl.slice(i * 65536, (i + 1) * 65536));
+  const code = await runEval(['--labels', labels, '--target', 'solar'], { stdin: Readable.from(chunks), stdout: out.stream, stderr: err.stream });
+  assert.equal(code, 0, err.text());
+  const summary = parseLines(out.text()).find((r) => r.type === 'summary');
+  assert.equal(summary.pages, 2);
+  assert.equal(summary.relevant, 2);
+});
+
+test('readRecords: a line past the cap is skipped and reported, the lines after it are read', async () => {
+  const lines = ['{"a":1}', JSON.stringify({ long: 'y'.repeat(5000) }), '{"b":2}', JSON.stringify({ long: 'z'.repeat(3000) }), '{"c":3}'];
+  const text = lines.join('\n') + '\n';
+  const chunks = Array.from({ length: Math.ceil(text.length / 700) }, (_, i) => text.slice(i * 700, (i + 1) * 700));
+  const rows: object[] = [];
+  const bad: string[] = [];
+  await readRecords(Readable.from(chunks), (r) => rows.push(r), (why) => bad.push(why), 1000);
+  assert.deepEqual(rows, [{ a: 1 }, { b: 2 }, { c: 3 }]);
+  assert.deepEqual(bad, ['a line longer than 1000 characters (skipped)', 'a line longer than 1000 characters (skipped)']);
 });
 
 test('runEval --where: recall over the kept targets only; an unknown column is exit 2', async (t) => {

@@ -83,8 +83,12 @@ export interface ScoredRun {
 export const CURVE_POINTS = 50;
 /** Points per run and view kept for the plot. */
 export const PLOT_POINTS = 500;
-/** Longest partial line buffered while reading NDJSON (split2 skips longer ones). */
-const MAX_LINE = 1024 * 1024;
+/**
+ * Longest line buffered while reading NDJSON, in characters; a longer line
+ * is skipped and reported as malformed. A page record with `--text` and
+ * `--outlinks` can pass 1 MiB (a page with thousands of links).
+ */
+export const MAX_LINE = 64 * 1024 * 1024;
 /** Malformed lines reported one by one per run; the rest are only counted. */
 const REPORT_MALFORMED = 5;
 
@@ -109,8 +113,8 @@ function settle(emitter: NodeJS.EventEmitter, event: string): Promise<void> {
  * per-line errors are events, not failures, so it is fed by hand (pipe()
  * would unpipe at the first one). An error of `input` itself rejects.
  */
-export async function readRecords(input: Readable, onRecord: (rec: object) => void, onMalformed: (why: string) => void): Promise<void> {
-  const parser = ndjson.parse({ strict: true, maxLength: MAX_LINE, skipOverflow: true } as ndjson.ParseOptions);
+export async function readRecords(input: Readable, onRecord: (rec: object) => void, onMalformed: (why: string) => void, maxLine = MAX_LINE): Promise<void> {
+  const parser = ndjson.parse({ strict: true, maxLength: maxLine, skipOverflow: true } as ndjson.ParseOptions);
   parser.on('data', (v: unknown) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) onRecord(v);
     else onMalformed(`not a JSON object: ${JSON.stringify(v).slice(0, 50)}`);
@@ -119,9 +123,24 @@ export async function readRecords(input: Readable, onRecord: (rec: object) => vo
     // ndjson hands a line `null` to split2 as end-of-stream; later lines then fail with this message.
     onMalformed(err.message === 'stream.push() after EOF' ? 'line after a `null` line (the parser stopped there)' : err.message);
   });
+  // split2 (under ndjson) drops a line past maxLength without a word; its
+  // `overflow` flag says when it starts dropping one. The transform runs
+  // within write() while 'data' takes every row at once, so a look after
+  // each write sees each such line.
+  let overflowing = false;
+  const checkOverflow = (): void => {
+    const now = (parser as unknown as { overflow?: boolean }).overflow === true;
+    if (now && !overflowing) onMalformed(`a line longer than ${maxLine} characters (skipped)`);
+    overflowing = now;
+  };
   const ended = settle(parser, 'end');
   for await (const chunk of input) {
-    if (!parser.write(chunk)) await settle(parser, 'drain');
+    const more = parser.write(chunk);
+    checkOverflow();
+    if (!more) {
+      await settle(parser, 'drain');
+      checkOverflow();
+    }
   }
   parser.end();
   await ended;
