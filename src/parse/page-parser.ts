@@ -133,7 +133,7 @@ export const MAX_NESTING = 512;
  */
 export function refreshUrl(content: string): string | null {
   const m = /^\s*[0-9.]+\s*[;,]?\s*(?:url\s*=\s*)?(.*)$/is.exec(content);
-  if (m === null || !/[0-9]/.test(content.trimStart()[0] ?? '')) return null;
+  if (m === null) return null;
   let url = m[1];
   const q = url[0];
   if (q === '"' || q === "'") {
