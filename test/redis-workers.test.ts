@@ -91,7 +91,7 @@ describe('Redis: several crawl workers on one crawl (WebKB replay)', { skip: RED
     await server?.stop();
   });
 
-  test('3 workers: no URL fetched twice, the union is --max-pages, harvest within 5 points of one worker', async (t) => {
+  test('3 workers: no URL fetched twice, the union is --max-pages, mostly the pages one worker fetches', async (t) => {
     const { url: proxy, dir } = await fixtureReplay(t, WEBKB_WARC);
     const topic = path.join(dir, 'topic.json');
     await writeFile(topic, JSON.stringify(TOPIC));
@@ -113,7 +113,16 @@ describe('Redis: several crawl workers on one crawl (WebKB replay)', { skip: RED
     const h1 = harvest(one, byUrl);
     const h3 = harvest(union, byUrl);
     t.diagnostic(`harvest by labels: one worker ${h1.toFixed(3)}, three ${h3.toFixed(3)}`);
-    assert.ok(Math.abs(h3 - h1) <= 0.05, `harvest: 3 workers ${h3.toFixed(3)}, one worker ${h1.toFixed(3)}`);
+    // What was weak: this test asked for the labelled harvest to be within 5
+    // points of one worker's, but the first 300 pages of this crawl hold 2–5
+    // course pages (harvest 0.7–1.7%), so almost any order passed. Workers
+    // sharing one frontier take its best URLs as one worker does: measured,
+    // 245–278 of the 300 pages are ones a single best-first worker fetches,
+    // where a breadth-first crawl of the same size shares 87–95 with it.
+    const single1 = new Set(one.map((p) => p.url as string));
+    const shared = union.filter((p) => single1.has(p.url as string)).length;
+    t.diagnostic(`pages also fetched by one worker: ${shared} of ${union.length}`);
+    assert.ok(shared >= (2 / 3) * PAGES, `the workers kept the frontier's order: ${shared} of ${PAGES} pages are ones one worker fetches`);
     const { log } = await checkNothingLost(store.split('crawl=')[1]);
     assert.equal(log.length, records.length, 'every committed record was printed');
 
