@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
+import { performance } from 'node:perf_hooks';
 import { writeFile } from 'node:fs/promises';
 import { startSyntheticProxy } from '../fixtures/serve-synthetic.ts';
 import { DIR_SIZE, HUB_FACTOR, parseWebSpec, SyntheticWeb } from '../fixtures/synthetic-web.ts';
@@ -183,6 +184,17 @@ test('the proxy serves pages, robots.txt and 404s outside the web', async (t) =>
     assert.equal(r.status, 404, url);
     assert.equal(r.headers['x-focuscrawl-replay'], 'synthetic');
   }
+});
+
+test('the proxy with latencyMs answers no sooner than that, with the same page', async (t) => {
+  const web = new SyntheticWeb();
+  const proxy = await startSyntheticProxy(web, { latencyMs: 120 });
+  t.after(() => proxy.close());
+  const started = performance.now();
+  const page = await viaProxy(proxy.url, 'http://h12.synth/d2/p45.html');
+  assert.ok(performance.now() - started >= 115, 'waited the latency');
+  assert.equal(page.status, 200);
+  assert.equal(page.body, web.html(web.pageId('http://h12.synth/d2/p45.html')!));
 });
 
 test('a best-first crawl through the proxy finds its topic', async (t) => {
