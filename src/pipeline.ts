@@ -361,11 +361,11 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     // hop to another host counts as a request there (see hopDelayMs).
     const beforeHop = async (
       url: string,
-      hop: { origin: string; replay: boolean; signal: AbortSignal },
+      hop: { origin: string; replay: boolean; elapsedMs: number; signal: AbortSignal },
     ): Promise<((replay: boolean) => void) | undefined> => {
       const host = hostOfCanonical(url);
       const held = host === hostOfCanonical(hop.origin);
-      const wait = scheduler.hopDelayMs(host, url, held, hop.replay);
+      const wait = scheduler.hopDelayMs(host, url, held, hop.replay, hop.elapsedMs);
       if (wait > 0) await sleep(wait, undefined, { signal: hop.signal });
       if (held) return undefined;
       scheduler.start(host);

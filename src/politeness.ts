@@ -119,16 +119,17 @@ export class HostScheduler {
    * Milliseconds a followed redirect hop to `url` on `host` must wait. When
    * `held` (the item already holds a slot on this host: a same-host hop) it
    * waits the politeness delay after its own request, which just ended
-   * (`replay`: that answer came from a replay proxy); either way it waits
+   * (`replay`: that answer came from a replay proxy; `elapsedMs`: how long
+   * it took, for `delayFactor`); either way it waits
    * for the host's next allowed start. A hop to another host then calls
    * {@link start} and {@link finish} around its request like any fetch; it
    * does not wait for a free slot there (two items redirecting into each
    * other's hosts would wait forever), so a host can briefly see one
    * request more than `perHost`.
    */
-  hopDelayMs(host: string, url: string, held: boolean, replay: boolean): number {
+  hopDelayMs(host: string, url: string, held: boolean, replay: boolean, elapsedMs = 0): number {
     const s = this.#hosts.get(host);
-    const own = held ? this.#delayAfter(url, replay || (s?.replay ?? false)) : 0;
+    const own = held ? this.#delayAfter(url, replay || (s?.replay ?? false), elapsedMs) : 0;
     return Math.max(own, (s?.nextAt ?? 0) - this.#opts.now(), 0);
   }
 

@@ -356,6 +356,14 @@ describe('HostScheduler: delayFactor (a slow answer earns its host a longer paus
     assert.equal(s.ready(B), true);
   });
 
+  it('a same-host redirect hop after a slow answer waits factor × that answer\'s time', () => {
+    const { s } = sched({ delayMs: 100, delayFactor: 3 });
+    s.start(A);
+    assert.equal(s.hopDelayMs(A, u(A, 'moved'), true, false, 400), 1200);
+    assert.equal(s.hopDelayMs(A, u(A, 'moved'), true, false, 10), 100);
+    assert.equal(s.hopDelayMs(A, u(A, 'moved'), true, true, 400), 0, 'replayed: none');
+  });
+
   it('rejects a negative or NaN factor', () => {
     assert.throws(() => new HostScheduler({ perHost: 1, delayMs: 0, delayFactor: -1 }), TypeError);
     assert.throws(() => new HostScheduler({ perHost: 1, delayMs: 0, delayFactor: NaN }), TypeError);

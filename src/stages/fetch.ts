@@ -27,7 +27,7 @@ export interface FetchStageOptions {
    * it: resolves when the hop may be requested, to a callback called once
    * its answer (`replay`: from a replay proxy) or failure is in, or undefined.
    */
-  beforeHop?: (url: string, hop: { origin: string; replay: boolean; signal: AbortSignal }) => Promise<((replay: boolean) => void) | undefined>;
+  beforeHop?: (url: string, hop: { origin: string; replay: boolean; elapsedMs: number; signal: AbortSignal }) => Promise<((replay: boolean) => void) | undefined>;
   /**
    * Called exactly once per item that enters the stage, as soon as it settles
    * and before it is queued for yielding: after the fetch (success or error),
@@ -63,6 +63,7 @@ async function fetchWithRedirects(
   for (;;) {
     let hop: Awaited<ReturnType<HttpClient['get']>>;
     const at = chain.length === 1 ? fetchedAt : new Date().toISOString();
+    const hopStarted = Date.now();
     try {
       hop = await opts.client.get(current, { maxBytes: opts.maxBytes, signal });
     } catch (err) {
@@ -81,7 +82,7 @@ async function fetchWithRedirects(
       const veto = opts.checkHop === undefined ? null : await opts.checkHop(next);
       hops.push({ url: current, status: hop.status, headers: hop.headers, fetchedAt: at });
       if (veto !== null) return { refused: veto, hops };
-      hopDone = await opts.beforeHop?.(next, { origin: url, replay: hop.replay, signal });
+      hopDone = await opts.beforeHop?.(next, { origin: url, replay: hop.replay, elapsedMs: Date.now() - hopStarted, signal });
       chain.push(next);
       current = next;
       continue;
