@@ -43,6 +43,11 @@ Commands:
 function crawlHelp(strategies: string[], maxPagesPerHost: number, traps: { maxRepeat: number; maxSegments: number; maxUrlLength: number }): string {
   return `Usage: focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
 
+Seeds:
+  --seed URL            a start URL (repeatable)
+  --seeds FILE          start URLs, one a line (# comments, blank lines); - reads them
+                        from stdin: ... | focuscrawl crawl --seeds - ...
+
 Topic and strategy:
   --topic FILE          topic.json: {"name": "...", "terms": ["..."], "threshold": 0.2}
   --strategy NAME       ${strategies.join(' | ')}

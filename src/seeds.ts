@@ -1,7 +1,9 @@
 /**
  * The seeds file of `crawl --seeds FILE`: one http(s) URL a line; blank
  * lines and lines starting with `#` are skipped; leading and trailing
- * whitespace (also CR of CRLF files and a BOM) is ignored.
+ * whitespace (also CR of CRLF files and a BOM) is ignored. FILE `-` is
+ * standard input (`… | focuscrawl crawl --seeds - …`), named `stdin` in
+ * messages.
  *
  * Policy: a seeds file with any bad line is refused as a whole (FC_USAGE,
  * exit 2) before anything is crawled, with one message naming the first bad
@@ -9,6 +11,7 @@
  * are and where. The file is read to its end first (streamed, every line
  * capped), so one run reports the whole extent of the damage.
  */
+import type { Readable } from 'node:stream';
 import { UsageError } from './errors.ts';
 import { readLines } from './train/from-texts.ts';
 import { canonicalize } from './url.ts';
@@ -51,16 +54,18 @@ export function classifySeedLine(line: string): SeedLine {
 }
 
 /**
- * The seed URLs of `file` (see the module comment). Throws UsageError
- * (FC_USAGE) when the file cannot be read or has a bad line.
+ * The seed URLs of `file` (see the module comment; `-`: `stdin`, by
+ * default process.stdin). Throws UsageError (FC_USAGE) when the file cannot
+ * be read or has a bad line.
  */
-export async function readSeedsFile(file: string): Promise<string[]> {
+export async function readSeedsFile(file: string, stdin: () => Readable = () => process.stdin): Promise<string[]> {
   const seeds: string[] = [];
   let first: { line: number; reason: string; text: string } | null = null;
   const more: number[] = [];
   let bad = 0;
   let n = 0;
-  for await (const line of readLines(file, MAX_SEED_LINE_BYTES)) {
+  const lines = file === '-' ? readLines('stdin', MAX_SEED_LINE_BYTES, stdin) : readLines(file, MAX_SEED_LINE_BYTES);
+  for await (const line of lines) {
     n++;
     const c: SeedLine = line === null ? { kind: 'bad', reason: `line longer than ${MAX_SEED_LINE_BYTES} bytes` } : classifySeedLine(line);
     if (c.kind === 'url') seeds.push(c.url);
@@ -72,5 +77,5 @@ export async function readSeedsFile(file: string): Promise<string[]> {
   if (first === null) return seeds;
   const quote = first.text === '' ? '' : `: ${JSON.stringify(first.text.slice(0, QUOTE_CHARS))}${first.text.length > QUOTE_CHARS ? '…' : ''}`;
   const rest = bad === 1 ? '' : ` (${bad} bad lines in all; also line${more.length > 1 ? 's' : ''} ${more.join(', ')}${bad - 1 > more.length ? ', …' : ''})`;
-  throw new UsageError(`${file}:${first.line}: ${first.reason}${quote}${rest}`);
+  throw new UsageError(`${file === '-' ? 'stdin' : file}:${first.line}: ${first.reason}${quote}${rest}`);
 }

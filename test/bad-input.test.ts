@@ -312,3 +312,10 @@ test('CLI: a seeds file with BOM, CRLF, comments, IDN and percent oddities is cr
   assert.deepEqual(urls, ['http://idn.example/a/', 'http://pct.example/~user/%C3%BC?q=%2F', 'http://xn--bcher-kva.example/']);
   assert.ok(requested.includes('http://xn--bcher-kva.example/'), `the IDN host is requested in punycode: ${requested.join(' ')}`);
 });
+
+test('--seeds - reads the seeds from stdin; a bad line there is FC_USAGE naming stdin:LINE', async () => {
+  const { Readable } = await import('node:stream');
+  const from = (text: string) => () => Readable.from([Buffer.from(text)]);
+  assert.deepEqual(await readSeedsFile('-', from('# seeds\nhttp://a.example/\n\nhttps://b.example/x\n')), ['http://a.example/', 'https://b.example/x']);
+  await assert.rejects(readSeedsFile('-', from('http://a.example/\nftp://c.example/\n')), { code: 'FC_USAGE', message: /^stdin:2: not an http\(s\) URL/ });
+});

@@ -82,3 +82,14 @@ test('a paused reader stops the crawl; RSS stays bounded; resuming finishes it',
   // the fetch stage's abort signal; stderr must stay clean.
   assert.equal(stderr, '');
 });
+
+test('seeds piped in: `… | focuscrawl crawl --seeds - …` crawls them', async (t) => {
+  const { url: replayUrl, dir } = await fixtureReplay(t);
+  const script =
+    `printf '# from a pipe\\nhttp://www.webdir.example/\\nhttp://news.example.cn/\\n' | ` +
+    `"${process.execPath}" "${BIN}" crawl --seeds - --strategy bfs --proxy ${replayUrl} --store "${path.join(dir, 'store')}" --max-pages 6 --quiet`;
+  const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
+  const records = parseLines(stdout);
+  assert.equal(records.length, 6);
+  assert.deepEqual(records.filter((r) => r.depth === 0).map((r) => r.url).sort(), ['http://news.example.cn/', 'http://www.webdir.example/']);
+});

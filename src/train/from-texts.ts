@@ -7,6 +7,7 @@
  * example sample the WARC reader shares.
  */
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.ts';
 import type { ParsedPage } from '../types.ts';
 import type { Segmenter } from '../text/segmenter.ts';
@@ -23,9 +24,10 @@ export const DEFAULT_MAX_EXAMPLES = 500_000;
  * The lines of a UTF-8 text file without their line ends (LF or CRLF; a
  * leading BOM is dropped). A line longer than `maxLineBytes` is yielded as
  * null (its bytes are skipped, never buffered). Throws UsageError (FC_USAGE)
- * when the file cannot be read.
+ * when the file cannot be read. `open` gives the bytes instead of the file
+ * at `path` (which then only names them in messages), e.g. stdin.
  */
-export async function* readLines(path: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string | null> {
+export async function* readLines(path: string, maxLineBytes = MAX_LINE_BYTES, open: () => Readable = () => createReadStream(path)): AsyncGenerator<string | null> {
   const decoder = new TextDecoder('utf-8');
   let parts: Buffer[] = [];
   let size = 0;
@@ -46,7 +48,7 @@ export async function* readLines(path: string, maxLineBytes = MAX_LINE_BYTES): A
   };
   let stream;
   try {
-    stream = createReadStream(path);
+    stream = open();
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0;
       for (;;) {
