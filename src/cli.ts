@@ -63,6 +63,8 @@ Topic and strategy:
                         nodejieba (optional package, if installed)
 Scope:
   --max-pages N         stop after N pages (counted across resumed runs; default: no limit)
+  --max-time S          stop after S seconds of this run (decimals allowed); requests in
+                        flight go back to the frontier, rerun to go on (exit 0)
   --max-depth N         do not queue links more than N hops from a seed (default: no limit)
   --max-frontier N      keep at most the N best queued URLs (default: no limit)
   --allow-domain D      queue only URLs on D or its subdomains (repeatable: any of them;
@@ -220,6 +222,14 @@ function textChars(text: boolean, max: string | undefined): number {
   return n;
 }
 
+/** --max-time: seconds > 0 (decimals allowed) as ms; no limit without it. */
+function maxTimeMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const s = Number(value);
+  if (value.trim() === '' || !Number.isFinite(s) || s <= 0) throw new UsageError(`--max-time must be a number of seconds > 0, got ${JSON.stringify(value)}`);
+  return s * 1000;
+}
+
 /** --delay-factor: a number >= 0 (decimals allowed), default 0. */
 function delayFactor(value: string | undefined): number {
   if (value === undefined) return 0;
@@ -303,6 +313,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       tunnel: { type: 'string' },
       segmenter: { type: 'string' },
       'max-pages': { type: 'string' },
+      'max-time': { type: 'string' },
       'max-depth': { type: 'string' },
       'max-frontier': { type: 'string' },
       'allow-domain': { type: 'string', multiple: true },
@@ -400,6 +411,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     fresh: values.fresh === true,
     leaseMs: leaseMs(values['lease-ms'], values.store),
     maxPages: positiveInt('max-pages', values['max-pages'], Infinity),
+    maxTimeMs: maxTimeMs(values['max-time']),
     maxDepth: positiveInt('max-depth', values['max-depth'], Infinity),
     maxFrontier: positiveInt('max-frontier', values['max-frontier'], Infinity),
     scope: {

@@ -84,6 +84,12 @@ export interface CrawlConfig {
   /** lease of a claimed URL with a Redis store, ms (src/store/redis.ts; default 30 000) */
   leaseMs?: number;
   maxPages: number;
+  /**
+   * --max-time: stop after this many ms (default no limit); requests in
+   * flight are cancelled and go back to the frontier, as on SIGTERM, and the
+   * summary says 'time-limit'
+   */
+  maxTimeMs?: number;
   maxDepth: number;
   maxFrontier: number;
   dropIndex: boolean;
@@ -167,7 +173,7 @@ export interface CrawlSummary {
   frontier: number;
   ms: number;
   /** why the crawl ended */
-  stopped: 'done' | 'output-closed' | 'aborted';
+  stopped: 'done' | 'output-closed' | 'aborted' | 'time-limit';
   /** links not queued in this run, by trap rule or 'host-budget' (once per page and URL) */
   dropped: Partial<Record<LinkDropReason, number>>;
   /** with a Redis store: commands this worker sent it (one round-trip each) */
@@ -216,6 +222,7 @@ const runPipeline = pipeline as (...stages: unknown[]) => Promise<void>;
 
 /** Abort reason when the reader of the output went away. */
 const OUTPUT_CLOSED = new Error('output closed');
+const TIME_LIMIT = new Error('--max-time reached');
 
 /** `; links dropped: path-repetition 3, host-budget 12`, or '' when none was. */
 function dropLine(dropped: CrawlSummary['dropped']): string {
@@ -369,9 +376,9 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       if (wait > 0) await sleep(wait, undefined, { signal: hop.signal });
       if (held) return undefined;
       scheduler.start(host);
-      const started = Date.now();
+      const hopStarted = Date.now();
       return (replay) => {
-        scheduler.finish(host, url, replay, true, Date.now() - started);
+        scheduler.finish(host, url, replay, true, Date.now() - hopStarted);
         inflight.wake();
       };
     };
@@ -402,6 +409,9 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     const onAbort = (): void => ac.abort();
     cfg.signal?.addEventListener('abort', onAbort, { once: true });
     if (cfg.signal?.aborted === true) ac.abort(); // e.g. Ctrl-C while sitemaps were read
+    // counted from the crawl's start (sitemaps included)
+    const maxTimeMs = cfg.maxTimeMs ?? Infinity;
+    const timeLimit = Number.isFinite(maxTimeMs) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, started + maxTimeMs - Date.now())) : undefined;
     live.start();
     reporter = live;
     // a lost wake-up must not end the process silently (exit 13): see src/stall.ts
@@ -478,9 +488,10 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     } catch (err) {
       if (stalled !== null) throw stalled;
       if (output.closed) summary.stopped = 'output-closed';
-      else if (ac.signal.aborted) summary.stopped = 'aborted';
+      else if (ac.signal.aborted) summary.stopped = ac.signal.reason === TIME_LIMIT ? 'time-limit' : 'aborted';
       else throw err;
     } finally {
+      clearTimeout(timeLimit);
       process.off('beforeExit', onIdle);
       output.detach();
       cfg.signal?.removeEventListener('abort', onAbort);

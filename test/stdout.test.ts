@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { CrawlStore } from '../src/store.ts';
-import { BIN, ROOT, parseLines, spawnCli, tempDir, fixtureReplay } from './helpers/cli.ts';
+import { BIN, ROOT, parseLines, runCli, spawnCli, tempDir, fixtureReplay } from './helpers/cli.ts';
 import { startSyntheticWeb } from './helpers/synthetic-web.ts';
 
 test('| head -5: exit 0, five records, the store opens and agrees', async (t) => {
@@ -92,4 +92,37 @@ test('seeds piped in: `… | focuscrawl crawl --seeds - …` crawls them', async
   const records = parseLines(stdout);
   assert.equal(records.length, 6);
   assert.deepEqual(records.filter((r) => r.depth === 0).map((r) => r.url).sort(), ['http://news.example.cn/', 'http://www.webdir.example/']);
+});
+
+test('--max-time: an endless crawl stops by itself (exit 0, "time-limit"); the store is consistent and the next run goes on', async (t) => {
+  const web = await startSyntheticWeb();
+  const { dir, cleanup } = await tempDir();
+  t.after(async () => {
+    await web.close();
+    await cleanup();
+  });
+  const store = path.join(dir, 's');
+  // the synthetic web never runs out of pages: without the limit this run would end only at the test's timeout
+  const run = () => runCli(['crawl', '--seed', 'http://h0.example/p/0', '--proxy', web.url, '--store', store, '--max-time', '1.5', '--concurrency', '8', '--per-host', '2', '--delay-ms', '0', '--log-format', 'json']);
+  const first = await run();
+  assert.equal(first.code, 0, first.stderr);
+  const summary = parseLines(first.stderr).find((l) => l.type === 'summary');
+  assert.equal(summary.stopped, 'time-limit');
+  const printed = parseLines(first.stdout).length;
+  assert.ok(printed > 0);
+  assert.equal(summary.pages + summary.errors, printed);
+  const second = await run();
+  assert.equal(second.code, 0, second.stderr);
+  const urls = [...parseLines(first.stdout), ...parseLines(second.stdout)].map((r) => r.url);
+  assert.ok(parseLines(second.stdout).length > 0, 'the second run went on');
+  assert.equal(new Set(urls).size, urls.length, 'no URL fetched twice across the runs');
+  const s = await CrawlStore.open(store);
+  try {
+    assert.equal(s.committed, urls.length);
+  } finally {
+    await s.close();
+  }
+  const bad = await runCli(['crawl', '--seed', 'http://h0.example/p/0', '--max-time', '0']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--max-time/);
 });
