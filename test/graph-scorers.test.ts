@@ -202,6 +202,30 @@ test('ipagerank: RW from topic terms, the page passes its IPR in proportion, c p
   close(w.scores[0], 0.15 + share, 'pruned links take no share');
 });
 
+// What broke (focus, not a crash): on the synthetic web a keyword
+// ipagerank crawl of 20,000 pages was 45% relevant (best-first 99.9%). A
+// link's context (in a list: its neighbours' anchors) counted as much as its
+// anchor, and a page whose links all had RW 0 split its IPR evenly over them
+// as plain PageRank, so rank flowed into off-topic regions.
+test('ipagerank: a topic term only in the context counts contextWeight; a page without relevant links passes no IPR', async () => {
+  const { ctx, judged } = context();
+  const scorer = createIPageRankScorer(ctx);
+  const p = page('seed', [['http://t.test/pv', 'photovoltaic cells'], ['http://t.test/next', 'recipes']]);
+  p.links[1].context = 'photovoltaic cells'; // the neighbour's anchor
+  const v = await visit(scorer, judged, 'http://t.test/', p, 0.5);
+  const share = 0.85 * 0.15;
+  close(v.scores[0], 0.15 + share * (1 / 1.5), 'anchor: RW 1');
+  close(v.scores[1], 0.15 + share * (0.5 / 1.5), 'context only: RW 0.5');
+  const off = await visit(scorer, judged, 'http://t.test/off', page('off', [['http://t.test/a', 'recipes'], ['http://t.test/b', 'knitting']]), 0);
+  for (const x of off.scores) close(x, 0.15, 'RW 0 everywhere: no share');
+
+  const old = createIPageRankScorer(context({ contextWeight: 1, evenSplit: 1 }).ctx);
+  const w = await visit(old, judged, 'http://t.test/', p, 0.5);
+  close(w.scores[1], 0.15 + share * (1 / 2), 'contextWeight 1: the neighbour\'s term counts in full');
+  const o = await visit(old, judged, 'http://t.test/off', page('off', [['http://t.test/a', 'recipes'], ['http://t.test/b', 'knitting']]), 0);
+  close(o.scores[0], 0.15 + share / 2, 'evenSplit 1: plain PageRank shares');
+});
+
 test('ipagerank: words of relevant titles become near-synonyms (RW 0.5), learnt online', async () => {
   const { ctx, judged } = context({ c: 0.4 });
   const scorer = createIPageRankScorer(ctx);

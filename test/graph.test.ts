@@ -150,14 +150,17 @@ test('IPageRank matches a hand computation on a small weighted graph', () => {
   close(r.rank.reduce((s, x) => s + x, 0), 3, 'a closed graph keeps n');
 });
 
-test('IPageRank: dangling targets, zero weights split evenly, warm start', () => {
+test('IPageRank: dangling targets, zero weights pass nothing (or split evenly with evenSplit), warm start', () => {
   const chain = build(['A>B']);
   const r = ipagerank(chain, null);
   close(r.rank[0], 0.15, 'no in-link: 1 - d');
   close(r.rank[1], 0.15 + 0.85 * 0.15, 'one in-link');
-  // a page whose links all weigh 0 behaves as plain PageRank
+  // a page whose links all weigh 0 passes nothing; with evenSplit it behaves as plain PageRank
   const zero = build(['A>B:0', 'A>C:0']);
-  const z = ipagerank(zero, null);
+  const none = ipagerank(zero, null);
+  close(none.rank[1], 0.15, 'B: no share of A');
+  close(none.rank[2], 0.15, 'C: no share of A');
+  const z = ipagerank(zero, null, { evenSplit: true });
   close(z.rank[1], 0.15 + 0.85 * 0.15 * 0.5, 'B');
   close(z.rank[2], z.rank[1], 'C');
   // only relevance-weighted links receive rank when some weigh more than 0

@@ -6,8 +6,10 @@
  *   IPR(A) = (1 − d) + d · Σ_{T→A} IPR(T) · RW(T→A) / Σ_{l ∈ links(T)} RW(l)
  *
  * Power (Jacobi) iteration over an edge list, warm-startable and bounded.
- * Pure: no I/O. A page whose links all weigh 0 spreads its rank evenly over
- * them (plain PageRank; the formula's 0/0 is otherwise undefined). Nodes
+ * Pure: no I/O. A page whose links all weigh 0 passes no rank (the
+ * formula's 0/0: the surfer, who follows links in proportion to their
+ * relevance, has no relevant link to follow and jumps away); with
+ * `evenSplit` it spreads its rank evenly over them, as plain PageRank. Nodes
  * without out-links (the unfetched frontier) keep their rank: the
  * unnormalised form of the formula lets it leak, so values are not a
  * probability distribution (a node with no in-link is 1 − d; a node in a
@@ -27,6 +29,8 @@ export interface IPageRankOptions {
   iterations?: number;
   /** stop when Σ|Δ| of one iteration is below this (default 1e-6) */
   tol?: number;
+  /** a page whose links all weigh 0 passes its rank evenly over them instead of none (default false) */
+  evenSplit?: boolean;
   /**
    * vectors to reuse instead of allocating five per call; with it, `prev`
    * goes back into the pool: do not read it after
@@ -54,7 +58,8 @@ export function ipagerank(graph: EdgeList, prev: Float64Array | null, opts: IPag
   const base = 1 - d;
 
   const pool = opts.buffers ?? new VectorPool();
-  // per-edge share of its source's rank: RW / Σ RW (even split when Σ RW = 0)
+  // per-edge share of its source's rank: RW / Σ RW (Σ RW = 0: none, or an even split)
+  const even = opts.evenSplit === true;
   const outWeight = pool.take(n);
   const outCount = pool.take(n);
   for (let e = 0; e < E; e++) {
@@ -64,7 +69,7 @@ export function ipagerank(graph: EdgeList, prev: Float64Array | null, opts: IPag
   const share = pool.take(E);
   for (let e = 0; e < E; e++) {
     const s = src[e];
-    share[e] = d * (outWeight[s] > 0 ? Math.max(0, weight[e]) / outWeight[s] : 1 / outCount[s]);
+    share[e] = outWeight[s] > 0 ? (d * Math.max(0, weight[e])) / outWeight[s] : even ? d / outCount[s] : 0;
   }
 
   let x = pool.take(n);
