@@ -2,7 +2,8 @@
 // 1997 WebKB web has students' home pages that moved this way) is a link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PageParser, refreshUrl } from '../src/parse/page-parser.ts';
+import { PageParser } from '../src/parse/page-parser.ts';
+import { refreshUrl } from '../src/parse/meta-refresh.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 

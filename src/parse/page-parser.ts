@@ -33,7 +33,7 @@
  *   outermost one closes (innermost containers decide first; a container
  *   judged not navigation leaves the decision to the one around it).
  * - Links: a[href], area[href], frame[src], iframe[src], and the URL of
- *   <meta http-equiv=refresh content="N; url=..."> (see refreshUrl; tag
+ *   <meta http-equiv=refresh content="N; url=..."> (refreshUrl in meta-refresh.ts; tag
  *   'meta', no anchor text: a moved page's pointer); resolved against the
  *   first <base href> seen before the link, else the page URL; only http(s)
  *   results are kept (javascript:, mailto:, data:, ... are dropped, as are
@@ -74,6 +74,9 @@
  */
 import { Parser } from 'htmlparser2';
 import type { BlockType, PageLink, ParsedPage } from '../types.ts';
+import { MainText, type MainMark } from './main-text.ts';
+import { refreshUrl } from './meta-refresh.ts';
+import { headEnd, headOf, isHigh, isLow } from './utf16.ts';
 
 /** Options of PageParser; all optional. */
 export interface PageParserOptions {
@@ -89,7 +92,7 @@ export interface PageParserOptions {
   charset?: string;
   /**
    * keep the page's main text in document order, at most this many
-   * characters, as ParsedPage.text (default 0: not kept). See MainText.
+   * characters, as ParsedPage.text (default 0: not kept). See main-text.ts.
    */
   mainTextChars?: number;
 }
@@ -125,25 +128,6 @@ export const TITLE_MAX_CHARS = 150;
  */
 export const MAX_NESTING = 512;
 
-/**
- * The URL of a `<meta http-equiv=refresh>` content value, as HTML's
- * "shared declarative refresh steps" read it: a delay (digits and dots),
- * then `;` or `,`, then optionally `url=`, then the URL (quoted or not).
- * Null when there is no delay or no URL (a refresh of the page itself).
- */
-export function refreshUrl(content: string): string | null {
-  const m = /^\s*[0-9.]+\s*[;,]?\s*(?:url\s*=\s*)?(.*)$/is.exec(content);
-  if (m === null) return null;
-  let url = m[1];
-  const q = url[0];
-  if (q === '"' || q === "'") {
-    const end = url.indexOf(q, 1);
-    url = end === -1 ? url.slice(1) : url.slice(1, end);
-  }
-  url = url.trim();
-  return url === '' ? null : url;
-}
-
 /** True when `title` is missing or generic (see GENERIC_TITLES). */
 export function isGenericTitle(title: string | null | undefined): boolean {
   const t = (title ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -174,29 +158,6 @@ class TrailingSafeParser extends Parser {
     if (start < 0) return;
     super.ontext(start, endIndex);
   }
-}
-
-/** True for a UTF-16 high (leading) surrogate code unit. */
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-/** True for a UTF-16 low (trailing) surrogate code unit. */
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-/**
- * Where to cut `s` to keep at most its first `n` code units without
- * splitting a surrogate pair (a cut emoji would leave a lone surrogate).
- */
-function headEnd(s: string, n: number): number {
-  return n > 0 && n < s.length && isHigh(s.charCodeAt(n - 1)) && isLow(s.charCodeAt(n)) ? n - 1 : n;
-}
-
-/** The first `n` code units of `s` or fewer, never half a surrogate pair. */
-function headOf(s: string, n: number): string {
-  return s.length <= n ? s : s.slice(0, headEnd(s, n));
 }
 
 /** True for a code unit that `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
@@ -297,75 +258,6 @@ class CappedText {
 
   add(sq: string): void {
     if (!this.full) this.c.add(sq);
-  }
-}
-
-/** MainText's state at a point, to go back to (MainText.restore). */
-interface MainMark {
-  length: number;
-  truncated: boolean;
-  gap: boolean;
-  line: boolean;
-}
-
-/**
- * The page's main text in document order (ParsedPage.text): the visible
- * text outside navigation regions (the title is separate), anchors and img
- * alt included, fed as squeezed pieces. A block-level boundary starts a new
- * line; other whitespace is one space; no line is empty. Capped at `max`
- * characters: the rest is dropped and `truncated` is set. A link list is
- * judged navigation only when it closes, and all its text came after it
- * opened: the parser marks the text there and takes it back (`restore`),
- * so nothing is held back meanwhile.
- */
-class MainText {
-  text = '';
-  truncated = false;
-  private gap = false;
-  private line = false;
-
-  constructor(readonly max: number) {}
-
-  mark(): MainMark {
-    return { length: this.text.length, truncated: this.truncated, gap: this.gap, line: this.line };
-  }
-
-  restore(m: MainMark): void {
-    if (this.text.length > m.length) this.text = this.text.slice(0, m.length);
-    this.truncated = m.truncated;
-    this.gap = m.gap;
-    this.line = m.line;
-  }
-
-  brk(): void {
-    this.line = true;
-  }
-
-  add(s: string): void {
-    if (s.length === 0 || this.truncated) return;
-    let i = 0;
-    let j = s.length;
-    if (s.charCodeAt(0) === 32) {
-      this.gap = true;
-      i = 1;
-    }
-    const trailing = j > i && s.charCodeAt(j - 1) === 32;
-    if (trailing) j--;
-    if (i < j) {
-      const sep = this.text.length === 0 ? '' : this.line ? '\n' : this.gap ? ' ' : '';
-      const piece = sep + (i === 0 && j === s.length ? s : s.slice(i, j));
-      const room = this.max - this.text.length;
-      if (piece.length <= room) {
-        this.text += piece;
-      } else {
-        // a cut right after a separator would end the text in a space or line break
-        this.text += headOf(piece, room).trimEnd();
-        this.truncated = true;
-      }
-      this.gap = false;
-      this.line = false;
-    }
-    if (trailing) this.gap = true;
   }
 }
 
