@@ -98,7 +98,12 @@ test('WebKB replay: a breadth-first crawl of the real 1997 web', { skip: SKIP_WE
     seen.set(p.url, p.depth);
     seen.set(p.finalUrl, p.depth);
   }
-  assert.equal(pages.slice(0, 3).map((p) => p.depth).join(), '0,0,0', 'seeds first');
+  // What could break (timing, not a bug): this asserted that the first three
+  // records are the seeds. The three are taken first, but records come in
+  // commit order, and a child of a fast seed can commit before a slow seed
+  // answers (its host's robots.txt first). Breadth-first order is what the
+  // parent and depth checks above assert; here, the seeds are the depth-0 pages.
+  assert.deepEqual(pages.filter((p) => p.depth === 0).map((p) => p.url).sort(), ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/']);
 });
 
 const NODEJIEBA_MISSING = ((): string | false => {
