@@ -2,14 +2,14 @@
  * A page's main text in document order, as PageParser keeps it with
  * `mainTextChars` (ParsedPage.text, `crawl --text`).
  */
+import { Collapser, type CollapserState } from './collapse.ts';
 import { headOf } from './utf16.ts';
 
 /** MainText's state at a point, to go back to (MainText.restore). */
 export interface MainMark {
   length: number;
   truncated: boolean;
-  gap: boolean;
-  line: boolean;
+  collapser: CollapserState;
 }
 
 /**
@@ -25,39 +25,10 @@ export interface MainMark {
 export class MainText {
   text = '';
   truncated = false;
-  private gap = false;
-  private line = false;
+  private readonly c: Collapser;
 
-  constructor(readonly max: number) {}
-
-  mark(): MainMark {
-    return { length: this.text.length, truncated: this.truncated, gap: this.gap, line: this.line };
-  }
-
-  restore(m: MainMark): void {
-    if (this.text.length > m.length) this.text = this.text.slice(0, m.length);
-    this.truncated = m.truncated;
-    this.gap = m.gap;
-    this.line = m.line;
-  }
-
-  brk(): void {
-    this.line = true;
-  }
-
-  add(s: string): void {
-    if (s.length === 0 || this.truncated) return;
-    let i = 0;
-    let j = s.length;
-    if (s.charCodeAt(0) === 32) {
-      this.gap = true;
-      i = 1;
-    }
-    const trailing = j > i && s.charCodeAt(j - 1) === 32;
-    if (trailing) j--;
-    if (i < j) {
-      const sep = this.text.length === 0 ? '' : this.line ? '\n' : this.gap ? ' ' : '';
-      const piece = sep + (i === 0 && j === s.length ? s : s.slice(i, j));
+  constructor(readonly max: number) {
+    this.c = new Collapser((piece) => {
       const room = this.max - this.text.length;
       if (piece.length <= room) {
         this.text += piece;
@@ -66,9 +37,24 @@ export class MainText {
         this.text += headOf(piece, room).trimEnd();
         this.truncated = true;
       }
-      this.gap = false;
-      this.line = false;
-    }
-    if (trailing) this.gap = true;
+    });
+  }
+
+  mark(): MainMark {
+    return { length: this.text.length, truncated: this.truncated, collapser: this.c.state() };
+  }
+
+  restore(m: MainMark): void {
+    if (this.text.length > m.length) this.text = this.text.slice(0, m.length);
+    this.truncated = m.truncated;
+    this.c.restore(m.collapser);
+  }
+
+  brk(): void {
+    this.c.brk(true);
+  }
+
+  add(s: string): void {
+    if (!this.truncated) this.c.add(s);
   }
 }

@@ -74,6 +74,7 @@
  */
 import { Parser } from 'htmlparser2';
 import type { BlockType, PageLink, ParsedPage } from '../types.ts';
+import { Collapser } from './collapse.ts';
 import { MainText, type MainMark } from './main-text.ts';
 import { refreshUrl } from './meta-refresh.ts';
 import { headEnd, headOf, isHigh, isLow } from './utf16.ts';
@@ -194,46 +195,6 @@ function visibleLength(sq: string): number {
   let n = sq.length;
   for (let i = sq.indexOf(' '); i !== -1; i = sq.indexOf(' ', i + 1)) n--;
   return n;
-}
-
-/**
- * Collapses whitespace of text given in arbitrary pieces (already squeezed):
- * no leading space, a trailing one only once more text follows.
- * `brk()` asks for a space before the next text. Output goes to `out`.
- */
-class Collapser {
-  private gap = false;
-  private started = false;
-
-  constructor(private readonly out: (piece: string) => void) {}
-
-  brk(): void {
-    this.gap = true;
-  }
-
-  reset(): void {
-    this.gap = false;
-    this.started = false;
-  }
-
-  add(s: string): void {
-    if (s.length === 0) return;
-    let i = 0;
-    let j = s.length;
-    if (s.charCodeAt(0) === 32) {
-      this.gap = true;
-      i = 1;
-    }
-    const trailing = j > i && s.charCodeAt(j - 1) === 32;
-    if (trailing) j--;
-    if (i < j) {
-      const body = i === 0 && j === s.length ? s : s.slice(i, j);
-      this.out(this.gap && this.started ? ' ' + body : body);
-      this.gap = false;
-      this.started = true;
-    }
-    if (trailing) this.gap = true;
-  }
 }
 
 /** Collapsed text (fed squeezed pieces) capped at `max` characters; more is dropped. */
