@@ -17,7 +17,7 @@ import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { UsageError } from './errors.ts';
 import { LineOutput } from './output.ts';
-import { requireStore } from './stats-command.ts';
+import { openRedisStore, requireStore } from './stats-command.ts';
 import { CrawlStore, logKey } from './store.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 import { stringifyForTerminal } from './term.ts';
@@ -41,10 +41,7 @@ store can be read while workers crawl.
 
 /** Open the store at `location` (a LevelDB directory or a redis:// URL). */
 async function openStore(location: string): Promise<Store> {
-  if (isRedisStore(location)) {
-    const { RedisStore } = await import('./store/redis.ts'); // ioredis only when asked for
-    return RedisStore.open(location);
-  }
+  if (isRedisStore(location)) return openRedisStore(location);
   await requireStore(location);
   return CrawlStore.open(location);
 }

@@ -14,6 +14,7 @@ import { StoreLockedError, UsageError } from './errors.ts';
 import { formatStatsLine, type StatsSnapshot } from './stats.ts';
 import { loadCrawlStats, readLiveStats } from './stats-live.ts';
 import { CrawlStore } from './store.ts';
+import type { RedisStore } from './store/redis.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 
 const USAGE = `Usage: focuscrawl stats --store DIR [--log-format text|json]
@@ -52,6 +53,12 @@ export async function requireStore(dir: string): Promise<void> {
   if (!names.includes('CURRENT')) throw new UsageError(`--store ${dir} is not a focuscrawl store`);
 }
 
+/** The Redis store at `location` (redis://HOST:PORT/DB?crawl=NAME); ioredis is loaded only when asked for. */
+export async function openRedisStore(location: string): Promise<RedisStore> {
+  const { RedisStore } = await import('./store/redis.ts');
+  return RedisStore.open(location);
+}
+
 /**
  * The stats of the store in `dir`. Throws UsageError (FC_USAGE) when it is
  * not a store, StoreLockedError (FC_STORE_LOCKED) when it is locked and has
@@ -61,8 +68,7 @@ export async function storeStats(dir: string): Promise<StoreStats> {
   // a Redis store (redis://HOST:PORT/DB?crawl=NAME) has no lock and no stats.json: its numbers come from
   // its log; it is running while a worker holds a lease on a URL
   if (isRedisStore(dir)) {
-    const { RedisStore } = await import('./store/redis.ts'); // ioredis only when asked for
-    const store = await RedisStore.open(dir);
+    const store = await openRedisStore(dir);
     const running = (await store.leases().catch(async (err: unknown) => {
       await store.close();
       throw err;

@@ -138,6 +138,8 @@ function withAttempts<R extends OutputRecord>(record: R, item: CrawlItem): R {
 export interface RecordOptions {
   /** page records list the page's links (`outlinks`, see recordOutlinks) */
   outlinks?: boolean;
+  /** canonicalisation of an outlink the classify stage left without its canonical form */
+  canonOptions?: CanonOptions;
 }
 
 /**
@@ -159,7 +161,7 @@ export function recordOutlinks(links: readonly Outlink[], canonOptions?: CanonOp
 }
 
 /** The stdout record for an item. */
-export function toRecord(item: CrawlItem, strategy: string, opts: RecordOptions & { canonOptions?: CanonOptions } = {}): OutputRecord {
+export function toRecord(item: CrawlItem, strategy: string, opts: RecordOptions = {}): OutputRecord {
   const { entry, fetch } = item;
   if (item.error !== undefined || fetch === undefined) {
     const err = item.error ?? { code: 'FC_INTERNAL', message: 'item reached the sink without a fetch result' };
