@@ -222,20 +222,18 @@ function textChars(text: boolean, max: string | undefined): number {
   return n;
 }
 
-/** --max-time: seconds > 0 (decimals allowed) as ms; no limit without it. */
-function maxTimeMs(value: string | undefined): number | undefined {
+/**
+ * A flag holding a number, decimals allowed (--stats-interval, --max-time,
+ * --delay-factor): at least 0, or above 0 with `positive`; `unit` names
+ * what it counts in the message. Undefined when the flag was not given.
+ */
+function decimalFlag(name: string, value: string | undefined, opts: { unit?: string; positive?: boolean } = {}): number | undefined {
   if (value === undefined) return undefined;
-  const s = Number(value);
-  if (value.trim() === '' || !Number.isFinite(s) || s <= 0) throw new UsageError(`--max-time must be a number of seconds > 0, got ${JSON.stringify(value)}`);
-  return s * 1000;
-}
-
-/** --delay-factor: a number >= 0 (decimals allowed), default 0. */
-function delayFactor(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const f = Number(value);
-  if (value.trim() === '' || !Number.isFinite(f) || f < 0) throw new UsageError(`--delay-factor must be a number >= 0, got ${JSON.stringify(value)}`);
-  return f;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || (opts.positive === true ? n <= 0 : n < 0)) {
+    throw new UsageError(`--${name} must be a number${opts.unit === undefined ? '' : ` of ${opts.unit}`} ${opts.positive === true ? '> 0' : '>= 0'}, got ${JSON.stringify(value)}`);
+  }
+  return n;
 }
 
 /** --near-dup-distance: 0 (off) to 10, default 3 (src/simhash.ts). */
@@ -390,11 +388,8 @@ async function crawlCommand(argv: string[]): Promise<number> {
   if (concurrency < 1 || perHost < 1) throw new UsageError('--concurrency and --per-host must be at least 1');
   const logFormat = values['log-format'] ?? 'text';
   if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`--log-format must be text or json, got ${JSON.stringify(logFormat)}`);
-  const statsInterval = values['stats-interval'];
-  const statsIntervalS = Number(statsInterval);
-  if (statsInterval !== undefined && (statsInterval.trim() === '' || !(Number.isFinite(statsIntervalS) && statsIntervalS >= 0))) {
-    throw new UsageError(`--stats-interval must be a number of seconds >= 0, got ${JSON.stringify(statsInterval)}`);
-  }
+  const statsIntervalS = decimalFlag('stats-interval', values['stats-interval'], { unit: 'seconds' });
+  const maxTimeS = decimalFlag('max-time', values['max-time'], { unit: 'seconds', positive: true });
   const quiet = values.quiet === true;
   // a progress line only in text mode on a terminal, and not when records go to that terminal too
   const progress = !quiet && logFormat === 'text' && process.stderr.isTTY === true && process.stdout.isTTY !== true;
@@ -411,7 +406,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     fresh: values.fresh === true,
     leaseMs: leaseMs(values['lease-ms'], values.store),
     maxPages: positiveInt('max-pages', values['max-pages'], Infinity),
-    maxTimeMs: maxTimeMs(values['max-time']),
+    maxTimeMs: maxTimeS === undefined ? undefined : maxTimeS * 1000,
     maxDepth: positiveInt('max-depth', values['max-depth'], Infinity),
     maxFrontier: positiveInt('max-frontier', values['max-frontier'], Infinity),
     scope: {
@@ -443,7 +438,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     perHost,
     delayMs: positiveInt('delay-ms', values['delay-ms'], 1000),
     delayExplicit: values['delay-ms'] !== undefined,
-    delayFactor: delayFactor(values['delay-factor']),
+    delayFactor: decimalFlag('delay-factor', values['delay-factor']) ?? 0,
     hostDiversity: positiveInt('host-diversity', values['host-diversity'], 0),
     maxBytes: positiveInt('max-bytes', values['max-bytes'], 1024 * 1024),
     userAgent: values['user-agent'],
@@ -460,7 +455,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       maxRetryAfterMs: positiveInt('max-retry-after', values['max-retry-after'], DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000) * 1000,
     },
     quiet,
-    statsIntervalMs: statsInterval === undefined ? undefined : Math.round(statsIntervalS * 1000),
+    statsIntervalMs: statsIntervalS === undefined ? undefined : Math.round(statsIntervalS * 1000),
     logFormat,
     logStats: quiet ? undefined : (snapshot) => log.stats(snapshot),
     progress: progress ? (snapshot) => log.progress(snapshot) : undefined,
