@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { CrawlStore } from '../src/store.ts';
 import { BIN, ROOT, parseLines, runCli, tempDir, fixtureReplay } from './helpers/cli.ts';
-import { startSyntheticWeb } from './helpers/synthetic-web.ts';
+import { syntheticWebDir } from './helpers/synthetic-web.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl } from './helpers/redis.ts';
 
 test('records: the log is the crawl stdout byte for byte, over two runs; --after N prints the rest; --type filters', async (t) => {
@@ -70,12 +70,7 @@ test('records: a store a crawl holds is FC_STORE_LOCKED (exit 1); bad values exi
 });
 
 test('records | head -3: exit 0, three records, no error', async (t) => {
-  const web = await startSyntheticWeb();
-  const { dir, cleanup } = await tempDir();
-  t.after(async () => {
-    await web.close();
-    await cleanup();
-  });
+  const { web, dir } = await syntheticWebDir(t);
   const store = path.join(dir, 's');
   // enough records (~600 × ~0.5 KB) to fill the pipe, so the writer meets EPIPE
   const c = await runCli(['crawl', '--seed', 'http://h0.example/p/0', '--proxy', web.url, '--store', store, '--max-pages', '600', '--concurrency', '8', '--per-host', '2', '--delay-ms', '0', '--quiet']);

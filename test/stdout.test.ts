@@ -9,8 +9,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { CrawlStore } from '../src/store.ts';
-import { BIN, ROOT, parseLines, runCli, spawnCli, tempDir, fixtureReplay } from './helpers/cli.ts';
-import { startSyntheticWeb } from './helpers/synthetic-web.ts';
+import { BIN, ROOT, parseLines, runCli, spawnCli, fixtureReplay } from './helpers/cli.ts';
+import { syntheticWebDir } from './helpers/synthetic-web.ts';
 
 test('| head -5: exit 0, five records, the store opens and agrees', async (t) => {
   const { url: replayUrl, dir } = await fixtureReplay(t);
@@ -44,12 +44,7 @@ function rssKb(pid: number): number {
 }
 
 test('a paused reader stops the crawl; RSS stays bounded; resuming finishes it', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
-  const web = await startSyntheticWeb();
-  const { dir, cleanup } = await tempDir();
-  t.after(async () => {
-    await web.close();
-    await cleanup();
-  });
+  const { web, dir } = await syntheticWebDir(t);
   const maxPages = 2000;
   const child = spawnCli([
     'crawl', '--seed', 'http://h0.example/p/0', '--proxy', web.url, '--store', path.join(dir, 's'),
@@ -95,12 +90,7 @@ test('seeds piped in: `… | focuscrawl crawl --seeds - …` crawls them', async
 });
 
 test('--max-time: an endless crawl stops by itself (exit 0, "time-limit"); the store is consistent and the next run goes on', async (t) => {
-  const web = await startSyntheticWeb();
-  const { dir, cleanup } = await tempDir();
-  t.after(async () => {
-    await web.close();
-    await cleanup();
-  });
+  const { web, dir } = await syntheticWebDir(t);
   const store = path.join(dir, 's');
   // the synthetic web never runs out of pages: without the limit this run would end only at the test's timeout
   const run = () => runCli(['crawl', '--seed', 'http://h0.example/p/0', '--proxy', web.url, '--store', store, '--max-time', '1.5', '--concurrency', '8', '--per-host', '2', '--delay-ms', '0', '--log-format', 'json']);

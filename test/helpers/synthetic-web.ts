@@ -6,6 +6,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
+import { tempDir } from './cli.ts';
 
 export interface SyntheticWeb {
   url: string;
@@ -42,4 +44,15 @@ export async function startSyntheticWeb(hosts = 10): Promise<SyntheticWeb> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The synthetic web and a temporary directory for one test, both closed when it ends (as fixtureReplay for the fixture web). */
+export async function syntheticWebDir(t: TestContext, hosts?: number): Promise<{ web: SyntheticWeb; dir: string }> {
+  const web = await startSyntheticWeb(hosts);
+  const { dir, cleanup } = await tempDir();
+  t.after(async () => {
+    await web.close();
+    await cleanup();
+  });
+  return { web, dir };
 }
