@@ -61,6 +61,8 @@ export class FrontierHead implements FrontierHeadLike {
   readonly #chunk: number;
   #buf: KeyedEntry[] = [];
   #mark: string | undefined = undefined;
+  /** the score of the entry whose key is #mark */
+  #markScore = -Infinity;
   #exhausted = false;
   #loading: FrontierChange[] | null = null;
   /** where the last scanBeyond stopped */
@@ -86,6 +88,18 @@ export class FrontierHead implements FrontierHeadLike {
     return this.#exhausted;
   }
 
+  /**
+   * The lowest priority a store entry can have and be buffered (or be about
+   * to be: the next load starts beyond it); -Infinity while the buffer holds
+   * the whole frontier or nothing was loaded yet. An entry whose priority
+   * moves between two values below it changes nothing the crawler takes
+   * until the buffer is loaded past it (the re-scores of the link-graph
+   * strategies wait for that: see Scorer.rescore).
+   */
+  get floor(): number {
+    return this.#exhausted || this.#mark === undefined ? -Infinity : this.#markScore;
+  }
+
   /** Record a committed change to the store's frontier. */
   apply(change: FrontierChange): void {
     if (this.#loading !== null) {
@@ -98,7 +112,9 @@ export class FrontierHead implements FrontierHeadLike {
     }
     while (this.#buf.length > this.#capacity) {
       this.#buf.pop();
-      this.#mark = this.#buf[this.#buf.length - 1].key;
+      const last = this.#buf[this.#buf.length - 1];
+      this.#mark = last.key;
+      this.#markScore = last.entry.score;
       this.#exhausted = false;
     }
   }
@@ -161,7 +177,11 @@ export class FrontierHead implements FrontierHeadLike {
     this.#loading = null;
     if (failure === null) {
       for (const ke of rows) if (this.#mark === undefined || ke.key > this.#mark) this.#insert(ke);
-      if (rows.length > 0) this.#mark = rows[rows.length - 1].key;
+      if (rows.length > 0) {
+        const last = rows[rows.length - 1];
+        this.#mark = last.key;
+        this.#markScore = last.entry.score;
+      }
       if (rows.length < want) this.#exhausted = true;
     }
     for (const change of pending) this.apply(change);

@@ -460,6 +460,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
             emit: (line) => output.write(line),
             tunnel: cfg.tunnel,
             scorer,
+            // with Redis, URLs are leased from the shared store: no local head to spare moves for
+            ...(redis === null ? { rescoreFloor: () => head.floor } : {}),
             linkGuard: {
               traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps },
               ...(inScope === null ? {} : { inScope }),

@@ -274,7 +274,12 @@ export interface Scorer {
    * Called after observe. Returns new priorities for queued URLs when the
    * strategy has some (e.g. a HITS round every p pages), else null.
    * `frontier` iterates queued entries best first (read it only as far as
-   * needed). The work per call must be bounded.
+   * needed). `floor` is the lowest priority of the URLs the crawler picks
+   * from now (its in-memory frontier head; absent or -Infinity: all of
+   * them). A URL whose old and new priorities are both below it waits in
+   * the store either way, so a strategy may leave its move for a later
+   * call, when the floor has come down to it: each move rewrites a frontier
+   * entry in the store. The work per call must be bounded.
    */
-  rescore?(frontier: () => AsyncIterable<FrontierEntry>): Promise<Rescore[] | null> | Rescore[] | null;
+  rescore?(frontier: () => AsyncIterable<FrontierEntry>, floor?: number): Promise<Rescore[] | null> | Rescore[] | null;
 }

@@ -385,6 +385,54 @@ describe('FrontierHead on a CrawlStore', () => {
   });
 });
 
+describe('FrontierHead.floor', () => {
+  it('is the priority of the worst entry loaded, -Infinity before a load and while the head holds the whole frontier', async () => {
+    const { store, head } = await setup({ capacity: 8 });
+    await store.addSeeds(Array.from({ length: 20 }, (_, i) => seed(`n${i + 1}`, i + 1)));
+    assert.equal(head.floor, -Infinity, 'nothing loaded yet');
+    await head.refill(); // a chunk of 2: 20, 19
+    assert.equal(head.floor, 19);
+    while (await head.grow());
+    assert.equal(head.size, 8);
+    assert.equal(head.floor, 13);
+    await store.addSeeds([seed('top', 100)]); // the full buffer drops its worst
+    assert.equal(head.size, 8);
+    assert.equal(head.floor, 14);
+    await store.close();
+
+    const small = await setup({ capacity: 8 });
+    await small.store.addSeeds([3, 2, 1].map((s) => seed(`m${s}`, s)));
+    await loadAll(small.head);
+    assert.equal(small.head.complete, true);
+    assert.equal(small.head.floor, -Infinity);
+    await small.store.close();
+  });
+
+  it('a move between two priorities below it changes nothing the head hands out; a move above it does', async () => {
+    const heads = [];
+    for (let i = 0; i < 3; i++) {
+      const { store, head } = await setup({ capacity: 8 });
+      await store.addSeeds(Array.from({ length: 20 }, (_, j) => seed(`n${j + 1}`, j + 1)));
+      await head.refill();
+      while (await head.grow());
+      heads.push({ store, head });
+    }
+    const floor = heads[0].head.floor;
+    assert.equal(floor, 13);
+    await heads[1].store.reprioritise([{ url: U('n5'), score: 12 }]); // 5 -> 12: both below
+    await heads[2].store.reprioritise([{ url: U('n5'), score: 15.5 }]); // 5 -> 15.5: above
+    const taken = (head: FrontierHead): string[] => {
+      const out: string[] = [];
+      for (let got = head.take(() => 'take'); got !== null; got = head.take(() => 'take')) out.push(got.entry.url);
+      return out;
+    };
+    const [plain, below, above] = heads.map(({ head }) => taken(head));
+    assert.deepEqual(below, plain);
+    assert.deepEqual(above, [...plain.slice(0, 5), U('n5'), ...plain.slice(5, 7)], 'n5 enters after 16; the worst, 13, leaves the buffer');
+    for (const { store } of heads) await store.close();
+  });
+});
+
 describe('FrontierHead.take verdicts', () => {
   function entry(k: string): KeyedEntry {
     return { key: k, entry: { url: `http://x.test/${k}`, score: 0, depth: 0, parent: null } };

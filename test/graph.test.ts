@@ -2,7 +2,7 @@
 // IPageRank against closed-form values, largestK, UrlFilter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CrawlGraph, LinkGraph, UrlFilter, largestK } from '../src/graph/link-graph.ts';
+import { CrawlGraph, LinkGraph, UrlFilter, largestK, smallestK } from '../src/graph/link-graph.ts';
 import { hits } from '../src/graph/hits.ts';
 import { VectorPool } from '../src/graph/vector-pool.ts';
 import { ipagerank } from '../src/graph/ipagerank.ts';
@@ -186,6 +186,55 @@ test('largestK returns the indices of the k largest values', () => {
   }
 });
 
+test('smallestK returns the indices of the k smallest values, the lower indices among equal values at the cut', () => {
+  let seed = 5;
+  const rnd = (): number => ((seed = (seed * 1664525 + 1013904223) >>> 0) % 50) / 7;
+  for (const [n, k] of [[0, 3], [5, 0], [5, 5], [40, 7], [1000, 100], [1000, 999]]) {
+    const v = Float64Array.from({ length: n + 5 }, rnd); // values beyond n are ignored
+    const got = [...smallestK(v, n, k)];
+    // what a full sort by (value, index) takes first
+    const want = Array.from({ length: n }, (_, i) => i).sort((a, b) => v[a] - v[b] || a - b).slice(0, Math.min(n, k));
+    assert.deepEqual(got.sort((a, b) => a - b), want.sort((a, b) => a - b), `n=${n} k=${k}`);
+  }
+  assert.deepEqual([...smallestK(Float64Array.of(-Infinity, 2, -Infinity, 1), 4, 3)].sort(), [0, 2, 3]);
+});
+
+test('LinkGraph.reserve evicts what a full sort by (key, id) would, also when the edge cap asks for more victims than the node cap', () => {
+  let seed = 11;
+  const rnd = (m: number): number => (seed = (seed * 1664525 + 1013904223) >>> 0) % m;
+  for (let trial = 0; trial < 20; trial++) {
+    const g = new LinkGraph({ maxNodes: 300, maxEdges: 600 });
+    const key = new Map<number, number>();
+    const keyOf = (id: number) => key.get(id)!;
+    const snapshot = () => Array.from({ length: g.idLimit }, (_, id) => id).filter((id) => g.has(id));
+    for (let step = 0; step < 400; step++) {
+      const before = snapshot();
+      const outDeg = before.map((id) => g.outDegree(id) + g.inDegree(id));
+      const edges = g.edgeCount;
+      const got = [...g.reserve(3, 6, keyOf)];
+      if (got.length > 0) {
+        // the reference: victims in (key, id) order until both targets hold (edge counts over-subtract shared edges)
+        const order = [...before].sort((a, b) => keyOf(a) - keyOf(b) || a - b);
+        const want: number[] = [];
+        let nodesLeft = before.length;
+        let edgesLeft = edges;
+        const nodeTarget = Math.min(300 - 3, 270);
+        const edgeTarget = Math.min(600 - 6, 540);
+        for (const id of order) {
+          if (!(nodesLeft > nodeTarget || edgesLeft > edgeTarget)) break;
+          want.push(id);
+          nodesLeft--;
+          edgesLeft -= outDeg[before.indexOf(id)];
+        }
+        assert.deepEqual(got.slice(0, want.length), want, `trial ${trial} step ${step}`);
+      }
+      const ids = Array.from({ length: 3 }, () => g.add(`http://x.test/${trial}/${step}/${rnd(1e9)}`));
+      for (const id of ids) key.set(id, rnd(7)); // few distinct keys: many ties
+      for (let e = 0; e < 6; e++) g.addEdge(ids[rnd(3)], snapshot()[rnd(g.size)], 1);
+    }
+  }
+});
+
 test('UrlFilter has no false negatives and few false positives', () => {
   const f = new UrlFilter(16, 3);
   for (let i = 0; i < 2000; i++) f.add(`http://h${i % 37}.test/p/${i}`);
@@ -210,6 +259,21 @@ test('CrawlGraph: fetched pages are never re-scored; changes are capped to the l
   assert.deepEqual(changes, [{ url: 'http://x.test/c', score: 0.9 }]);
   assert.deepEqual(crawl.changes((id) => next[id], 1e-3, 10), [{ url: 'http://x.test/b', score: 0.5 }]);
   assert.deepEqual(crawl.changes((id) => next[id], 1e-3, 10), []);
+});
+
+test('CrawlGraph.changes with a floor: a move between two priorities below it waits, and stays a candidate until the floor comes down', () => {
+  const crawl = new CrawlGraph({ maxNodes: 20, maxEdges: 50 }, () => {});
+  const [a, b, c] = ['a', 'b', 'c'].map((s) => crawl.target(`http://x.test/${s}`));
+  crawl.queued(a, 0.1);
+  crawl.queued(b, 0.1);
+  crawl.queued(c, 0.6);
+  const next: Record<number, number> = { [a]: 0.2, [b]: 0.9, [c]: 0.1 };
+  const urls = (changes: { url: string }[]) => changes.map((x) => x.url).sort();
+  // b rises above the floor, c falls from above it; a moves below it
+  assert.deepEqual(urls(crawl.changes((id) => next[id], 1e-3, 10, 0.5)), ['http://x.test/b', 'http://x.test/c']);
+  assert.equal(crawl.sent[a], 0.1, 'a keeps its old priority');
+  assert.deepEqual(crawl.changes((id) => next[id], 1e-3, 10, 0.5), []);
+  assert.deepEqual(crawl.changes((id) => next[id], 1e-3, 10, 0.15), [{ url: 'http://x.test/a', score: 0.2 }]);
 });
 
 test('HITS with reused buffers: the same vectors as without, round after round, and no new arrays once the size is stable', () => {

@@ -4,14 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { FrontierHead } from '../src/frontier-head.ts';
 import { Inflight } from '../src/inflight.ts';
 import { firstN } from '../src/iter.ts';
 import { HostScheduler } from '../src/politeness.ts';
 import { frontierSource } from '../src/stages/frontier-source.ts';
 import { linksToQueue, sinkStage } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store.ts';
-import type { CrawlItem, FrontierEntry, QueuedLink, Rescore } from '../src/types.ts';
+import { Writable } from 'node:stream';
+import { runCrawl } from '../src/pipeline.ts';
+import { DEFAULT_HEAD_CAPACITY, FrontierHead } from '../src/frontier-head.ts';
+import type { CrawlItem, FrontierEntry, PageLink, QueuedLink, Rescore, Scorer } from '../src/types.ts';
+import { syntheticWebDir } from './helpers/synthetic-web.ts';
 
 const e = (url: string, score: number, over: Partial<FrontierEntry> = {}): FrontierEntry => ({ url, score, depth: 0, parent: null, ...over });
 
@@ -107,9 +110,11 @@ test('the sink calls observe with the queued links, then applies rescore', async
   t.after(() => store.close());
   await store.addSeeds([e('http://seed.test/', 1)]);
   const observed: QueuedLink[][] = [];
+  const floors: (number | undefined)[] = [];
   const scorer = {
     observe: (_item: CrawlItem, links: readonly QueuedLink[]) => void observed.push([...links]),
-    rescore: async (frontier: () => AsyncIterable<FrontierEntry>): Promise<Rescore[]> => {
+    rescore: async (frontier: () => AsyncIterable<FrontierEntry>, floor?: number): Promise<Rescore[]> => {
+      floors.push(floor);
       const out: Rescore[] = [];
       for await (const q of frontier()) out.push({ url: q.url, score: q.url.endsWith('/b') ? 50 : q.score });
       return out;
@@ -124,7 +129,42 @@ test('the sink calls observe with the queued links, then applies rescore', async
   async function* one() {
     yield item;
   }
-  await sinkStage(one(), { store, strategy: 's', maxDepth: Infinity, emit: () => undefined, scorer });
+  await sinkStage(one(), { store, strategy: 's', maxDepth: Infinity, emit: () => undefined, scorer, rescoreFloor: () => 7 });
   assert.deepEqual(observed[0].map((l) => l.url).sort(), ['http://seed.test/a', 'http://seed.test/b']);
   assert.deepEqual(await order(store), ['http://seed.test/b@50', 'http://seed.test/a@2']);
+  assert.deepEqual(floors, [7], "rescore is told the frontier head's floor");
+});
+
+test("a crawl tells the strategy's rescore its frontier head's floor: -Infinity while the head holds the whole frontier, then the priority of a queued link", async (t) => {
+  const { web, dir } = await syntheticWebDir(t);
+  // each link's priority is a fixed function of its URL, so the floor is one of them
+  const scoreOf = (url: string) => (Number(url.split('/').pop()) % 1000) / 1000;
+  const given = new Set<number>();
+  const calls: { floor: number | undefined; given: number }[] = [];
+  const scorer: Scorer = {
+    name: 'floor-probe',
+    pageRelevance: () => 0.5,
+    linkScore: (link: PageLink) => {
+      const s = scoreOf(link.url);
+      given.add(s);
+      return s;
+    },
+    rescore: (_frontier, floor) => {
+      calls.push({ floor, given: given.size });
+      return null;
+    },
+  };
+  const output = new Writable({ write: (_c, _e, cb) => cb() });
+  await runCrawl({
+    seeds: [`http://h0.example/p/0`], topic: null, scorer, strategy: 'best-first', storeDir: dir, fresh: false,
+    maxPages: 900, maxDepth: Infinity, maxFrontier: Infinity, dropIndex: true, allowPrivate: true, concurrency: 8,
+    perHost: 8, delayMs: 0, delayExplicit: true, hostDiversity: 0, maxBytes: 1 << 20, auth: {}, quiet: true, output,
+    log: () => {}, proxy: web.url,
+  });
+  assert.ok(calls.length >= 800, `rescore called after each commit (${calls.length})`);
+  assert.equal(calls[0].floor, -Infinity, 'the first commits: the head holds the whole frontier');
+  const finite = calls.filter((c) => Number.isFinite(c.floor));
+  // 900 pages of 8 new links each queue ~7,000 URLs, more than the head holds
+  assert.ok(finite.length > 0, `a finite floor once the frontier outgrew the head's ${DEFAULT_HEAD_CAPACITY} entries`);
+  for (const c of finite) assert.ok(given.has(c.floor!), `floor ${c.floor} is a priority some link was given`);
 });

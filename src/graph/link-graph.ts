@@ -154,20 +154,24 @@ export class LinkGraph implements EdgeList {
     const nodeTarget = Math.max(0, Math.min(this.maxNodes - needNodes, Math.floor(this.maxNodes * EVICT_TO)));
     const edgeTarget = Math.max(0, Math.min(this.maxEdges - needEdges, Math.floor(this.maxEdges * EVICT_TO)));
     const live = new Int32Array(this.size);
-    const keys = new Float64Array(this.#idLimit);
+    const liveKeys = new Float64Array(this.size);
     let n = 0;
     for (let id = 0; id < this.#idLimit; id++) {
       if (!this.has(id)) continue;
-      live[n++] = id;
       const k = key(id);
-      keys[id] = Number.isNaN(k) ? -Infinity : k;
+      liveKeys[n] = Number.isNaN(k) ? -Infinity : k;
+      live[n++] = id;
     }
-    live.sort((a, b) => keys[a] - keys[b] || a - b);
+    // victims in increasing key order (ties: lower id first); only the lowest
+    // keys are sorted: as many as the node cap asks for, more if the edge cap does
+    const lowest = (k: number): Int32Array => smallestK(liveKeys, n, k).sort((a, b) => liveKeys[a] - liveKeys[b] || a - b);
+    let order = lowest(Math.min(n, Math.max(64, n - nodeTarget)));
     const evicted: number[] = [];
     let nodesLeft = n;
     let edgesLeft = this.#edgeCount;
     for (let i = 0; i < n && (nodesLeft > nodeTarget || edgesLeft > edgeTarget); i++) {
-      const id = live[i];
+      if (i === order.length) order = lowest(Math.min(n, 2 * order.length));
+      const id = live[order[i]];
       evicted.push(id);
       nodesLeft--;
       // an edge between two victims is counted twice: an underestimate of what is left, corrected below
@@ -224,6 +228,22 @@ export function largestK(values: Float64Array, n: number, k: number): Int32Array
   const out = new Int32Array(k);
   let m = 0;
   for (let i = 0; i < n && m < k; i++) if (values[i] > cut) out[m++] = i;
+  for (let i = 0; i < n && m < k; i++) if (values[i] === cut) out[m++] = i;
+  return out;
+}
+
+/**
+ * The `k` smallest of `values[0..n)` (k <= n), as indices into `values`, in
+ * no particular order; of equal values at the cut, the lower indices.
+ * Linear time on average (quickselect on a copy).
+ */
+export function smallestK(values: Float64Array, n: number, k: number): Int32Array {
+  if (k <= 0) return new Int32Array(0);
+  if (k >= n) return Int32Array.from({ length: n }, (_, i) => i);
+  const cut = select(values.slice(0, n), k - 1); // the k-th smallest
+  const out = new Int32Array(k);
+  let m = 0;
+  for (let i = 0; i < n && m < k; i++) if (values[i] < cut) out[m++] = i;
   for (let i = 0; i < n && m < k; i++) if (values[i] === cut) out[m++] = i;
   return out;
 }
@@ -396,18 +416,20 @@ export class CrawlGraph {
 
   /**
    * New priorities for queued nodes: `score(id)` for every live, unfetched
-   * node with a known priority that differs from it by more than `epsilon`;
-   * the `limit` largest differences when there are more. `sent` is updated
-   * for those returned. O(maxNodes).
+   * node with a known priority that differs from it by more than `epsilon`
+   * and where the old or the new priority is at least `floor` (a move
+   * between two priorities below it can wait: Scorer.rescore); the `limit`
+   * largest differences when there are more. `sent` is updated for those
+   * returned, so a node left out stays a candidate. O(maxNodes).
    */
-  changes(score: (id: number) => number, epsilon: number, limit: number): ScoreChange[] {
+  changes(score: (id: number) => number, epsilon: number, limit: number, floor = -Infinity): ScoreChange[] {
     const g = this.graph;
     let m = 0;
     for (let id = 0; id < g.idLimit; id++) {
       if (this.fetched[id] === 1 || !g.has(id) || Number.isNaN(this.sent[id])) continue;
       const s = score(id);
       const diff = Math.abs(s - this.sent[id]);
-      if (!Number.isFinite(s) || !(diff > epsilon)) continue;
+      if (!Number.isFinite(s) || !(diff > epsilon) || (s < floor && this.sent[id] < floor)) continue;
       this.#candidates[m] = id;
       this.#deltas[m] = diff;
       m++;

@@ -30,7 +30,9 @@
  * previous round's vectors, at most `iterations`, stopping early below
  * `tol`) over a graph capped at `maxNodes` nodes and `maxEdges` edges (at
  * most `maxOutEdges` from one page), and hands out at most `maxRescore`
- * new priorities (the largest changes above `epsilon`). A round therefore
+ * new priorities (the largest changes above `epsilon`, among queued URLs
+ * whose old or new priority reaches the frontier head's floor: a move
+ * below it waits until the head is loaded down to it). A round therefore
  * costs O(iterations·maxEdges + maxNodes) however long the crawl. When the
  * graph is full, the least useful nodes go first: fetched pages without
  * out-edges by their authority, then queued URLs by their current fused
@@ -71,7 +73,10 @@ export const GRAPH_DEFAULTS = {
    * new priorities handed out per round at most (2 per page of a round).
    * Each one moves a frontier entry in the store: over 15,000 synthetic
    * pages ipagerank cost 1.75× best-first's CPU at 2,000 per 100-page round
-   * and 1.06× at 200, with WebKB's pages-to-recall within 1% (BENCHMARKS.md)
+   * and 1.06× at 200, with WebKB's pages-to-recall within 1% (BENCHMARKS.md).
+   * Only moves that reach the frontier head's floor count (Scorer.rescore):
+   * on the synthetic web that cut ipagerank's moves by a third and its
+   * CPU per page by 8% at 50,000 pages (BENCHMARKS.md, 2026-11-26)
    */
   maxRescore: 200,
   /** a queued URL is re-scored only when its value moved by more than this */
@@ -336,7 +341,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
 
     stats: () => ({ pages, rounds, iterations: iterationsRun, nodes: graph.size, edges: graph.edgeCount }),
 
-    rescore(): Rescore[] | null {
+    rescore(_frontier, floor = -Infinity): Rescore[] | null {
       if (pages - lastRound < p) return null;
       lastRound = pages;
       if (relevantPages < p) return null;
@@ -358,7 +363,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
       }
       maxAuthority = maxOf(authority);
       maxHub = maxOf(hub);
-      const updates = crawl.changes(fused, epsilon, maxRescore);
+      const updates = crawl.changes(fused, epsilon, maxRescore, floor);
       return updates.length > 0 ? updates : null;
     },
   };

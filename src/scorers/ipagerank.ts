@@ -34,9 +34,10 @@
  * power iteration, at most `iterations` and `maxWork` edge visits, early
  * stop below `tol`) and
  * re-scores queued URLs whose IPR moved by more than `epsilon` (at most
- * `maxRescore`, largest changes first). Links with RW below the cutoff `c`
- * are pruned: linkScore returns -1 (the sink drops negative scores) and
- * they are not edges.
+ * `maxRescore`, largest changes first; a move between two priorities below
+ * the frontier head's floor waits, see Scorer.rescore). Links with RW below
+ * the cutoff `c` are pruned: linkScore returns -1 (the sink drops negative
+ * scores) and they are not edges.
  *
  * Bounded cost: the graph is capped at `maxNodes` nodes and `maxEdges`
  * edges (`maxOutEdges` per page); when full, fetched pages without
@@ -243,7 +244,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
 
     stats: () => ({ pages, rounds, iterations: iterationsRun, nodes: graph.size, edges: graph.edgeCount }),
 
-    rescore(): Rescore[] | null {
+    rescore(_frontier, floor = -Infinity): Rescore[] | null {
       if (pages - lastRound < p) return null;
       lastRound = pages;
       rounds++;
@@ -251,7 +252,7 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
       const r = ipagerank(graph, prev, { damping: d, iterations: roundIterations(params, graph.edgeCount, 1, prev !== null), tol, buffers, evenSplit });
       iterationsRun += r.iterations;
       rank = r.rank;
-      const updates = crawl.changes(rankOf, epsilon, maxRescore);
+      const updates = crawl.changes(rankOf, epsilon, maxRescore, floor);
       return updates.length > 0 ? updates : null;
     },
   };

@@ -51,6 +51,12 @@ export interface SinkOptions {
   /** one line of human-readable log per retry */
   log?: (line: string) => void;
   /**
+   * the lowest priority the frontier source can take a URL at before the
+   * next commit (FrontierHead.floor; default -Infinity), passed to the
+   * strategy's rescore
+   */
+  rescoreFloor?: () => number;
+  /**
    * ms the item's host must wait before its next request, for a store that
    * holds politeness across workers (Redis; see src/store/redis.ts)
    */
@@ -199,9 +205,9 @@ export function toRecord(item: CrawlItem, strategy: string, opts: RecordOptions 
 }
 
 /** Tell the strategy about a commit and apply the re-scores it asks for. */
-async function learn(store: Store, scorer: Pick<Scorer, 'observe' | 'rescore'>, item: CrawlItem, links: QueuedLink[]): Promise<void> {
+async function learn(store: Store, scorer: Pick<Scorer, 'observe' | 'rescore'>, item: CrawlItem, links: QueuedLink[], floor: number): Promise<void> {
   scorer.observe?.(item, links);
-  const updates = await scorer.rescore?.(() => frontierEntries(store));
+  const updates = await scorer.rescore?.(() => frontierEntries(store), floor);
   if (updates && updates.length > 0) await store.reprioritise(updates);
 }
 
@@ -234,7 +240,7 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
       { beforeBatch: () => (backpressure = opts.emit(line)) },
     );
     opts.onCommitted?.(item, record);
-    if (opts.scorer !== undefined) await learn(opts.store, opts.scorer, item, links);
+    if (opts.scorer !== undefined) await learn(opts.store, opts.scorer, item, links, opts.rescoreFloor?.() ?? -Infinity);
     if (backpressure !== undefined) await backpressure;
   }
 }
