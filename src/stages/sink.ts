@@ -51,9 +51,9 @@ export interface SinkOptions {
   /** one line of human-readable log per retry */
   log?: (line: string) => void;
   /**
-   * the lowest priority the frontier source can take a URL at before the
-   * next commit (FrontierHead.floor; default -Infinity), passed to the
-   * strategy's rescore
+   * the priority of the worst frontier entry the frontier source holds in
+   * memory (FrontierHead.floor; default -Infinity: it holds all of them),
+   * passed to the strategy's rescore
    */
   rescoreFloor?: () => number;
   /**
