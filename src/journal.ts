@@ -112,9 +112,14 @@ export class Journal {
     throw short;
   }
 
+  /** The journal has grown past the size at which truncateIfLarge empties it. */
+  get large(): boolean {
+    return this.#size >= TRUNCATE_AT;
+  }
+
   /** Drop every entry; call only when LevelDB holds all journaled batches. */
   truncateIfLarge(): void {
-    if (this.#size >= TRUNCATE_AT) this.clear();
+    if (this.large) this.clear();
   }
 
   /** Empty the journal (after a replay). */

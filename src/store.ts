@@ -9,13 +9,26 @@
  *   log       logKey(n)   -> the n-th committed output record (n from 1)
  *   meta      '_counters' -> Counters; any other key -> caller's JSON (putMeta)
  *
- * Every mutation (addSeeds, commit) is ONE atomic `db.batch` across the
- * sublevels that also rewrites the counters; in-memory counters change only
- * after the batch succeeded. A store in a directory also appends each batch
- * to a synchronous journal first (src/journal.ts), which is the instant a
- * commit happens; open() replays journaled batches LevelDB had not applied. The frontier source only reads; only commit
- * removes a URL from the frontier, so a URL taken but not committed before a
- * crash is still queued after reopen.
+ * Every mutation (addSeeds, commit) is ONE atomic batch across the
+ * sublevels that also rewrites the counters. A store in a directory appends
+ * each batch to a synchronous journal first (src/journal.ts), which is the
+ * instant a commit happens; open() replays journaled batches LevelDB had not
+ * applied. The frontier source only reads; only commit removes a URL from the
+ * frontier, so a URL taken but not committed before a crash is still queued
+ * after reopen.
+ *
+ * Write-behind (journaled stores): a mutation is done once its batch is in
+ * the journal; LevelDB gets it later, grouped with the batches committed
+ * meanwhile into one `db.batch`, one group at a time in commit order. The
+ * next commit does not wait for LevelDB: its seen reads look at the groups
+ * not yet written first, and every other read (frontier, log, status,
+ * eviction) waits until the groups committed before it are written. Each
+ * LevelDB write is a round trip to a worker thread, during which the crawl's
+ * one thread had nothing to do: one per page cost 10-15% of the synthetic
+ * crawl's time (BENCHMARKS.md). A failed group write fails every later
+ * operation with its StoreError; the journal still holds the group, so a
+ * reopen replays it. Without a journal (a database passed in), each
+ * mutation waits for its own batch and a failed one leaves no trace.
  */
 import type { AbstractLevel, AbstractSublevel, AbstractBatchOperation } from 'abstract-level';
 import { Level } from 'level';
@@ -87,10 +100,11 @@ export interface FrontierDelta {
 
 export interface CommitHooks {
   /**
-   * Called synchronously immediately before the batch is handed to LevelDB,
-   * after every read the commit needed. The sink writes the page's stdout
-   * record here, so the record and the durable commit are microseconds apart
-   * whatever else the process is doing (see src/stages/sink.ts).
+   * Called synchronously right after the batch is journaled (the commit) and
+   * before LevelDB gets it, after every read the commit needed. The sink
+   * writes the page's stdout record here, so the record and the durable
+   * commit are microseconds apart whatever else the process is doing (see
+   * src/stages/sink.ts). A journaled commit stands even if this throws.
    */
   beforeBatch?: () => void;
 }
@@ -99,11 +113,20 @@ export interface StoreOptions {
   /** keep at most this many frontier entries, evicting the lowest priority (default Infinity) */
   maxFrontier?: number;
   /**
-   * Called synchronously after each successful addSeeds/commit batch with
-   * the frontier keys it put and deleted (for an in-memory frontier head).
-   * Must not throw: the batch is already written when it runs.
+   * Called synchronously after each addSeeds/commit/retry/reprioritise
+   * batch is committed, with the frontier keys it put and deleted (for an
+   * in-memory frontier head); with write-behind, before LevelDB holds them.
+   * Must not throw: the batch is already committed when it runs.
    */
   onFrontierChange?: (delta: FrontierDelta) => void;
+  /**
+   * The journal file for a database passed in (a store in a directory
+   * always keeps one there): commits are journaled and written behind, as
+   * in a directory store, and open() replays the journal.
+   */
+  journal?: string;
+  /** seen marks kept in memory: a power of two, at least 4 (default 131,072, 4.3 MB) */
+  seenCacheSlots?: number;
 }
 
 type Root = AbstractLevel<any, any, any>;
@@ -111,6 +134,12 @@ type Sub = AbstractSublevel<Root, any, string, any>;
 type Op = AbstractBatchOperation<Root, string, any>;
 
 const COUNTERS_KEY = '_counters';
+/**
+ * Operations committed but not yet handed to LevelDB, at most: a commit
+ * beyond it waits for the group being written (about 26 operations per page
+ * of a 100-links crawl, and LevelDB is rarely more than a page or two behind).
+ */
+const MAX_PENDING_OPS = 16_384;
 /**
  * Seen marks kept in memory (src/seen-cache.ts; 33 bytes each, 4.3 MB): the
  * links a site repeats on its pages are then found without a read.
@@ -223,7 +252,7 @@ class Plan {
    * @param storedTail when defined, no stored frontier key is greater
    */
   constructor(
-    readonly store: { frontier: Sub; seen: Sub },
+    readonly store: { frontier: Sub; seen: Sub; settled: () => Promise<void> },
     readonly c: Counters,
     readonly storedTail: string | undefined,
   ) {}
@@ -320,6 +349,7 @@ class Plan {
     // evictions beyond it until compaction, and a seek that lands among them
     // steps over every one.
     const range = this.storedTail === undefined ? { reverse: true, limit } : { reverse: true, limit, lte: this.storedTail };
+    await this.store.settled();
     const rows = ((await this.store.frontier.iterator(range).all()) as [string, FrontierEntry][]).filter(
       ([k]) => !this.deleted.has(k),
     );
@@ -368,8 +398,19 @@ export class CrawlStore implements Store {
   private queue: Promise<unknown> = Promise.resolve();
   /** when defined, no stored frontier key is greater (see Plan) */
   private tail: string | undefined = undefined;
-  /** urlKey -> seen mark as committed (null: none); written only after a successful batch */
-  private readonly seenCache = new SeenCache(SEEN_CACHE_SLOTS, frontierKey, seqOf);
+  /** urlKey -> seen mark as committed (null: none) */
+  private readonly seenCache: SeenCache;
+  /** write-behind: operations committed (journaled) and not yet handed to LevelDB, by sublevel prefix + key */
+  private pending = new Map<string, Op>();
+  /** write-behind: the group LevelDB is writing, by sublevel prefix + key */
+  private writing: Map<string, Op> | null = null;
+  /** write-behind: settles when the group being written has */
+  private written: Promise<void> = Promise.resolve();
+  /** write-behind: groups handed to LevelDB, and groups it has written */
+  private groupsStarted = 0;
+  private groupsWritten = 0;
+  /** write-behind: a group's write failed; every later operation fails with this */
+  private failed: StoreError | null = null;
 
   private constructor(
     private readonly db: Root,
@@ -381,7 +422,9 @@ export class CrawlStore implements Store {
     private readonly name: string,
     /** every urlKey that ever had a seen mark (and some that did not): a miss needs no read */
     private readonly seenFilter: SeenFilter,
+    seenCacheSlots: number,
   ) {
+    this.seenCache = new SeenCache(seenCacheSlots, frontierKey, seqOf);
     this.frontierDb = db.sublevel('frontier', { valueEncoding: 'json' }) as Sub;
     this.seenDb = db.sublevel('seen', { valueEncoding: 'json' }) as Sub;
     this.logDb = db.sublevel('log', { valueEncoding: 'json' }) as Sub;
@@ -401,6 +444,10 @@ export class CrawlStore implements Store {
     if (!(maxFrontier === Infinity || (Number.isSafeInteger(maxFrontier) && maxFrontier >= 1))) {
       throw new TypeError(`maxFrontier must be a positive integer, got ${maxFrontier}`);
     }
+    const slots = opts.seenCacheSlots ?? SEEN_CACHE_SLOTS;
+    if (!Number.isSafeInteger(slots) || slots < 4 || (slots & (slots - 1)) !== 0) {
+      throw new TypeError(`seenCacheSlots must be a power of two of at least 4, got ${slots}`);
+    }
     const name = typeof location === 'string' ? location : 'in-memory store';
     let db: Root;
     try {
@@ -414,8 +461,9 @@ export class CrawlStore implements Store {
     try {
       const meta = db.sublevel('meta', { valueEncoding: 'json' });
       let counters = readCounters(await meta.get(COUNTERS_KEY));
-      if (typeof location === 'string') {
-        const opened = Journal.open(path.join(location, JOURNAL_FILE));
+      const journalPath = typeof location === 'string' ? path.join(location, JOURNAL_FILE) : opts.journal;
+      if (journalPath !== undefined) {
+        const opened = Journal.open(journalPath);
         journal = opened.journal;
         const missing = opened.entries.filter((e) => e.b > counters.b);
         for (const e of missing) await db.batch(e.ops.map((op) => fromJournal(db, op)));
@@ -424,7 +472,7 @@ export class CrawlStore implements Store {
       }
       const seenFilter = new SeenFilter();
       for await (const k of db.sublevel('seen', { valueEncoding: 'json' }).keys()) seenFilter.add(k);
-      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange, journal, name, seenFilter);
+      return new CrawlStore(db, counters, maxFrontier, opts.onFrontierChange, journal, name, seenFilter, slots);
     } catch (err) {
       journal?.close();
       await db.close().catch(() => {});
@@ -459,7 +507,10 @@ export class CrawlStore implements Store {
    * arguments stay TypeErrors.
    */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn).catch((err: unknown) => {
+    const run = this.queue.then(() => {
+      if (this.failed !== null) throw this.failed;
+      return fn();
+    }).catch((err: unknown) => {
       if (err instanceof StoreError || err instanceof TypeError) throw err;
       throw new StoreError(`store ${this.name} failed: ${reason(err)}`, { cause: err });
     });
@@ -468,17 +519,31 @@ export class CrawlStore implements Store {
   }
 
   private newPlan(): Plan {
-    return new Plan({ frontier: this.frontierDb, seen: this.seenDb }, { ...this.c }, this.tail);
+    return new Plan({ frontier: this.frontierDb, seen: this.seenDb, settled: () => this.settled() }, { ...this.c }, this.tail);
   }
 
   /**
-   * Load the current seen marks of `urls` into the plan: from the cache, as
-   * none when the filter has never met the key, else with one getMany.
+   * The seen mark a group not yet written to LevelDB leaves for `uk` (null:
+   * it deletes it), or undefined when no such group touches it.
+   */
+  private unwrittenSeen(uk: string): SeenValue | null | undefined {
+    if (this.pending.size === 0 && this.writing === null) return undefined;
+    const k = `${this.seenDb.prefix}${uk}`;
+    const op = this.pending.get(k) ?? this.writing?.get(k);
+    if (op === undefined) return undefined;
+    return op.type === 'put' ? (op.value as SeenValue) : null;
+  }
+
+  /**
+   * Load the current seen marks of `urls` into the plan: from the cache or
+   * the groups not yet written, as none when the filter has never met the
+   * key, else with one getMany.
    */
   private async loadSeen(plan: Plan, urls: string[]): Promise<void> {
     const misses: string[] = [];
     for (const k of new Set(urls.map(urlKey))) {
-      const cached = this.seenCache.get(k);
+      let cached = this.seenCache.get(k);
+      if (cached === undefined) cached = this.unwrittenSeen(k);
       if (cached !== undefined) plan.seen.set(k, cached);
       else if (!this.seenFilter.mayHave(k)) plan.seen.set(k, null);
       else misses.push(k);
@@ -490,29 +555,54 @@ export class CrawlStore implements Store {
     });
   }
 
-  /** Write the plan plus the counters in one batch; adopt the counters and tail and report the delta only on success. */
+  /**
+   * Write the plan plus the counters as one batch, then adopt the counters,
+   * tail and seen marks and report the frontier delta. With a journal the
+   * batch is written behind (see the header): done once journaled. Without
+   * one, it is done once LevelDB wrote it, and a failure leaves no trace.
+   */
   private async apply(plan: Plan, extra: Op[] = [], beforeBatch?: () => void): Promise<void> {
     // reads may all have been answered from memory: do not journal (or let the
     // caller emit its record) for a batch a closed database will refuse
     if (this.db.status !== 'open') throw new StoreError(`cannot write store ${this.name}: the database is ${this.db.status}`);
     plan.c.b = this.c.b + 1;
     const ops: Op[] = [...plan.ops.values(), ...extra, { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c }];
+    if (this.journal === undefined) {
+      beforeBatch?.();
+      try {
+        await this.db.batch(ops);
+      } catch (err) {
+        throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
+      }
+      this.adopt(plan);
+      return;
+    }
     try {
-      // The journal append is the commit point; the caller's record goes out
-      // right after it, and LevelDB catches up asynchronously.
-      this.journal?.append({ b: plan.c.b, ops: ops.map(toJournal) });
+      // the journal append is the commit point; the caller's record goes out
+      // right after it, and LevelDB catches up behind
+      this.journal.append({ b: plan.c.b, ops: ops.map(toJournal) });
     } catch (err) {
       throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
-    beforeBatch?.();
+    // a later operation on a key replaces the earlier one in the group
+    for (const op of ops) this.pending.set(`${(op as { sublevel: Sub }).sublevel.prefix}${op.key}`, op);
     try {
-      await this.db.batch(ops);
-      this.journal?.truncateIfLarge();
-    } catch (err) {
-      // the journal may hold the batch; forget what the cache believed
-      this.seenCache.clear();
-      throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
+      beforeBatch?.();
+    } finally {
+      // journaled, so committed even when the caller's hook failed
+      this.adopt(plan);
+      this.writeNextGroup();
     }
+    if (this.pending.size > MAX_PENDING_OPS) await this.settled();
+    if (this.journal.large) {
+      // only an empty write-behind queue lets the journal go
+      await this.settled();
+      this.journal.truncateIfLarge();
+    }
+  }
+
+  /** Take a committed plan's counters, tail and seen marks, and report its frontier delta. */
+  private adopt(plan: Plan): void {
     this.c = plan.c;
     this.tail = plan.tail;
     for (const [k, v] of plan.seen) {
@@ -523,6 +613,43 @@ export class CrawlStore implements Store {
       const added = [...plan.added].map(([key, { entry }]) => ({ key, entry }));
       this.onFrontierChange({ added, removed: [...plan.deleted] });
     }
+  }
+
+  /** Write-behind: hand the pending operations to LevelDB as one group, unless a group is being written. */
+  private writeNextGroup(): void {
+    if (this.writing !== null || this.pending.size === 0 || this.failed !== null) return;
+    const group = this.pending;
+    this.pending = new Map();
+    this.writing = group;
+    this.groupsStarted++;
+    this.written = this.db.batch([...group.values()]).then(
+      () => {
+        this.writing = null;
+        this.groupsWritten++;
+        if (this.pending.size === 0) this.journal?.truncateIfLarge();
+        this.writeNextGroup();
+      },
+      (err: unknown) => {
+        this.writing = null;
+        this.failed = new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
+        // the journal holds what the cache believed; a reopen replays it
+        this.seenCache.clear();
+      },
+    );
+  }
+
+  /**
+   * Resolves when every operation committed before the call is in LevelDB
+   * (at once without write-behind); rejects with the StoreError of a failed
+   * group write. Reads of LevelDB other than seen marks wait for it.
+   */
+  private async settled(): Promise<void> {
+    const target = this.pending.size > 0 ? this.groupsStarted + 1 : this.groupsStarted;
+    while (this.groupsWritten < target && this.failed === null) {
+      this.writeNextGroup();
+      await this.written;
+    }
+    if (this.failed !== null) throw this.failed;
   }
 
   /**
@@ -548,6 +675,7 @@ export class CrawlStore implements Store {
    */
   async *frontier(opts: { gt?: string } = {}): AsyncGenerator<{ key: string; entry: FrontierEntry }> {
     const range = opts.gt === undefined ? {} : { gt: opts.gt };
+    await this.settled();
     for await (const [key, entry] of this.frontierDb.iterator(range)) {
       yield { key: key as string, entry: entry as FrontierEntry };
     }
@@ -555,6 +683,7 @@ export class CrawlStore implements Store {
 
   /** Whether a canonical URL is queued, done, or unknown (null). */
   async status(url: string): Promise<'queued' | 'done' | null> {
+    await this.settled();
     const v = (await this.seenDb.get(urlKey(url))) as SeenValue | undefined;
     if (v === undefined) return null;
     return v.s === 'q' ? 'queued' : 'done';
@@ -606,6 +735,7 @@ export class CrawlStore implements Store {
       const s = plan.seen.get(uk);
       if (s?.s === 'd') return;
       if (s?.s === 'q') {
+        await this.settled();
         const stored = ((await this.frontierDb.get(s.k)) as FrontierEntry | undefined) ?? entry;
         plan.unqueue(uk);
         plan.place(uk, { ...stored, attempts: entry.attempts, seq: seqOf(s.k) });
@@ -636,6 +766,7 @@ export class CrawlStore implements Store {
         if (s?.s === 'q' && s.score !== score) moves.push({ uk, k: s.k, score });
       }
       if (moves.length === 0) return 0;
+      await this.settled();
       const entries = (await this.frontierDb.getMany(moves.map((m) => m.k))) as (FrontierEntry | undefined)[];
       let moved = 0;
       moves.forEach((m, i) => {
@@ -653,6 +784,7 @@ export class CrawlStore implements Store {
   /** Committed records in commit order; `gt` is a log key (see logKey) to resume after. */
   async *log(opts: { gt?: string } = {}): AsyncGenerator<object> {
     const range = opts.gt === undefined ? {} : { gt: opts.gt };
+    await this.settled();
     for await (const value of this.logDb.values(range)) yield value as object;
   }
 
@@ -684,10 +816,16 @@ export class CrawlStore implements Store {
     return key;
   }
 
-  /** Wait for pending mutations, then close the database. */
+  /**
+   * Wait for pending mutations and their LevelDB writes, then close the
+   * database; rejects with the StoreError of a failed write-behind group
+   * after closing (the journal keeps the group for the next open).
+   */
   async close(): Promise<void> {
     await this.queue;
+    const failure = await this.settled().then(() => null, (err: unknown) => err);
     this.journal?.close();
     await this.db.close();
+    if (failure !== null) throw failure;
   }
 }

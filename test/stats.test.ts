@@ -394,7 +394,9 @@ test('e2e: `stats` on a running crawl reads stats.json; after SIGKILL it rebuild
 test('e2e: on a terminal (pseudo-TTY via script) stderr shows a progress line, erased at exit', { skip: !existsSync('/usr/bin/script') && 'needs script(1) from util-linux' }, async (t) => {
   const { url: replayUrl, dir } = await fixtureReplay(t);
   const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
-  const cmd = [process.execPath, BIN, ...CRAWL, '--proxy', replayUrl, '--store', path.join(dir, 'store'), '--max-pages', '15', '--delay-ms', '100', '--stats-interval', '0']
+  // the crawl must outlast the first progress tick (250 ms) by a margin: with
+  // --delay-ms 100 it took 0.3-0.4 s and once, on a loaded machine, drew no line
+  const cmd = [process.execPath, BIN, ...CRAWL, '--proxy', replayUrl, '--store', path.join(dir, 'store'), '--max-pages', '15', '--delay-ms', '300', '--stats-interval', '0']
     .map(q).join(' ') + ` > ${q(path.join(dir, 'out.ndjson'))}`;
   const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let tty = '';
