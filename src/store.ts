@@ -681,11 +681,19 @@ export class CrawlStore implements Store {
     }
   }
 
-  /** Whether a canonical URL is queued, done, or unknown (null). */
+  /**
+   * Whether a canonical URL is queued, done, or unknown (null). Answered
+   * like a commit's seen reads (cache, unwritten groups, filter, LevelDB),
+   * so the fetch stage's check of each redirect hop never waits for
+   * LevelDB to catch up.
+   */
   async status(url: string): Promise<'queued' | 'done' | null> {
-    await this.settled();
-    const v = (await this.seenDb.get(urlKey(url))) as SeenValue | undefined;
-    if (v === undefined) return null;
+    if (this.failed !== null) throw this.failed;
+    const uk = urlKey(url);
+    let v = this.seenCache.get(uk);
+    if (v === undefined) v = this.unwrittenSeen(uk);
+    if (v === undefined) v = this.seenFilter.mayHave(uk) ? (((await this.seenDb.get(uk)) as SeenValue | undefined) ?? null) : null;
+    if (v === null) return null;
     return v.s === 'q' ? 'queued' : 'done';
   }
 

@@ -617,6 +617,10 @@ describe('CrawlStore write-behind (journaled)', () => {
     assert.deepEqual(await store.commit({ entry: eb, record: page(U('b')), countsAsPage: true, links: raisedOne }), { added: 0, raised: 1 });
     assert.deepEqual(await store.commit({ entry: ec, record: page(U('c')), countsAsPage: true, links: [link('x5', 0.2), link('y', 0.1)] }), { added: 1, raised: 0 });
     assert.deepEqual([store.frontierSize, store.committed, store.pages], [21, 3, 3]);
+    // status reads seen marks as commits do: no wait (the fetch stage asks it for every redirect)
+    const marks = Promise.all([store.status(U('a')), store.status(U('x3')), store.status(U('y')), store.status(U('nope'))]);
+    assert.equal(await stillPending(marks), false, 'status does not wait for LevelDB');
+    assert.deepEqual(await marks, ['done', 'queued', 'queued', null]);
     // reads other than seen marks wait until LevelDB holds what was committed
     const rows = frontierRows(store);
     assert.equal(await stillPending(rows), true);
