@@ -14,8 +14,10 @@
  * --web synthetic: fixtures/serve-synthetic.ts (1,000,000 pages, 10,000
  * hosts), seeds three astronomy home pages, default 50,000 pages.
  * Contenders (default all, run in this order in every run): best-first,
- * nb-link, crawlee-memory, crawlee-persisted, ceiling. The ceiling fetches
- * the URLs the first focuscrawl contender of the same run fetched, in order.
+ * nb-link, hits, ipagerank, crawlee-memory, crawlee-persisted, ceiling,
+ * ceiling-parse. The ceiling fetches the URLs the first focuscrawl
+ * contender of the same run fetched, in order; ceiling-parse does the same
+ * and also runs each body through htmlparser2 (bench/ceiling.ts --parse).
  * nb-link uses a model trained once per bench run from the WebKB archive
  * (`focuscrawl train --where university=misc --target course`) unless
  * --model names one. --write puts the table into BENCHMARKS.md, section
@@ -39,7 +41,7 @@ const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
 const SYNTH_TOPIC = 'astronomy';
 /** The contenders that are focuscrawl crawls, named by strategy. */
 const STRATEGIES = ['best-first', 'nb-link', 'hits', 'ipagerank'] as const;
-const CONTENDERS = [...STRATEGIES, 'crawlee-memory', 'crawlee-persisted', 'ceiling'] as const;
+const CONTENDERS = [...STRATEGIES, 'crawlee-memory', 'crawlee-persisted', 'ceiling', 'ceiling-parse'] as const;
 const FOCUSCRAWL = new Set<string>(STRATEGIES);
 type Contender = (typeof CONTENDERS)[number];
 const LABEL: Record<Contender, string> = {
@@ -50,6 +52,7 @@ const LABEL: Record<Contender, string> = {
   'crawlee-memory': 'Crawlee CheerioCrawler, in-memory storage',
   'crawlee-persisted': 'Crawlee CheerioCrawler, default persisted storage',
   ceiling: 'ceiling (undici loop, same URLs)',
+  'ceiling-parse': 'ceiling + htmlparser2 (the loop, each body through a SAX parser counting `a href`s)',
 };
 
 /** What one run of one contender fetched, beyond its timing. */
@@ -223,12 +226,12 @@ async function main(): Promise<number> {
           const out = JSON.parse(m.stdout) as { answered: number; statuses: Record<string, number>; failures: Record<string, number> };
           f = { pages: out.answered, statuses: out.statuses, failures: out.failures };
         } else {
-          if (urls === undefined) throw new Error('the ceiling needs a focuscrawl contender before it in --contenders');
+          if (urls === undefined) throw new Error(`${c} needs a focuscrawl contender before it in --contenders`);
           const urlFile = path.join(tmp, `urls-${i}.txt`);
           await writeFile(urlFile, urls.join('\n') + '\n');
           m = await measure(
-            [process.execPath, plain.ceiling, '--proxy', proxyUrl, '--urls', urlFile, '--concurrency', String(concurrency)],
-            timeFile, `ceiling ${tag}`, { timeoutMs },
+            [process.execPath, plain.ceiling, '--proxy', proxyUrl, '--urls', urlFile, '--concurrency', String(concurrency), ...(c === 'ceiling-parse' ? ['--parse'] : [])],
+            timeFile, `${c} ${tag}`, { timeoutMs },
           );
           const out = JSON.parse(m.stdout) as { fetched: number; errors: number; statuses: Record<string, number> };
           f = { pages: out.fetched, statuses: out.statuses, failures: out.errors > 0 ? { 'request errors': out.errors } : {} };
@@ -268,6 +271,12 @@ async function main(): Promise<number> {
   const graphCost = (['hits', 'ipagerank'] as const).filter((c) => sum.has(c) && sum.has('best-first')).map((c) =>
     `| ${c} | ${verdict(ratio(c, 'best-first', 'pps'), 0.85, true)} | ${times(ratio(c, 'best-first', 'cpuPerK'))} | ` +
       `${times(ratio(c, 'best-first', 'rss'))} |`);
+  // what parsing alone leaves of the ceiling: a crawler built on htmlparser2 gets no closer
+  const parseShare = ratio('ceiling-parse', 'ceiling', 'pps');
+  const parseBound = parseShare === undefined ? undefined
+    : `The ceiling with htmlparser2 reaches ${parseShare.toFixed(2)}× the plain ceiling's pages/s ` +
+      `(${sum.get('ceiling-parse')!.pps.median.toFixed(0)} against ${sum.get('ceiling')!.pps.median.toFixed(0)}): ` +
+      `parsing each page with the parser the design prescribes, and nothing else, ${parseShare >= 0.5 ? 'is not what keeps a crawler under' : 'already puts a crawler under'} the issue's 0.5× of the ceiling.`;
   const command = `node --import tsx bench/side-by-side.ts ${process.argv.slice(2).join(' ')}`.trim();
   const what = web === 'webkb'
     ? 'the WebKB archive (`focuscrawl replay`), seeds the Cornell, Texas and Washington CS home pages; the archive answers 404 ' +
@@ -296,7 +305,7 @@ async function main(): Promise<number> {
         : 'the TypeScript sources through tsx (`node bin/focuscrawl` in the checkout)'}. ` +
       'Crawlee: requests that reached the request handler (cheerio parse, `enqueueLinks` of every `a[href]`, strategy `all`, no robots.txt), ' +
       'minConcurrency = maxConcurrency; text/plain accepted so 404 answers are pages. Ceiling: the URLs of the first focuscrawl ' +
-      'contender of the same run, body read and dropped.',
+      'contender of the same run, body read and dropped; ceiling + htmlparser2: the same, each body also decoded and parsed (SAX, `a href`s counted).',
     '',
     '| focuscrawl vs | pages/s vs Crawlee in-memory | pages/s vs ceiling | peak RSS vs Crawlee in-memory | pages/s / peak RSS vs Crawlee persisted | ' +
       'pages per CPU second vs Crawlee in-memory / vs ceiling |',
@@ -306,6 +315,7 @@ async function main(): Promise<number> {
     'Ratios of medians. The targets are the issue\'s (≥ 3× Crawlee in-memory, ≥ 50% of the ceiling, ≤ ½ of Crawlee\'s peak RSS). ' +
       'The last column compares CPU cost instead of wall time (Crawlee\'s CPU s per page / focuscrawl\'s): on a shared machine it ' +
       'moves much less than pages/s, and where the contender\'s own CPU is the bottleneck pages/s follows it.',
+    ...(parseBound === undefined ? [] : ['', parseBound]),
     ...(graphCost.length === 0 ? [] : [
       '',
       '| link-graph strategy vs best-first | pages/s | CPU s per 1,000 pages | peak RSS |',
