@@ -1,7 +1,7 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { linksToQueue, sinkStage, toRecord } from '../src/stages/sink.ts';
+import { linksToQueue, SINK_TURN_MS, sinkStage, toRecord } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store.ts';
 import type { CrawlItem, FetchResult, FrontierEntry, Outlink, OutputRecord, ParsedPage, QueuedLink } from '../src/types.ts';
 
@@ -430,6 +430,35 @@ describe('sinkStage', () => {
     await done;
     assert.equal(pulled.length, 2);
     assert.equal(store.committed, 2);
+  });
+
+  // Regression: once a journaled store stopped waiting for LevelDB, the sink
+  // committed every page the fetch stage had finished in one run of
+  // microtasks, with no response read and no request written meanwhile: a
+  // polite crawl with 50 ms answers got 15% slower.
+  it('gives the event loop a turn between items once it has worked SINK_TURN_MS without one', async (t) => {
+    const store = await openStore(t); // a MemoryLevel store: its commits never wait for I/O
+    const items = Array.from({ length: 6 }, (_, i) => pageItem(`http://a.test/${i}`));
+    let committed = 0;
+    const turns: number[] = [];
+    const tick = (): void => {
+      turns.push(committed);
+      if (committed < items.length) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await sinkStage(from(items), {
+      store,
+      strategy: 'bfs',
+      maxDepth: 3,
+      emit: () => {
+        const until = performance.now() + 2 * SINK_TURN_MS; // each item takes longer than the turn interval
+        while (performance.now() < until);
+        return undefined;
+      },
+      onCommitted: () => committed++,
+    });
+    assert.equal(committed, items.length);
+    assert.ok(turns.filter((n) => n > 0 && n < items.length).length >= 3, `the event loop turned between items (after ${turns.join(', ')} commits)`);
   });
 
   async function failingRun(t: TestContext) {
