@@ -20,9 +20,10 @@
  * Write-behind (journaled stores): a mutation is done once its batch is in
  * the journal; LevelDB gets it later, grouped with the batches committed
  * meanwhile into one `db.batch`, one group at a time in commit order. The
- * next commit does not wait for LevelDB: its seen reads look at the groups
- * not yet written first, and every other read (frontier, log, status,
- * eviction) waits until the groups committed before it are written. Each
+ * next commit does not wait for LevelDB: its seen reads (and `status`) look
+ * at the groups not yet written first, and every other read (frontier, log,
+ * eviction, re-prioritising, retry) waits until the groups committed before
+ * it are written. Each
  * LevelDB write is a round trip to a worker thread, during which the crawl's
  * one thread had nothing to do: one per page cost 10-15% of the synthetic
  * crawl's time (BENCHMARKS.md). A failed group write fails every later
@@ -136,8 +137,12 @@ type Op = AbstractBatchOperation<Root, string, any>;
 const COUNTERS_KEY = '_counters';
 /**
  * Operations committed but not yet handed to LevelDB, at most: a commit
- * beyond it waits for the group being written (about 26 operations per page
- * of a 100-links crawl, and LevelDB is rarely more than a page or two behind).
+ * beyond it waits until LevelDB has caught up. A page of a 100-links crawl
+ * is about 26 operations, and LevelDB is rarely more than a page or two
+ * behind. Their bytes are capped too: the journal holds every unwritten
+ * commit, and a commit that finds it past its truncation size (8 MiB) waits
+ * until LevelDB has them all (see apply), so a compaction that stalls
+ * LevelDB's writes cannot make memory grow.
  */
 const MAX_PENDING_OPS = 16_384;
 /**

@@ -703,6 +703,25 @@ describe('CrawlStore write-behind (journaled)', () => {
     await again.close();
   });
 
+  it('a commit that leaves more than 16,384 operations unwritten waits for LevelDB', async () => {
+    const dir = await tempDir();
+    const db = new Level<string, any>(path.join(dir, 'db'));
+    const gate = batchGate(db);
+    const store = await CrawlStore.open(db, { journal: path.join(dir, 'journal') });
+    await store.addSeeds([seed('a', 1), seed('b', 0.5)]);
+    const [ea, eb] = [await entryOf(store, U('a')), await entryOf(store, U('b'))];
+    gate.shut();
+    await store.commit({ entry: ea, record: page(U('a')), countsAsPage: true, links: [link('x', 0.3)] });
+    // a's batch is being written; b's 8,200 links make 16,400 operations behind it
+    const links = Array.from({ length: 8_200 }, (_, i) => link(`many/${i}`, 0.2));
+    const big = store.commit({ entry: eb, record: page(U('b')), countsAsPage: true, links });
+    assert.equal(await stillPending(big), true);
+    gate.open();
+    assert.deepEqual(await big, { added: 8_200, raised: 0 });
+    assert.equal(store.frontierSize, 8_201);
+    await store.close();
+  });
+
   it('rejects a seen cache size that is not a power of two of at least 4', async () => {
     await assert.rejects(CrawlStore.open(new MemoryLevel<string, any>(), { seenCacheSlots: 6 }), TypeError);
     await assert.rejects(CrawlStore.open(new MemoryLevel<string, any>(), { seenCacheSlots: 2 }), TypeError);
