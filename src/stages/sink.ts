@@ -74,11 +74,14 @@ const MAX_CONTEXT = 300;
  * LevelDB, and the fetch stage hands over the pages it has finished at once,
  * so without a turn the sink would commit them all in one run of
  * microtasks: no response read and no request written meanwhile. On a
- * polite crawl (--per-host 1, 50 ms answers) that made fetches 20% slower
- * and the crawl 15% slower; a turn per page cost 5% of a CPU-bound crawl,
- * one per millisecond nothing (BENCHMARKS.md).
+ * polite crawl (--per-host 1, 50 ms answers, concurrency 16) that made the
+ * crawl 20% slower (154 pages/s against 196 with a turn every 1 ms, 190
+ * every 3 ms, 178 every 5 ms). Each turn also lets LevelDB's answer in
+ * sooner, so its writes come in smaller groups: every 1 ms made 37% more
+ * of them than none and cost a CPU-bound crawl a few percent, every 3 ms
+ * 9% more (BENCHMARKS.md).
  */
-export const SINK_TURN_MS = 1;
+export const SINK_TURN_MS = 3;
 
 /** Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope (src/scope.ts) or its host's used-up page budget. */
 export type LinkDropReason = TrapReason | 'out-of-scope' | 'host-budget';
