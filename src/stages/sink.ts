@@ -70,18 +70,14 @@ const MAX_CONTEXT = 300;
 
 /**
  * The sink gives the event loop a turn (setImmediate) once it has worked
- * this long without one. A commit to a journaled store does not wait for
- * LevelDB, and the fetch stage hands over the pages it has finished at once,
- * so without a turn the sink would commit them all in one run of
- * microtasks: no response read and no request written meanwhile. On a
- * polite crawl (--per-host 1, 50 ms answers, concurrency 16) that made the
- * crawl 20% slower (154 pages/s against 196 with a turn every 1 ms, 190
- * every 3 ms, 178 every 5 ms). Each turn also lets LevelDB's answer in
- * sooner, so its writes come in smaller groups: every 1 ms made 37% more
- * of them than none and cost a CPU-bound crawl a few percent, every 3 ms
- * 9% more (BENCHMARKS.md).
+ * this long without one. A journaled store's commit does not wait for
+ * LevelDB, so without turns the sink commits every finished page in one run
+ * of microtasks: no response is read, no request written and no URL taken
+ * meanwhile. That cost a polite crawl 20% of its pages/s and the demo's
+ * crawl its focus (harvest 47% against 66-71% before write-behind; 53-55%
+ * with a turn every 3 ms, 62-67% every 1 ms). Measured in BENCHMARKS.md.
  */
-export const SINK_TURN_MS = 3;
+export const SINK_TURN_MS = 1;
 
 /** Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope (src/scope.ts) or its host's used-up page budget. */
 export type LinkDropReason = TrapReason | 'out-of-scope' | 'host-budget';
