@@ -540,17 +540,24 @@ export class CrawlStore implements Store {
   }
 
   /**
-   * Load the current seen marks of `urls` into the plan: from the cache or
-   * the groups not yet written, as none when the filter has never met the
-   * key, else with one getMany.
+   * The seen mark of `uk` as far as memory knows it: from the cache or the
+   * groups not yet written, null (none) when the filter has never met the
+   * key; undefined when only a LevelDB read can tell.
    */
+  private knownSeen(uk: string): SeenValue | null | undefined {
+    const cached = this.seenCache.get(uk);
+    if (cached !== undefined) return cached;
+    const unwritten = this.unwrittenSeen(uk);
+    if (unwritten !== undefined) return unwritten;
+    return this.seenFilter.mayHave(uk) ? undefined : null;
+  }
+
+  /** Load the current seen marks of `urls` into the plan: from memory (knownSeen), the rest with one getMany. */
   private async loadSeen(plan: Plan, urls: string[]): Promise<void> {
     const misses: string[] = [];
     for (const k of new Set(urls.map(urlKey))) {
-      let cached = this.seenCache.get(k);
-      if (cached === undefined) cached = this.unwrittenSeen(k);
-      if (cached !== undefined) plan.seen.set(k, cached);
-      else if (!this.seenFilter.mayHave(k)) plan.seen.set(k, null);
+      const known = this.knownSeen(k);
+      if (known !== undefined) plan.seen.set(k, known);
       else misses.push(k);
     }
     if (misses.length === 0) return;
@@ -695,9 +702,9 @@ export class CrawlStore implements Store {
   async status(url: string): Promise<'queued' | 'done' | null> {
     if (this.failed !== null) throw this.failed;
     const uk = urlKey(url);
-    let v = this.seenCache.get(uk);
-    if (v === undefined) v = this.unwrittenSeen(uk);
-    if (v === undefined) v = this.seenFilter.mayHave(uk) ? (((await this.seenDb.get(uk)) as SeenValue | undefined) ?? null) : null;
+    let v = this.knownSeen(uk);
+    // (not `??`: a known null, no mark, needs no read)
+    if (v === undefined) v = ((await this.seenDb.get(uk)) as SeenValue | undefined) ?? null;
     if (v === null) return null;
     return v.s === 'q' ? 'queued' : 'done';
   }
