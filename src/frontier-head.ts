@@ -38,11 +38,15 @@ export interface FrontierHeadLike {
   /** nothing is left to take, now or later (the source may end) */
   readonly complete: boolean;
   refill(): Promise<void>;
-  take(verdict: (e: KeyedEntry) => Verdict): KeyedEntry | null;
+  take(verdict: (e: KeyedEntry) => Verdict, above?: number): KeyedEntry | null;
   grow(): Promise<boolean>;
   scanBeyond(verdict: (e: KeyedEntry) => Verdict): Promise<KeyedEntry | null>;
   /** ms the source may sleep before asking again when nothing was takeable (default: until woken) */
   waitMs?(): number;
+  /** the best buffered entry (see FrontierHead.best) */
+  best?(): KeyedEntry | undefined;
+  /** a buffered score by rank (see FrontierHead.scoreAt) */
+  scoreAt?(fraction: number): number;
 }
 
 /**
@@ -98,6 +102,22 @@ export class FrontierHead implements FrontierHeadLike {
    */
   get floor(): number {
     return this.#exhausted || this.#mark === undefined ? -Infinity : this.#markScore;
+  }
+
+  /** The best buffered entry: the one the crawler takes as soon as its host is free. */
+  best(): KeyedEntry | undefined {
+    return this.#buf[0];
+  }
+
+  /**
+   * The score of the buffered entry `fraction` of the way down the buffer
+   * (0: the best, 0.5: the median, 1: the worst); -Infinity when it is
+   * empty. Every store entry beyond the buffer scores at most the worst.
+   */
+  scoreAt(fraction: number): number {
+    const n = this.#buf.length;
+    if (n === 0) return -Infinity;
+    return this.#buf[Math.min(n - 1, Math.max(0, Math.floor(fraction * (n - 1))))].entry.score;
   }
 
   /** Record a committed change to the store's frontier. */
@@ -190,11 +210,13 @@ export class FrontierHead implements FrontierHeadLike {
 
   /**
    * Remove and return the best entry the verdict function takes; if none is
-   * taken, the best 'fallback' entry; else null. 'skip' entries stay.
+   * taken, the best 'fallback' entry; else null. 'skip' entries stay. With
+   * `above`, only entries scoring more than it are looked at.
    */
-  take(verdict: (e: KeyedEntry) => Verdict): KeyedEntry | null {
+  take(verdict: (e: KeyedEntry) => Verdict, above = -Infinity): KeyedEntry | null {
     let fallback = -1;
-    for (let i = 0; i < this.#buf.length; i++) {
+    const bounded = above > -Infinity;
+    for (let i = 0; i < this.#buf.length && !(bounded && this.#buf[i].entry.score <= above); i++) {
       const v = verdict(this.#buf[i]);
       if (v === 'take') return this.#buf.splice(i, 1)[0];
       if (v === 'fallback' && fallback < 0) fallback = i;

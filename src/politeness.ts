@@ -53,6 +53,10 @@ export class HostScheduler {
   readonly #hosts = new Map<string, HostState>();
   /** hosts of the last K-1 fetches started, oldest first */
   readonly #recent: string[] = [];
+  /** moving average of how long a request took, ms (0 until one ended) */
+  #requestMs = 0;
+  /** the last answer came from a replay proxy (a guess for hosts not yet answered) */
+  #lastReplay = false;
 
   constructor(opts: SchedulerOptions) {
     if (!(opts.perHost >= 1)) throw new TypeError('perHost must be >= 1');
@@ -104,6 +108,8 @@ export class HostScheduler {
     if (s === undefined || s.active === 0) throw new Error(`finish() without start() for ${host}`);
     s.active--;
     if (!requested) return;
+    this.#lastReplay = replay;
+    if (elapsedMs > 0) this.#requestMs = this.#requestMs === 0 ? elapsedMs : this.#requestMs + (elapsedMs - this.#requestMs) / 16;
     s.replay ||= replay;
     s.nextAt = Math.max(s.nextAt, this.#opts.now() + this.#delayAfter(url, s.replay, elapsedMs));
     if (s.active === 0 && s.nextAt <= this.#opts.now()) this.#hosts.delete(host);
@@ -146,6 +152,26 @@ export class HostScheduler {
       this.#hosts.set(host, s);
     }
     s.nextAt = Math.max(s.nextAt, this.#opts.now() + ms);
+  }
+
+  /** How long a request takes, ms: a moving average over the last ~16 that ended (0 before the first). */
+  get typicalRequestMs(): number {
+    return this.#requestMs;
+  }
+
+  /**
+   * About how many milliseconds until a request for `url` may start on
+   * `host`: 0 when it may now; the rest of its delay or backoff; for a host
+   * whose slots are all in flight, the delay owed after the request ends
+   * (the request's own remaining time is not known and not counted; whether
+   * its answer comes from a replay proxy is guessed from the last answer).
+   */
+  waitEstimateMs(host: string, url: string): number {
+    const s = this.#hosts.get(host);
+    if (s === undefined) return 0;
+    const now = this.#opts.now();
+    const rest = Math.max(0, s.nextAt - now);
+    return s.active < this.#opts.perHost ? rest : rest + this.#delayAfter(url, s.replay || this.#lastReplay);
   }
 
   /** Milliseconds until some delayed host becomes ready; Infinity when none is waiting on a delay. */

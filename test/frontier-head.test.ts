@@ -473,6 +473,38 @@ describe('FrontierHead.take verdicts', () => {
     );
   });
 
+  it('take(verdict, above) looks only at entries scoring more than `above`', async () => {
+    const scored = (k: string, score: number): KeyedEntry => ({ key: k, entry: { url: `http://x.test/${k}`, score, depth: 0, parent: null } });
+    const rows = [scored('a', 9), scored('b', 5), scored('c', 5), scored('d', -Infinity)];
+    const head = new FrontierHead({ capacity: 16, load: async (gt, limit) => rows.filter((r) => gt === undefined || r.key > gt).slice(0, limit) });
+    await head.refill();
+    const asked: string[] = [];
+    const skipA = (e: KeyedEntry): Verdict => (asked.push(e.key), e.key === 'a' ? 'skip' : 'take');
+    assert.equal(head.take(skipA, 6), null, 'only a scores more than 6, and it is skipped');
+    assert.deepEqual(asked, ['a']);
+    assert.equal(head.take(skipA, 5), null, 'the bound is exclusive');
+    assert.equal(head.take(skipA, 4.5)!.key, 'b');
+    assert.equal(head.take(skipA)!.key, 'c');
+    assert.equal(head.take(skipA)!.key, 'd', 'without a bound, even a -Infinity score is taken');
+    assert.equal(head.size, 1);
+  });
+
+  it('best() and scoreAt(): the best buffered entry, and buffered scores by rank', async () => {
+    const scored = (k: string, score: number): KeyedEntry => ({ key: k, entry: { url: `http://x.test/${k}`, score, depth: 0, parent: null } });
+    const rows = [scored('a', 9), scored('b', 7), scored('c', 4), scored('d', 2), scored('e', 1)];
+    const head = new FrontierHead({ capacity: 64, load: async (gt, limit) => rows.filter((r) => gt === undefined || r.key > gt).slice(0, limit) });
+    assert.equal(head.best(), undefined);
+    assert.equal(head.scoreAt(0.5), -Infinity);
+    await head.refill();
+    assert.equal(head.best(), rows[0]);
+    assert.deepEqual([0, 0.25, 0.5, 0.74, 1].map((f) => head.scoreAt(f)), [9, 7, 4, 4, 1]);
+    head.take(() => 'take');
+    assert.equal(head.best(), rows[1]);
+    assert.equal(head.scoreAt(0.5), 4, 'the median of 7, 4, 2, 1 (the upper one of an even count)');
+    while (head.take(() => 'take') !== null);
+    assert.equal(head.best(), undefined);
+  });
+
   it('asks the verdict in best-first order and stops at the first take', async () => {
     const head = await loaded(['a', 'b', 'c', 'd']);
     const asked: string[] = [];

@@ -33,6 +33,7 @@ interface RigOptions extends Partial<SchedulerOptions> {
   capacity?: number;
   maxPages?: number;
   seeds?: FrontierEntry[];
+  holdBack?: number;
 }
 
 /**
@@ -41,7 +42,7 @@ interface RigOptions extends Partial<SchedulerOptions> {
  * The test's end aborts the source and closes the store.
  */
 async function rig(t: TestContext, opts: RigOptions = {}) {
-  const { capacity = 8, maxPages = Infinity, seeds = [], ...sched } = opts;
+  const { capacity = 8, maxPages = Infinity, seeds = [], holdBack, ...sched } = opts;
   const gates: { loaded: () => void; release: Promise<void> }[] = [];
   const head: FrontierHead = new FrontierHead({
     capacity,
@@ -70,7 +71,7 @@ async function rig(t: TestContext, opts: RigOptions = {}) {
     await store.close();
   });
   if (seeds.length > 0) await store.addSeeds(seeds);
-  const src = frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages, signal: ac.signal });
+  const src = frontierSource({ head, scheduler, inflight, pagesDone: () => store.pages, maxPages, holdBack, signal: ac.signal });
 
   /** Make the next load wait, after reading its rows, until `release` resolves; resolves once it has read them. */
   function gateNextLoad(release: Promise<void>): Promise<void> {
@@ -393,4 +394,68 @@ describe('frontierSource', { timeout: 10_000 }, () => {
       assert.equal(((await p).value as CrawlItem).entry.url, 'http://b.test/1');
     },
   );
+});
+
+describe('frontierSource: hold-back', { timeout: 10_000 }, () => {
+  // The bundled demo web (11 hosts, one request per host, 8 in all) lost a
+  // third of its page budget to links scored 0 on off-topic hosts, taken
+  // because the on-topic hosts were busy for a few milliseconds.
+  // capacity 64: the head buffers the whole frontier, so its median is that of every queued URL
+  const seeds = [seed('http://a.test/1', 10), seed('http://a.test/2', 9), seed('http://a.test/3', 8), seed('http://b.test/1', 0)];
+
+  it('a URL far below the best waits while the best one\'s host is busy, and the best goes first once it is free', async (t) => {
+    const r = await rig(t, { seeds, holdBack: 0.5, capacity: 64 });
+    const first = await r.next();
+    assert.equal(first.entry.url, 'http://a.test/1');
+    const p = r.src.next();
+    assert.equal(await stillPending(p, 10), true, 'b.test is free, but its URL scores 0 against 9 waiting for a.test');
+    await r.complete(first);
+    assert.equal(((await p).value as CrawlItem).entry.url, 'http://a.test/2');
+  });
+
+  it('with hold-back 0 (off) the free slot goes to the weak URL at once', async (t) => {
+    const r = await rig(t, { seeds, holdBack: 0, capacity: 64 });
+    assert.equal((await r.next()).entry.url, 'http://a.test/1');
+    assert.equal((await r.next()).entry.url, 'http://b.test/1');
+  });
+
+  it('a URL near the best is taken while the best one\'s host is busy', async (t) => {
+    // queued 9, 8.6, 8, 0, 0: 8 is the median; it and the URLs below it wait, 8.6 does not
+    const r = await rig(t, { seeds: [...seeds, seed('http://c.test/1', 8.6), seed('http://b.test/2', 0)], holdBack: 0.5, capacity: 64 });
+    assert.equal((await r.next()).entry.url, 'http://a.test/1');
+    assert.equal((await r.next()).entry.url, 'http://c.test/1');
+  });
+
+  it('links tied at the median wait too: a queue mostly of links scored 0 holds them', async (t) => {
+    const zeros = [seed('http://b.test/1', 0), seed('http://b.test/2', 0), seed('http://c.test/1', 0)];
+    const r = await rig(t, { seeds: [seed('http://a.test/1', 10), seed('http://a.test/2', 9), ...zeros], holdBack: 0.5, capacity: 64 });
+    const first = await r.next();
+    const p = r.src.next();
+    assert.equal(await stillPending(p, 10), true, 'queued 9, 0, 0, 0: the median is 0, below the best');
+    await r.complete(first);
+    assert.equal(((await p).value as CrawlItem).entry.url, 'http://a.test/2');
+  });
+
+  it('equal scores (bfs) hold nothing', async (t) => {
+    const r = await rig(t, { seeds: [seed('http://a.test/1', 1), seed('http://a.test/2', 1), seed('http://b.test/1', 1)], holdBack: 1, capacity: 64 });
+    assert.equal((await r.next()).entry.url, 'http://a.test/1');
+    assert.equal((await r.next()).entry.url, 'http://b.test/1');
+  });
+
+  it('nothing is held while the best one\'s host owes a delay longer than a request takes (polite crawls)', async (t) => {
+    const r = await rig(t, { seeds, capacity: 64, holdBack: 0.5, delayMs: 1000 });
+    assert.equal((await r.next()).entry.url, 'http://a.test/1');
+    assert.equal((await r.next()).entry.url, 'http://b.test/1', 'a.test must wait 1 s after its request: not worth a slot');
+  });
+
+  it('nothing is held when nothing is in flight: the crawl must move', async (t) => {
+    const clock = { t: 0 };
+    const r = await rig(t, { seeds, capacity: 64, holdBack: 0.5, delayMs: 5, now: () => clock.t });
+    const first = await r.next();
+    r.scheduler.finish('a.test', first.entry.url, false, true, 50); // requests take 50 ms; a.test now waits 5 ms
+    await r.store.commit({ entry: first.entry, record: { type: 'page', url: first.entry.url }, countsAsPage: true, links: [] });
+    r.inflight.delete(first.entry.url);
+    assert.equal(r.scheduler.typicalRequestMs, 50);
+    assert.equal((await r.next()).entry.url, 'http://b.test/1', 'a.test is 5 ms from free, but no request is in flight');
+  });
 });

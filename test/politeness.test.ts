@@ -369,3 +369,42 @@ describe('HostScheduler: delayFactor (a slow answer earns its host a longer paus
     assert.throws(() => new HostScheduler({ perHost: 1, delayMs: 0, delayFactor: NaN }), TypeError);
   });
 });
+
+describe('HostScheduler: wait estimates (for the frontier source\'s hold-back)', () => {
+  it('typicalRequestMs: 0 before any request ended, then a moving average of request times', () => {
+    const { s } = sched();
+    assert.equal(s.typicalRequestMs, 0);
+    s.start(A);
+    s.finish(A, u(A), false, true, 100);
+    assert.equal(s.typicalRequestMs, 100, 'the first request sets it');
+    s.start(A);
+    s.finish(A, u(A), false, true, 260);
+    assert.equal(s.typicalRequestMs, 110, 'each later one moves it 1/16 of the way');
+    s.start(A);
+    s.finish(A, u(A), false, false, 5000); // robots refused it: no request was made
+    assert.equal(s.typicalRequestMs, 110);
+  });
+
+  it('waitEstimateMs: 0 for a free host, the rest of a delay, and for a busy host the delay owed after its request', () => {
+    const { s, clock } = sched({ delayMs: 300 });
+    assert.equal(s.waitEstimateMs(A, u(A)), 0, 'never seen');
+    s.start(A);
+    assert.equal(s.waitEstimateMs(A, u(A)), 300, 'busy: its request must end, then 300 ms');
+    s.finish(A, u(A), false, true, 10);
+    clock.t += 100;
+    assert.equal(s.waitEstimateMs(A, u(A)), 200, 'delayed: the rest of the delay');
+    clock.t += 200;
+    assert.equal(s.waitEstimateMs(A, u(A)), 0);
+  });
+
+  it('waitEstimateMs of a busy host not yet answered guesses from the last answer whether a replay proxy serves it', () => {
+    const { s } = sched({ delayMs: 300 });
+    s.start(B);
+    s.finish(B, u(B), true, true, 10); // a replayed answer: no delay
+    s.start(A);
+    assert.equal(s.waitEstimateMs(A, u(A)), 0);
+    s.start(C);
+    s.finish(C, u(C), false, true, 10); // a live answer
+    assert.equal(s.waitEstimateMs(A, u(A)), 300);
+  });
+});

@@ -28,7 +28,46 @@ export interface FrontierSourceOptions {
    * committed before taking more (links found in a round wait for the next)
    */
   roundSize?: number;
+  /**
+   * Hold-back share q (0 = off): while a request is in flight and the best
+   * queued URL waits only for its host, a URL scoring no more than the
+   * head's score q of the way up from its worst is not taken; the source
+   * waits for a commit or a host instead. See {@link holdAtOrBelow}.
+   */
+  holdBack?: number;
   signal?: AbortSignal;
+}
+
+/** The hold-back share of a crawl that does not set one (--hold-back): the bottom half. */
+export const DEFAULT_HOLD_BACK = 0.5;
+
+/**
+ * The score at or below which the source does not take a URL now, or
+ * -Infinity. Without it, every free request slot is filled at once: when
+ * the best URLs sit on a few hosts that are busy (one request per host), the
+ * slots go to whatever other hosts offer, down to links scored 0, and a
+ * focused crawl spends its page budget on them while the good hosts are a
+ * few milliseconds from free. With `share` q, a URL scoring no more than
+ * the buffered frontier's score q of the way up from its worst (by rank, so
+ * it means the same on every scorer's scale; the median at q = 0.5) waits,
+ * and one above it is taken at once: a crawl whose good URLs span many
+ * hosts keeps every slot busy. When that score is the best one's (equal
+ * scores, as in bfs) nothing is held.
+ *
+ * Holding is worth it only while the wait is short: a slot kept free for
+ * w ms costs w ms of slot time, a weak URL taken costs one request's time
+ * and a page of the budget. So nothing is held while the best URL's host
+ * waits longer than a typical request takes (a politeness delay, a
+ * backoff: polite crawls of live hosts keep every slot busy), nor when
+ * nothing is in flight (the crawl must move).
+ */
+export function holdAtOrBelow(head: FrontierHeadLike, scheduler: HostScheduler, inflight: Inflight, share: number): number {
+  if (!(share > 0) || inflight.size === 0 || head.best === undefined || head.scoreAt === undefined) return -Infinity;
+  const best = head.best();
+  if (best === undefined) return -Infinity;
+  if (scheduler.waitEstimateMs(hostOfCanonical(best.entry.url), best.entry.url) > scheduler.typicalRequestMs) return -Infinity;
+  const bound = head.scoreAt(1 - share);
+  return bound < best.entry.score ? bound : -Infinity;
 }
 
 /** Host part of a canonical URL (canonical URLs always have a path). */
@@ -63,7 +102,13 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
     // a host released while the awaits below run must not be slept through
     const wakes = inflight.wakes;
     await head.refill();
-    let picked = head.take(verdict);
+    const hold = holdAtOrBelow(head, scheduler, inflight, opts.holdBack ?? 0);
+    let picked = head.take(verdict, hold);
+    if (picked === null && hold > -Infinity) {
+      // every URL worth a slot now waits for its host; nothing beyond the buffer scores higher
+      await inflight.wait(Math.min(scheduler.msUntilNextReady(), head.waitMs?.() ?? Infinity), signal, wakes);
+      continue;
+    }
     if (picked === null) {
       if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl
       if (await head.grow()) continue; // everything buffered is busy: buffer more of the frontier
