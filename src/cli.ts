@@ -107,6 +107,10 @@ Politeness:
                         most 30 s; default 0 = off): a slow server is asked less often,
                         as Heritrix's delay factor (its default is 5)
   --host-diversity K    every K consecutive fetches from K different hosts when possible
+  --hold-back Q         while a request is in flight and the best queued URL's host is
+                        about one request from free, leave a slot empty rather than fill
+                        it with a URL in the bottom Q of the queue by score (0..1,
+                        default 0.5: at most the median; 0 = fill every free slot)
   --user-agent STRING   User-Agent header (default names focuscrawl and its version)
 HTTP:
   --proxy URL           send every request through this HTTP forward proxy (e.g. replay)
@@ -236,6 +240,13 @@ function decimalFlag(name: string, value: string | undefined, opts: { unit?: str
   return n;
 }
 
+/** --hold-back: a share from 0 (off) to 1 (src/stages/frontier-source.ts). */
+function holdBack(value: string | undefined): number | undefined {
+  const q = decimalFlag('hold-back', value);
+  if (q !== undefined && q > 1) throw new UsageError(`--hold-back must be from 0 to 1, got ${JSON.stringify(value)}`);
+  return q;
+}
+
 /** --near-dup-distance: 0 (off) to 10, default 3 (src/simhash.ts). */
 function nearDupDistance(value: string | undefined): number {
   const k = positiveInt('near-dup-distance', value, 3);
@@ -337,6 +348,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       'delay-ms': { type: 'string' },
       'delay-factor': { type: 'string' },
       'host-diversity': { type: 'string' },
+      'hold-back': { type: 'string' },
       'max-bytes': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'fetch-timeout-ms': { type: 'string' },
@@ -440,6 +452,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     delayExplicit: values['delay-ms'] !== undefined,
     delayFactor: decimalFlag('delay-factor', values['delay-factor']) ?? 0,
     hostDiversity: positiveInt('host-diversity', values['host-diversity'], 0),
+    holdBack: holdBack(values['hold-back']),
     maxBytes: positiveInt('max-bytes', values['max-bytes'], 1024 * 1024),
     userAgent: values['user-agent'],
     auth: parseAuth(values.auth ?? []),

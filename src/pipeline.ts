@@ -44,7 +44,7 @@ import { classifyStage } from './stages/classify.ts';
 import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
 import { DEFAULT_NEAR_DUP_DISTANCE } from './simhash.ts';
 import { fetchStage } from './stages/fetch.ts';
-import { frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
+import { DEFAULT_HOLD_BACK, frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
 import { robotsAllows, robotsStage } from './stages/robots.ts';
@@ -127,6 +127,8 @@ export interface CrawlConfig {
   /** --delay-factor: a host also waits this many times as long as its last request took (src/politeness.ts; default 0) */
   delayFactor?: number;
   hostDiversity: number;
+  /** --hold-back: see FrontierSourceOptions.holdBack (default DEFAULT_HOLD_BACK; 0 = off) */
+  holdBack?: number;
   maxBytes: number;
   userAgent?: string;
   auth: Record<string, { user: string; pass: string }>;
@@ -251,6 +253,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter }) : UNFOCUSED);
   const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
   const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
+  const holdBack = cfg.holdBack ?? DEFAULT_HOLD_BACK;
+  if (!(holdBack >= 0 && holdBack <= 1)) throw new UsageError(`holdBack must be a number from 0 to 1, got ${JSON.stringify(cfg.holdBack)}`);
   if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
     throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
   }
@@ -436,7 +440,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     process.on('beforeExit', onIdle);
     try {
       await runPipeline(
-        frontierSource({ head: redis !== null ? redis.claimHead(() => cfg.concurrency - inflight.size) : head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, signal: ac.signal }),
+        frontierSource({ head: redis !== null ? redis.claimHead(() => cfg.concurrency - inflight.size) : head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, holdBack, signal: ac.signal }),
         (src: AsyncIterable<CrawlItem>) => hostBudgetStage(src, { budget }),
         (src: AsyncIterable<CrawlItem>) => addressGuardStage(src, { check: (url) => client.checkAddress(url), concurrency: cfg.concurrency }),
         (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots, concurrency: cfg.concurrency }),

@@ -172,6 +172,11 @@ describe('library API', { timeout: 120_000 }, () => {
     await assert.rejects(async () => {
       for await (const _ of api.crawl({ seeds: ['http://a.example/'], strategy: 'no-such' })) assert.fail('no record expected');
     }, { code: 'FC_USAGE' });
+    for (const holdBack of [-0.5, 1.5, NaN]) {
+      await assert.rejects(async () => {
+        for await (const _ of api.crawl({ seeds: ['http://a.example/'], holdBack })) assert.fail('no record expected');
+      }, { code: 'FC_USAGE' }, `holdBack ${holdBack}`);
+    }
   });
 
   test('crawl(): resume().summary runs a crawl for its summary only; a temporary store is removed', async (t) => {
