@@ -58,7 +58,8 @@ if (!existsSync(WEBKB_WARC)) {
 }
 const out = values.out!;
 const trainFlags = values['train-flags']!.split(/\s+/).filter(Boolean);
-const crawlFlags = [...CRAWL_FLAGS, ...values['crawl-flags']!.split(/\s+/).filter(Boolean)];
+const extraCrawlFlags = values['crawl-flags']!.split(/\s+/).filter(Boolean);
+const crawlFlags = [...CRAWL_FLAGS, ...extraCrawlFlags];
 // a model is reused across runs only when trained with the same flags by the
 // same training code (a changed src/train, src/learn or src/model.ts retrains)
 const trainingCode = ['src/model.ts', ...['src/train', 'src/learn'].flatMap((d) => readdirSync(path.join(ROOT, d)).sort().map((f) => path.join(d, f)))];
@@ -122,12 +123,12 @@ const table = [
   '## Focus on the WebKB web (course, student, faculty)',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
-    `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/webkb-results.ts --write\`. One crawl per cell ` +
-    `(concurrency 16, 8 per host: the order of completions varies a little between runs).`,
+    `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/webkb-results.ts${extraCrawlFlags.length > 0 ? ` --crawl-flags="${extraCrawlFlags.join(' ')}"` : ''} --write\`. One crawl per cell ` +
+    `(crawl flags \`${CRAWL_FLAGS.join(' ')}\`${extraCrawlFlags.length > 0 ? `, then \`${extraCrawlFlags.join(' ')}\`, which win` : ''}: the order of completions varies a little between runs).`,
   '',
   'Pages are archived pages fetched (status 200); recall is over the target pages reachable from the seeds ' +
     `(found by an exhaustive breadth-first crawl). Models: trained on the misc universities only (\`focuscrawl train --where university=misc ${trainFlags.join(' ')}\`)` +
-    `${crawlFlags.length > CRAWL_FLAGS.length ? `; crawl flags \`${crawlFlags.slice(CRAWL_FLAGS.length).join(' ')}\`` : ''}. ` +
+    '. ' +
     `1-minute load average ${os.loadavg()[0].toFixed(1)} at the end (other work shared the machine: crawls were slower, and the orders vary). ` +
     'The oracle-* rows are not crawls: `compare --oracle` simulates crawlers that know the labels on the archive\'s link graph (oracle-link: whether each link\'s target is a target page; oracle-layer1/2: also which pages are one or two links from one; oracle-graph: the whole graph, greedily), what knowing the answers buys.',
   '',
