@@ -104,12 +104,8 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
     await head.refill();
     const hold = holdAtOrBelow(head, scheduler, inflight, opts.holdBack ?? 0);
     let picked = head.take(verdict, hold);
-    if (picked === null && hold > -Infinity) {
-      // every URL worth a slot now waits for its host; nothing beyond the buffer scores higher
-      await inflight.wait(Math.min(scheduler.msUntilNextReady(), head.waitMs?.() ?? Infinity), signal, wakes);
-      continue;
-    }
-    if (picked === null) {
+    // with a hold, every URL worth a slot now waits for its host, and nothing beyond the buffer scores higher: wait below
+    if (picked === null && hold === -Infinity) {
       if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl
       if (await head.grow()) continue; // everything buffered is busy: buffer more of the frontier
       picked = await head.scanBeyond(verdict); // the buffer is full of busy hosts: look past it
