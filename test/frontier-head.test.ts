@@ -434,15 +434,17 @@ describe('FrontierHead.floor', () => {
 });
 
 describe('FrontierHead.take verdicts', () => {
-  function entry(k: string): KeyedEntry {
-    return { key: k, entry: { url: `http://x.test/${k}`, score: 0, depth: 0, parent: null } };
+  function entry(k: string, score = 0): KeyedEntry {
+    return { key: k, entry: { url: `http://x.test/${k}`, score, depth: 0, parent: null } };
+  }
+
+  /** A head over `rows` (in key order), nothing loaded yet; capacity/4 entries load at a time. */
+  function headOf(rows: KeyedEntry[], capacity = 16): FrontierHead {
+    return new FrontierHead({ capacity, load: async (gt, limit) => rows.filter((r) => gt === undefined || r.key > gt).slice(0, limit) });
   }
 
   async function loaded(keys: string[]): Promise<FrontierHead> {
-    const head = new FrontierHead({
-      capacity: 16,
-      load: async (gt, limit) => keys.filter((k) => gt === undefined || k > gt).slice(0, limit).map(entry),
-    });
+    const head = headOf(keys.map((k) => entry(k)));
     await head.refill();
     return head;
   }
@@ -474,9 +476,7 @@ describe('FrontierHead.take verdicts', () => {
   });
 
   it('take(verdict, above) looks only at entries scoring more than `above`', async () => {
-    const scored = (k: string, score: number): KeyedEntry => ({ key: k, entry: { url: `http://x.test/${k}`, score, depth: 0, parent: null } });
-    const rows = [scored('a', 9), scored('b', 5), scored('c', 5), scored('d', -Infinity)];
-    const head = new FrontierHead({ capacity: 16, load: async (gt, limit) => rows.filter((r) => gt === undefined || r.key > gt).slice(0, limit) });
+    const head = headOf([entry('a', 9), entry('b', 5), entry('c', 5), entry('d', -Infinity)]);
     await head.refill();
     const asked: string[] = [];
     const skipA = (e: KeyedEntry): Verdict => (asked.push(e.key), e.key === 'a' ? 'skip' : 'take');
@@ -490,9 +490,8 @@ describe('FrontierHead.take verdicts', () => {
   });
 
   it('best() and scoreAt(): the best buffered entry, and buffered scores by rank', async () => {
-    const scored = (k: string, score: number): KeyedEntry => ({ key: k, entry: { url: `http://x.test/${k}`, score, depth: 0, parent: null } });
-    const rows = [scored('a', 9), scored('b', 7), scored('c', 4), scored('d', 2), scored('e', 1)];
-    const head = new FrontierHead({ capacity: 64, load: async (gt, limit) => rows.filter((r) => gt === undefined || r.key > gt).slice(0, limit) });
+    const rows = [entry('a', 9), entry('b', 7), entry('c', 4), entry('d', 2), entry('e', 1)];
+    const head = headOf(rows, 64);
     assert.equal(head.best(), undefined);
     assert.equal(head.scoreAt(0.5), -Infinity);
     await head.refill();
