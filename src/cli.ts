@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { FocuscrawlError, UsageError } from './errors.ts';
 import { parseDomain, parsePattern } from './scope.ts';
+import { DEFAULT_SKIP_EXTENSIONS, parseSkipExtensions } from './extensions.ts';
 import type { CrawlConfig } from './pipeline.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from './term.ts';
 import { VERSION } from './version.ts';
@@ -73,6 +74,10 @@ Scope:
   --include REGEX       queue only URLs that match one of these (repeatable; JavaScript
                         regular expression, unanchored, tested on the canonical URL)
   --exclude REGEX       never queue URLs that match one of these (repeatable)
+  --skip-extensions L   do not queue links or sitemap entries whose path ends in one of
+                        these extensions, files that are not pages (comma-separated;
+                        default: pdf, ps, gz, zip, images, audio, video, office files,
+                        ...: README "Files that are not pages"; none = queue them all)
   --sitemap URL|FILE    queue the URLs of a sitemap (urlset, sitemapindex, text, .gz) at
                         depth 1, scored like links (repeatable); entries on another host
                         than the sitemap are dropped unless its robots.txt lists it
@@ -328,6 +333,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       'allow-domain': { type: 'string', multiple: true },
       include: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
+      'skip-extensions': { type: 'string' },
       'keep-index-html': { type: 'boolean' },
       'keep-session-ids': { type: 'boolean' },
       'max-pages-per-host': { type: 'string' },
@@ -426,6 +432,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       include: (values.include ?? []).map((v) => parsePattern('include', v)),
       exclude: (values.exclude ?? []).map((v) => parsePattern('exclude', v)),
     },
+    skipExtensions: values['skip-extensions'] === undefined ? DEFAULT_SKIP_EXTENSIONS : parseSkipExtensions(values['skip-extensions']),
     dropIndex: values['keep-index-html'] !== true,
     stripSessionIds: values['keep-session-ids'] !== true,
     maxPagesPerHost: limit('max-pages-per-host', values['max-pages-per-host'], DEFAULT_MAX_PAGES_PER_HOST),

@@ -56,6 +56,7 @@ import type { RedisStore } from './store/redis.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
 import { compileScope, type ScopeRules } from './scope.ts';
+import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from './extensions.ts';
 import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
 import type { PageStore } from './stages/pages-out.ts';
 import type { WarcWriter } from './warc/writer.ts';
@@ -101,6 +102,8 @@ export interface CrawlConfig {
   traps?: Partial<TrapLimits>;
   /** which URLs may be queued (src/scope.ts; --allow-domain, --include, --exclude); default all */
   scope?: ScopeRules;
+  /** links and sitemap entries ending in these extensions are not queued (src/extensions.ts; default DEFAULT_SKIP_EXTENSIONS; [] queues them all) */
+  skipExtensions?: readonly string[];
   proxy?: string;
   /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/sitemap.ts, seedFromSitemaps) */
   sitemaps?: string[];
@@ -237,6 +240,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const started = Date.now();
   const canon: CanonOptions = { dropIndex: cfg.dropIndex, stripSessionIds: cfg.stripSessionIds };
   const inScope = compileScope(cfg.scope ?? {});
+  const skipExtension = compileSkipExtensions(cfg.skipExtensions ?? DEFAULT_SKIP_EXTENSIONS);
   // Redirect hops keep their session ids: a server that redirects a first
   // visit to add one (`/p` -> `/p;jsessionid=X`) would otherwise redirect
   // to the very URL it was asked for (FC_TOO_MANY_REDIRECTS).
@@ -300,7 +304,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');
       const report = await seedFromSitemaps({
         sources: cfg.sitemaps ?? [], robotsOrigins: cfg.sitemapsFromRobots === true ? seeds.map((e) => originOf(e.url)) : [],
-        client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, inScope, maxDepth: cfg.maxDepth,
+        client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, inScope, skipExtension, maxDepth: cfg.maxDepth,
         maxUrls: cfg.sitemapMaxUrls, delayMs: cfg.delayMs, delayExplicit: cfg.delayExplicit, signal: cfg.signal,
       });
       if (!cfg.quiet) for (const line of sitemapLogLines(report)) cfg.log(line);
@@ -469,6 +473,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
             linkGuard: {
               traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps },
               ...(inScope === null ? {} : { inScope }),
+              ...(skipExtension === null ? {} : { skipExtension }),
               hostFull: (host) => budget.isFull(host),
               onDrop: (_url, reason) => (summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1),
             },

@@ -579,6 +579,8 @@ export interface SitemapSeedOptions {
   traps: Readonly<TrapLimits>;
   /** the crawl's scope (src/scope.ts): entries outside it are dropped */
   inScope?: InScope | null;
+  /** true for a URL to a file that is not a page (src/extensions.ts): dropped */
+  skipExtension?: ((url: string) => boolean) | null;
   maxDepth: number;
   maxUrls?: number;
   delayMs?: number;
@@ -593,6 +595,8 @@ export interface SitemapSeedReport extends SitemapLoadReport {
   trapped: number;
   /** URLs outside the crawl's scope (--allow-domain, --include, --exclude) */
   outOfScope: number;
+  /** URLs of files that are not pages (--skip-extensions) */
+  skippedExtension: number;
   /** sitemap URLs found in robots.txt files */
   fromRobots: number;
 }
@@ -646,6 +650,7 @@ export async function seedFromSitemaps(opts: SitemapSeedOptions): Promise<Sitema
   let queued = 0;
   let trapped = 0;
   let outOfScope = 0;
+  let skippedExtension = 0;
   const report = await loadSitemaps(sources, {
     granted,
     maxUrls: opts.maxUrls,
@@ -679,6 +684,10 @@ export async function seedFromSitemaps(opts: SitemapSeedOptions): Promise<Sitema
           outOfScope++;
           continue;
         }
+        if (opts.skipExtension != null && opts.skipExtension(url)) {
+          skippedExtension++;
+          continue;
+        }
         const link: PageLink = { url, anchor: urlWords(url), context: '', tag: 'sitemap', nofollow: false, block: 'content' };
         let score = 0;
         try {
@@ -691,7 +700,7 @@ export async function seedFromSitemaps(opts: SitemapSeedOptions): Promise<Sitema
       for (let i = 0; i < entries.length; i += 10_000) queued += await opts.store.addSeeds(entries.slice(i, i + 10_000));
     },
   });
-  return { ...report, failed: [...robotsFailures, ...report.failed], queued, trapped, outOfScope, fromRobots: granted.size };
+  return { ...report, failed: [...robotsFailures, ...report.failed], queued, trapped, outOfScope, skippedExtension, fromRobots: granted.size };
 }
 
 /** The stderr lines about a sitemap load: a summary, then up to 5 failures. */
@@ -701,6 +710,7 @@ export function sitemapLogLines(r: SitemapSeedReport): string[] {
   if (r.crossHost > 0) parts.push(`${r.crossHost} cross-host dropped`);
   if (r.trapped > 0) parts.push(`${r.trapped} dropped by trap rules or --max-depth`);
   if (r.outOfScope > 0) parts.push(`${r.outOfScope} out of scope`);
+  if (r.skippedExtension > 0) parts.push(`${r.skippedExtension} not pages by their extension`);
   if (r.invalid > 0) parts.push(`${r.invalid} invalid`);
   if (r.overCap > 0) parts.push(`${r.overCap} over a cap`);
   const lines = [`focuscrawl: sitemaps: ${parts.join(', ')}`];

@@ -192,7 +192,8 @@ async function startWeb(t: TestContext): Promise<{ a: TestHost; b: TestHost; c: 
 async function crawl(t: TestContext, seeds: string[], flags: string[]): Promise<any[]> {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const args = ['crawl', ...seeds.flatMap((s) => ['--seed', s]), '--store', dir, '--allow-private', '--quiet', ...flags];
+  // --skip-extensions none: /files/report.pdf?download=1 is a robots.txt case (`/*.pdf$` does not match it), so it must be asked for
+  const args = ['crawl', ...seeds.flatMap((s) => ['--seed', s]), '--store', dir, '--allow-private', '--quiet', '--skip-extensions', 'none', ...flags];
   const r = await runCli(args, { timeoutMs: 60_000 });
   assert.equal(r.code, 0, r.stderr);
   return parseLines(r.stdout);

@@ -302,7 +302,7 @@ test('crawl --warc-out: a gzip, chunked answer is stored decoded with X-Crawler-
     if (req.url === '/robots.txt') {
       res.writeHead(404).end();
     } else if (req.url === '/') {
-      const gz = gzipSync(html('Home', '<a href="/old">old</a> <a href="/big">big</a> <a href="/img.png">img</a>'));
+      const gz = gzipSync(html('Home', '<a href="/old">old</a> <a href="/big">big</a> <a href="/img">img</a>'));
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'transfer-encoding': 'chunked' });
       res.write(gz.subarray(0, 10));
       res.end(gz.subarray(10));
@@ -312,7 +312,7 @@ test('crawl --warc-out: a gzip, chunked answer is stored decoded with X-Crawler-
       res.writeHead(200, { 'content-type': 'text/html' }).end(html('New', ''));
     } else if (req.url === '/big') {
       res.writeHead(200, { 'content-type': 'text/html' }).end(html('Big', '') + 'y'.repeat(5000));
-    } else if (req.url === '/img.png') {
+    } else if (req.url === '/img') {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': '4' }).end('\x89PNG');
     } else res.writeHead(404).end();
   });
@@ -329,7 +329,7 @@ test('crawl --warc-out: a gzip, chunked answer is stored decoded with X-Crawler-
   assert.match(names[0], /\.warc\.gz$/, 'closed file, no .open left');
   const records = await readWarc(path.join(out, names[0]));
   const responses = new Map(records.filter((x) => x.type === 'response').map((x) => [x.url, x]));
-  assert.deepEqual([...responses.keys()].sort(), [`${base}/`, `${base}/big`, `${base}/img.png`, `${base}/new`, `${base}/old`].sort());
+  assert.deepEqual([...responses.keys()].sort(), [`${base}/`, `${base}/big`, `${base}/img`, `${base}/new`, `${base}/old`].sort());
   const home = responses.get(`${base}/`)!;
   assert.equal(home.http.get('X-Crawler-Content-Encoding'), 'gzip');
   assert.equal(home.http.get('X-Crawler-Transfer-Encoding'), 'chunked');
@@ -346,7 +346,7 @@ test('crawl --warc-out: a gzip, chunked answer is stored decoded with X-Crawler-
   assert.equal(big.warc.get('WARC-Truncated'), 'length');
   assert.equal(payloadOf(big).length, 3000);
   assert.equal(recs.find((x) => x.url === `${base}/big`).truncated, true);
-  assert.equal(responses.get(`${base}/img.png`)!.warc.get('WARC-Truncated'), 'length', 'a body focuscrawl does not read');
+  assert.equal(responses.get(`${base}/img`)!.warc.get('WARC-Truncated'), 'length', 'a body focuscrawl does not read');
   // one metadata record per page, pointing at the final response
   const metas = records.filter((x) => x.type === 'metadata');
   assert.equal(metas.length, 4);

@@ -10,9 +10,12 @@
  * edge where the link's target is archived too and the archived robots.txt
  * of its host (if any) lets the crawler fetch it; a 3xx record has one edge,
  * to where it redirects, with no links behind it. Links out of the archive
- * (the replay answers 404) are not part of it.
+ * (the replay answers 404) are not part of it, nor are links the crawler
+ * does not queue for their file extension (src/extensions.ts; the crawl's
+ * default list unless `skipExtensions` says otherwise).
  */
 import { FocuscrawlError } from '../errors.ts';
+import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from '../extensions.ts';
 import { parseContentType } from '../http.ts';
 import { buildIndex, readResponse } from '../replay/warc-index.ts';
 import { RobotsCache } from '../robots.ts';
@@ -52,8 +55,12 @@ export const NOT_ARCHIVED = -1;
  * UsageError for an unreadable WARC; a record that cannot be read is left
  * out.
  */
-export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean; missing?: boolean } = {}): Promise<LinkGraph> {
+export async function readLinkGraph(
+  warcs: string[],
+  opts: { keepPages?: boolean; missing?: boolean; skipExtensions?: readonly string[] } = {},
+): Promise<LinkGraph> {
   const index = await buildIndex(warcs);
+  const skipExtension = compileSkipExtensions(opts.skipExtensions ?? DEFAULT_SKIP_EXTENSIONS);
   // robots.txt as the replay serves it: the archived record, else 404 (allow all)
   const robots = new RobotsCache({
     userAgent: 'focuscrawl',
@@ -117,6 +124,7 @@ export async function readLinkGraph(warcs: string[], opts: { keepPages?: boolean
         if (link.nofollow) continue;
         const target = canonicalize(link.url);
         if (target === null || target === url || (opts.missing !== true && !index.entries.has(target))) continue;
+        if (skipExtension !== null && skipExtension(target)) continue;
         if (!edges.has(idOf(target)) && !(await robots.check(target)).allowed) continue;
         const to = idOf(target);
         const links = edges.get(to);

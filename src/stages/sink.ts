@@ -79,8 +79,8 @@ const MAX_CONTEXT = 300;
  */
 export const SINK_TURN_MS = 1;
 
-/** Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope (src/scope.ts) or its host's used-up page budget. */
-export type LinkDropReason = TrapReason | 'out-of-scope' | 'host-budget';
+/** Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope (src/scope.ts), a file extension (src/extensions.ts) or its host's used-up page budget. */
+export type LinkDropReason = TrapReason | 'out-of-scope' | 'file-extension' | 'host-budget';
 
 /** Refusals of links beyond depth and tunnel (issue 5, crawler traps). */
 export interface LinkGuard {
@@ -88,9 +88,11 @@ export interface LinkGuard {
   traps?: Readonly<TrapLimits>;
   /** false for a URL outside the crawl's scope (src/scope.ts): not queued */
   inScope?: InScope;
+  /** true for a URL to a file that is not a page (src/extensions.ts, --skip-extensions): not queued */
+  skipExtension?: (url: string) => boolean;
   /** true for a host that has given its page budget: links to it are not queued */
   hostFull?: (host: string) => boolean;
-  /** told once per page and URL about each link refused by a trap rule, the scope or the budget */
+  /** told once per page and URL about each link refused by a trap rule, the scope, its extension or the budget */
   onDrop?: (url: string, reason: LinkDropReason) => void;
 }
 
@@ -100,7 +102,7 @@ export interface LinkGuard {
  * they predict irrelevant). `offTopicHops` counts consecutive off-topic pages
  * on the path; beyond `tunnel` the page's links are not followed. Seeds count
  * as on-topic: the user chose them as starting points. Links that break a
- * trap rule, leave the crawl's scope or lead to a host over its page budget
+ * trap rule, leave the crawl's scope, end in a skipped file extension or lead to a host over its page budget
  * are dropped (`guard`).
  * With `withText` false the links carry empty anchor and context (when
  * nothing reads them: no observe, and not kept in the frontier). An
@@ -127,6 +129,7 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
     const reason =
       trapReason(url, guard.traps ?? DEFAULT_TRAP_LIMITS) ??
       (guard.inScope !== undefined && !guard.inScope(url) ? 'out-of-scope' : null) ??
+      (guard.skipExtension?.(url) === true ? 'file-extension' : null) ??
       (guard.hostFull?.(hostOfCanonical(url)) === true ? 'host-budget' : null);
     if (reason !== null) {
       dropped.add(url);

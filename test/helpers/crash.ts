@@ -27,6 +27,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Level } from 'level';
+import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from '../../src/extensions.ts';
 import { HttpClient } from '../../src/http.ts';
 import { classifyStage } from '../../src/stages/classify.ts';
 import { parseBody } from '../../src/stages/parse.ts';
@@ -453,8 +454,12 @@ const BFS: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
  * parse, classify and sink filters, and check that every link it queues is
  * queued or done in the store. Each page's link count must equal its
  * record's `links`, so a re-parse that differs from the crawl is reported,
- * not silently trusted. Default scope only (no --max-depth, no --tunnel).
+ * not silently trusted. Default scope only (no --max-depth, no --tunnel; the
+ * default --skip-extensions).
  */
+// the crawl's default: links to files that are not pages are not queued (src/extensions.ts)
+const DEFAULT_SKIP = compileSkipExtensions(DEFAULT_SKIP_EXTENSIONS)!;
+
 export async function checkClosure(store: CrawlStore, proxy: string): Promise<ClosureReport> {
   const client = new HttpClient({ proxy });
   const report: ClosureReport = { pages: 0, links: 0, lost: [], mismatched: [], violations: [] };
@@ -474,7 +479,7 @@ export async function checkClosure(store: CrawlStore, proxy: string): Promise<Cl
       await classifyStage(once(item), { scorer: BFS, threshold: Infinity }).next();
       report.pages++;
       if ((item.outlinks?.length ?? 0) !== r.links) report.mismatched.push(r.url);
-      for (const link of linksToQueue(item, Infinity)) {
+      for (const link of linksToQueue(item, Infinity, undefined, Infinity, { skipExtension: DEFAULT_SKIP })) {
         report.links++;
         if ((await store.status(link.url)) === null) report.lost.push(link.url);
       }
