@@ -90,6 +90,8 @@ export type { ClassifyOptions } from './stages/classify.ts';
 export type { FetchStageOptions } from './stages/fetch.ts';
 export type { SinkOptions, LinkGuard, LinkDropReason, RecordOptions } from './stages/sink.ts';
 export type { InScope, ScopeRules } from './scope.ts';
+/** The built-in `skipExtensions` list, and the check a LinkGuard's `skipExtension` takes. */
+export { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from './extensions.ts';
 export type { CrawlStore, StoreOptions } from './store.ts';
 export type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
 

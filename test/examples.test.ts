@@ -113,11 +113,11 @@ describe('examples', { timeout: 240_000 }, () => {
 describe('library API', { timeout: 120_000 }, () => {
   test('the exported surface is the documented one (a change here is a deliberate API change)', () => {
     assert.deepEqual(Object.keys(api).sort(), [
-      'BadRedirectError', 'CapExceededError', 'CrawlStream', 'DEFAULT_THRESHOLD', 'DecodeError', 'FetchError',
+      'BadRedirectError', 'CapExceededError', 'CrawlStream', 'DEFAULT_SKIP_EXTENSIONS', 'DEFAULT_THRESHOLD', 'DecodeError', 'FetchError',
       'FocuscrawlError', 'HostBudgetError', 'HttpClient', 'ModelError', 'NearDuplicates', 'NetworkError', 'PageParser',
       'PagesOutError', 'PrivateAddressError', 'RedirectSeenError', 'RobotsCache', 'RobotsDisallowedError',
       'RobotsUnavailableError', 'SitemapError', 'StoreError', 'StoreLockedError', 'TimeoutError', 'TooManyRedirectsError',
-      'TopicError', 'TopicModel', 'UsageError', 'VERSION', 'WarcError', 'canonicalize', 'crawl', 'createReplayServer',
+      'TopicError', 'TopicModel', 'UsageError', 'VERSION', 'WarcError', 'canonicalize', 'compileSkipExtensions', 'crawl', 'createReplayServer',
       'createRobotsCache', 'createScorer', 'createStore', 'fromUrls', 'getSegmenter', 'knownStrategies', 'loadModel',
       'loadTopic', 'needsModel', 'parseHtml', 'parseTopic', 'relevanceThreshold', 'sniffCharset', 'stages', 'toItemError',
       'toRecord', 'toRecords',
@@ -176,6 +176,11 @@ describe('library API', { timeout: 120_000 }, () => {
       await assert.rejects(async () => {
         for await (const _ of api.crawl({ seeds: ['http://a.example/'], holdBack })) assert.fail('no record expected');
       }, { code: 'FC_USAGE' }, `holdBack ${holdBack}`);
+    }
+    for (const skipExtensions of ['pdf', ['*.pdf']]) {
+      await assert.rejects(async () => {
+        for await (const _ of api.crawl({ seeds: ['http://a.example/'], skipExtensions: skipExtensions as string[] })) assert.fail('no record expected');
+      }, { code: 'FC_USAGE' }, `skipExtensions ${JSON.stringify(skipExtensions)}`);
     }
   });
 
