@@ -7,8 +7,10 @@
  * requests went to `.ps` and `.pdf` links, RESULTS.md). Every crawler users compare with
  * does this: Scrapy's link extractors skip IGNORED_EXTENSIONS, Nutch's
  * default URL filter drops image, archive and office suffixes. The list
- * below follows Scrapy's, plus the compressed files (`.gz`, `.Z`, `.tgz`)
- * papers came in and a few more document, font and video types.
+ * below holds Scrapy's and Nutch's, plus the compressed files (`.gz`, `.Z`)
+ * papers came in and a few more document, font and video types. Source
+ * code and text files (`.c`, `.tex`, `.txt`) are not on it: neither
+ * Scrapy nor Nutch skips them, and `.pl` or `.cgi` may well be pages.
  *
  * The extension is the part of the URL path's last segment after a dot,
  * case-insensitive; a multi-part one (`tar.gz`) matches as a suffix. The
@@ -22,9 +24,9 @@ import { UsageError } from './errors.ts';
 /** The built-in list (lower case, without the dot). */
 export const DEFAULT_SKIP_EXTENSIONS: readonly string[] = Object.freeze([
   // archives and compressed files
-  '7z', '7zip', 'bz2', 'gz', 'rar', 'tar', 'tgz', 'xz', 'z', 'zip',
+  '7z', '7zip', 'bz2', 'gz', 'rar', 'rpm', 'sit', 'tar', 'tgz', 'xz', 'z', 'zip',
   // images (PostScript among them, as Scrapy has it)
-  'ai', 'bmp', 'cdr', 'drw', 'dxf', 'eps', 'gif', 'ico', 'jpeg', 'jpg', 'mng', 'pct', 'png', 'ps', 'psd', 'psp', 'pst', 'svg', 'tif', 'tiff', 'webp',
+  'ai', 'bmp', 'cdr', 'drw', 'dxf', 'eps', 'gif', 'ico', 'jpeg', 'jpg', 'mng', 'pct', 'png', 'ps', 'psd', 'psp', 'pst', 'svg', 'tif', 'tiff', 'webp', 'wmf',
   // audio
   'aac', 'aiff', 'au', 'flac', 'm4a', 'mid', 'mp3', 'ogg', 'ra', 'wav', 'wma',
   // video
