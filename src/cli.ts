@@ -52,7 +52,7 @@ Seeds:
 Topic and strategy:
   --topic FILE          topic.json: {"name": "...", "terms": ["..."], "threshold": 0.2}
   --strategy NAME       ${strategies.join(' | ')}
-                        (default: best-first with a topic or model, else bfs)
+                        (default: nb-link with a model, best-first with a topic, else bfs)
   --model FILE          a model from \`focuscrawl train\`: judges page relevance, scores
                         links for nb-link and bayes-kde
   --param KEY=VALUE     strategy parameter (repeatable), e.g. roundSize=10, density=gaussian;
@@ -382,7 +382,8 @@ async function crawlCommand(argv: string[]): Promise<number> {
   const topic = values.topic === undefined ? null : await loadTopic(values.topic);
   const segmenter = getSegmenter(values.segmenter ?? 'node-rs');
   const model = values.model === undefined ? null : await loadModel(values.model, segmenter);
-  const strategy = values.strategy ?? (topic === null && model === null ? 'bfs' : 'best-first');
+  // a model's link classifier is what it was trained for: nb-link by default (RESULTS.md, "Leave one university out")
+  const strategy = values.strategy ?? (model !== null ? 'nb-link' : topic !== null ? 'best-first' : 'bfs');
   if (!knownStrategies().includes(strategy)) {
     throw new UsageError(`unknown --strategy ${JSON.stringify(strategy)}; known: ${knownStrategies().join(', ')}`);
   }

@@ -223,7 +223,7 @@ export interface CrawlOptions extends Partial<Omit<CrawlConfig, Internal>> {
   seeds?: string[];
   /** the topic (`loadTopic(file)` or an object); without topic, model or scorer the crawl is breadth-first */
   topic?: Topic | null;
-  /** a name from knownStrategies() (default best-first with a topic or model, else bfs) */
+  /** a name from knownStrategies() (default nb-link with a model, best-first with a topic, else bfs) */
   strategy?: string;
   /**
    * store directory; rerun with the same one to resume. Default: a fresh
@@ -313,7 +313,7 @@ export class CrawlStream extends Readable {
     try {
       const { runCrawl } = await import('./pipeline.ts');
       const focused = o.topic != null || o.model != null || o.scorer !== undefined;
-      const strategy = o.strategy ?? o.scorer?.name ?? (focused ? 'best-first' : 'bfs');
+      const strategy = o.strategy ?? o.scorer?.name ?? (o.model != null ? 'nb-link' : focused ? 'best-first' : 'bfs');
       if (o.scorer === undefined) {
         if (!knownStrategies().includes(strategy)) throw new UsageError(`unknown strategy ${JSON.stringify(strategy)}; known: ${knownStrategies().join(', ')}`);
         if (needsModel(strategy) && o.model == null) throw new UsageError(`strategy ${strategy} needs a model (loadModel)`);
