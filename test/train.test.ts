@@ -243,6 +243,30 @@ describe('train from a WARC', () => {
     assert.equal(json.training.options.hubLinks, undefined);
   });
 
+  test('a page that links only up to a target above it (a homework page to its course) is no hub', async () => {
+    // cs1's 96f offering links to its homework, which links two levels up to
+    // the course, and to Ann's page, which links to the course from outside
+    // its tree. Only Ann's page leads somewhere new.
+    const web: [string, string, string][] = [
+      ['http://v.test/c/cs1/', 'course', html('CS1', COURSE_TEXT + a('96f/', 'Fall 1996 offering'))],
+      ['http://v.test/c/cs1/96f/', 'course', html('CS1 fall 96', COURSE_TEXT + a('hw5.html', 'homework 5') + a('/people/ann.html', 'Ann, the TA'))],
+      ['http://v.test/c/cs1/96f/hw5.html', 'other', html('Homework 5', '<p>Due Friday.</p>' + a('/c/cs1/', 'back to CS1'))],
+      ['http://v.test/people/ann.html', 'other', html('Ann', STUDENT_TEXT + a('/c/cs1/', 'I teach CS1'))],
+    ];
+    const parts: Uint8Array[] = [];
+    for (const [url, , body] of web) {
+      const record = WARCRecord.create({ url, type: 'response', warcVersion: 'WARC/1.1', statusline: 'HTTP/1.0 200 OK', httpHeaders: { 'Content-Type': 'text/html' } }, [Buffer.from(body, 'utf8')]);
+      parts.push(await WARCSerializer.serialize(record, { gzip: true }));
+    }
+    const treeWarc = join(dir, 'tree.warc.gz');
+    const treeLabels = join(dir, 'tree.tsv');
+    await writeFile(treeWarc, Buffer.concat(parts));
+    await writeFile(treeLabels, ['url\tlabel', ...web.map(([url, label]) => `${url}\t${label}`), ''].join('\n'));
+    const data = await readWarc({ warcs: [treeWarc], labels: treeLabels, target: 'course', hubLinks: true });
+    const from96f = data.links.filter((l) => l.parentUrl === 'http://v.test/c/cs1/96f/').map((l) => [l.url, l.label]);
+    assert.deepEqual(from96f.sort(), [['http://v.test/c/cs1/96f/hw5.html', 0], ['http://v.test/people/ann.html', 1]]);
+  });
+
   test('an unknown --where column or target is a usage error', async () => {
     let r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'campus=a', '--out', join(dir, 'x.json')]);
     assert.equal(r.code, 2);

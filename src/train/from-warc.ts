@@ -125,8 +125,11 @@ export interface WarcOptions {
    * other than the page the link is on (a hub one step from the targets:
    * seed 004's hub property, level 1 of a context graph; a page that only
    * links back, as a course's homework page to the course, is no hub from
-   * there). Without it only links straight to target pages are positive
-   * (seed 000).
+   * there). A link up to a target above the page in its site (same host,
+   * the target's directory a prefix of the page's path: a homework page's
+   * link to its course, two levels up) does not make a hub either: it is
+   * the site's navigation, not a way to new targets. Without it only links
+   * straight to target pages are positive (seed 000).
    */
   hubLinks?: boolean;
   /** cap on page and on link examples kept (default DEFAULT_MAX_EXAMPLES each; a uniform sample beyond it) */
@@ -271,7 +274,7 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
       const target = canonicalize(link.url);
       if (target === null || target === url) continue;
       const label = labelOf(target);
-      if (label === 1) {
+      if (label === 1 && !isBelow(url, target)) {
         const found = hubs.get(url);
         if (found === undefined) hubs.set(url, [target]);
         else if (found.length < 2 && !found.includes(target)) found.push(target);
@@ -311,4 +314,31 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     },
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/**
+ * Whether `url` lies below `ancestor` in its site: the same host, and its
+ * path under the ancestor's when the ancestor is a directory (its path ends
+ * in '/', or in an index page such as `index.html`, or is a `/~user` home).
+ * A page that is a file (`/cs101.html`) has nothing below it: its
+ * neighbours in the same directory are siblings.
+ */
+function isBelow(url: string, ancestor: string): boolean {
+  let u: URL;
+  let a: URL;
+  try {
+    u = new URL(url);
+    a = new URL(ancestor);
+  } catch {
+    return false;
+  }
+  if (u.host !== a.host) return false;
+  const path = a.pathname;
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  let dir: string;
+  if (last === '') dir = path;
+  else if (/^(index|default|welcome|home)\.[a-z0-9]+$/i.test(last)) dir = path.slice(0, path.length - last.length);
+  else if (last.startsWith('~') && !last.includes('.')) dir = `${path}/`;
+  else return false;
+  return u.pathname.startsWith(dir) && u.pathname !== dir && u.pathname !== path;
 }
