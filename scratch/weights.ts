@@ -1,0 +1,14 @@
+import { readWarc } from '../src/train/from-warc.ts';
+import { BernoulliNB } from '../src/learn/bernoulli-nb.ts';
+import { fitModel } from '../src/model.ts';
+import { parseTrainFlags } from '../bench/lib/simulate.ts';
+import { WEBKB_LABELS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from '../bench/lib/webkb.ts';
+const [u, target] = process.argv.slice(2);
+const flags = parseTrainFlags(WEBKB_TRAIN_FLAGS);
+const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: u, negate: true }], hubLinks: flags.hubLinks });
+const { json } = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks });
+const c = (json as any).link.classifier;
+const counts = new Map<string, any>(Object.entries(c.features));
+console.log(Object.keys(c));
+for (const f of ["p:#relevant", "p:#below", "p:#relevant-below", "u:#same-host", "u:#dir"]) console.log(f, JSON.stringify(counts.get(f)));
+console.log('nPos', c.nPos, 'nNeg', c.nNeg);
