@@ -125,10 +125,11 @@ export interface WarcOptions {
    * other than the page the link is on (a hub one step from the targets:
    * seed 004's hub property, level 1 of a context graph; a page that only
    * links back, as a course's homework page to the course, is no hub from
-   * there). A link up to a target above the page in its site (same host,
-   * the target's directory a prefix of the page's path: a homework page's
-   * link to its course, two levels up) does not make a hub either: it is
-   * the site's navigation, not a way to new targets. Without it only links
+   * there). A link up to a target above the page in its site (same host;
+   * the target a directory, an index page or a `/~user` home, and the page
+   * under it: a homework page's link to its course, two levels up) does not
+   * make a hub either: it is the site's navigation, not a way to new
+   * targets. Without it only links
    * straight to target pages are positive (seed 000).
    */
   hubLinks?: boolean;

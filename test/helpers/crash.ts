@@ -448,6 +448,9 @@ async function* once<T>(value: T): AsyncGenerator<T> {
 /** The breadth-first scorer the CLI uses without a topic. */
 const BFS: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
 
+// the crawl's default: links to files that are not pages are not queued (src/extensions.ts)
+const DEFAULT_SKIP = compileSkipExtensions(DEFAULT_SKIP_EXTENSIONS)!;
+
 /**
  * No URL lost from the frontier: re-fetch every committed 2xx page of an
  * unfocused (bfs) crawl through `proxy`, re-parse it with the crawler's own
@@ -457,9 +460,6 @@ const BFS: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
  * not silently trusted. Default scope only (no --max-depth, no --tunnel; the
  * default --skip-extensions).
  */
-// the crawl's default: links to files that are not pages are not queued (src/extensions.ts)
-const DEFAULT_SKIP = compileSkipExtensions(DEFAULT_SKIP_EXTENSIONS)!;
-
 export async function checkClosure(store: CrawlStore, proxy: string): Promise<ClosureReport> {
   const client = new HttpClient({ proxy });
   const report: ClosureReport = { pages: 0, links: 0, lost: [], mismatched: [], violations: [] };
