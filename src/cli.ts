@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { FocuscrawlError, UsageError } from './errors.ts';
 import { parseDomain, parsePattern } from './scope.ts';
-import { DEFAULT_SKIP_EXTENSIONS, parseSkipExtensions } from './extensions.ts';
+import { parseSkipExtensions } from './extensions.ts';
 import type { CrawlConfig } from './pipeline.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from './term.ts';
 import { VERSION } from './version.ts';
@@ -433,7 +433,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       include: (values.include ?? []).map((v) => parsePattern('include', v)),
       exclude: (values.exclude ?? []).map((v) => parsePattern('exclude', v)),
     },
-    skipExtensions: values['skip-extensions'] === undefined ? DEFAULT_SKIP_EXTENSIONS : parseSkipExtensions(values['skip-extensions']),
+    skipExtensions: values['skip-extensions'] === undefined ? undefined : parseSkipExtensions(values['skip-extensions']),
     dropIndex: values['keep-index-html'] !== true,
     stripSessionIds: values['keep-session-ids'] !== true,
     maxPagesPerHost: limit('max-pages-per-host', values['max-pages-per-host'], DEFAULT_MAX_PAGES_PER_HOST),

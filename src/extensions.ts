@@ -51,14 +51,14 @@ export function parseSkipExtensions(value: string): string[] {
 
 /**
  * Extensions lower-cased, without a leading dot, each once; throws
- * UsageError (FC_USAGE, `message`) for one that is not a string of
- * letters and digits (dots between: `tar.gz`).
+ * UsageError (FC_USAGE, `message` or one naming the list) for one that is
+ * not a string of letters and digits (dots between: `tar.gz`).
  */
-export function normaliseExtensions(list: readonly unknown[], message = `skipExtensions wants extensions such as "pdf", got ${JSON.stringify(list)}`): string[] {
+export function normaliseExtensions(list: readonly unknown[], message?: string): string[] {
   const out = new Set<string>();
   for (const v of list) {
     const ext = typeof v === 'string' ? v.trim().replace(/^\./, '').toLowerCase() : '';
-    if (!EXTENSION.test(ext)) throw new UsageError(message);
+    if (!EXTENSION.test(ext)) throw new UsageError(message ?? `skipExtensions wants extensions such as "pdf", got ${JSON.stringify(list)}`);
     out.add(ext);
   }
   return [...out];
