@@ -2,13 +2,15 @@
  * The store's in-memory cache of seen marks, in typed arrays: a 4-way
  * set-associative cache with least-recently-used replacement inside each
  * set, keyed by the first 64 bits of the URL key (the URL's MD5 in hex,
- * src/url.ts urlKey). A slot costs 33 bytes and no garbage, against ~250
- * bytes for an entry of a Map-based LRU, so the same memory holds eight
+ * src/url.ts urlKey). A slot costs 25 bytes and no garbage, against ~250
+ * bytes for an entry of a Map-based LRU, so the same memory holds ten
  * times the marks: on a web whose pages link to many pages of their own
  * site, most links are then found without a LevelDB read.
  *
  * A queued mark is kept as its score and seq; its frontier key is rebuilt
- * from them (`frontierKey`), so the cache holds no strings at all. Two URL
+ * from them (`frontierKey`), so the cache holds no strings at all. A seq
+ * above 2^32 - 1 does not fit its slot: such a mark is not cached (the
+ * store reads it back when it is needed). Two URL
  * keys that agree in 64 bits would share a slot; for a crawl of 10^7 URLs
  * the chance of that is about 3·10^-6, and the store itself identifies a
  * URL by its 128-bit MD5.
@@ -22,6 +24,10 @@ const EMPTY = 0;
 const ABSENT = 1;
 const QUEUED = 2;
 const DONE = 3;
+/** Largest seq a slot holds (a Uint32Array). */
+const MAX_SEQ = 0xffffffff;
+/** The use clock is a Uint32Array too: at this count every slot's use is reset (LRU order is lost once per 4·10^9 uses). */
+const MAX_CLOCK = 0xffffffff;
 
 /** First 32-bit word of the 8 hex digits of `s` from `at` (lower-case or upper-case). */
 function hexWord(s: string, at: number): number {
@@ -42,8 +48,8 @@ export class SeenCache {
   readonly #tagLo: Uint32Array;
   readonly #state: Uint8Array;
   readonly #score: Float64Array;
-  readonly #seq: Float64Array;
-  readonly #used: Float64Array;
+  readonly #seq: Uint32Array;
+  readonly #used: Uint32Array;
   #clock = 0;
   #size = 0;
 
@@ -66,8 +72,8 @@ export class SeenCache {
     this.#tagLo = new Uint32Array(capacity);
     this.#state = new Uint8Array(capacity);
     this.#score = new Float64Array(capacity);
-    this.#seq = new Float64Array(capacity);
-    this.#used = new Float64Array(capacity);
+    this.#seq = new Uint32Array(capacity);
+    this.#used = new Uint32Array(capacity);
   }
 
   /** number of marks held */
@@ -89,7 +95,7 @@ export class SeenCache {
     const lo = hexWord(uk, 8);
     const slot = this.#find(hi, lo, (lo & (this.#sets - 1)) * WAYS);
     if (slot < 0) return undefined;
-    this.#used[slot] = ++this.#clock;
+    this.#touch(slot);
     switch (this.#state[slot]) {
       case ABSENT:
         return null;
@@ -119,14 +125,30 @@ export class SeenCache {
       this.#tagHi[slot] = hi;
       this.#tagLo[slot] = lo;
     }
-    this.#used[slot] = ++this.#clock;
+    this.#touch(slot);
     if (mark === null) this.#state[slot] = ABSENT;
     else if (mark.s === 'd') this.#state[slot] = DONE;
     else {
+      const seq = this.seqOf(mark.k);
+      if (!(Number.isInteger(seq) && seq >= 0 && seq <= MAX_SEQ)) {
+        // does not fit: not cached, and no older mark of this key stays behind
+        this.#state[slot] = EMPTY;
+        this.#size--;
+        return;
+      }
       this.#state[slot] = QUEUED;
       this.#score[slot] = mark.score;
-      this.#seq[slot] = this.seqOf(mark.k);
+      this.#seq[slot] = seq;
     }
+  }
+
+  /** Count a use of `slot` (least recently used = lowest count in its set). */
+  #touch(slot: number): void {
+    if (this.#clock === MAX_CLOCK) {
+      this.#used.fill(0);
+      this.#clock = 0;
+    }
+    this.#used[slot] = ++this.#clock;
   }
 
   /** Forget every mark (after a failed batch the cache may be ahead of the database). */

@@ -21,7 +21,7 @@ test('queued, done and known-absent marks come back as they were set, the fronti
     fc.property(
       fc.string(),
       fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(0, -0, 1e6, Number.MAX_VALUE, -Infinity, Infinity)),
-      fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+      fc.nat({ max: 0xffffffff }),
       (url, score, seq) => {
         const c = cache(64);
         const uk = urlKey(url);
@@ -36,6 +36,21 @@ test('queued, done and known-absent marks come back as they were set, the fronti
         assert.equal(c.size, 1);
       },
     ),
+  );
+});
+
+test('a queued mark whose seq does not fit in 32 bits is not cached, and leaves no older mark of its key behind', () => {
+  fc.assert(
+    fc.property(fc.string(), fc.double({ noNaN: true }), fc.integer({ min: 2 ** 32, max: Number.MAX_SAFE_INTEGER }), (url, score, seq) => {
+      const c = cache(64);
+      const uk = urlKey(url);
+      c.set(uk, { s: 'd' });
+      c.set(uk, { s: 'q', k: frontierKey(score, seq), score });
+      assert.equal(c.get(uk), undefined);
+      assert.equal(c.size, 0);
+      c.set(uk, { s: 'q', k: frontierKey(score, 2 ** 32 - 1), score });
+      assert.deepEqual(c.get(uk), { s: 'q', k: frontierKey(score, 2 ** 32 - 1), score });
+    }),
   );
 });
 
