@@ -126,7 +126,7 @@ export interface StoreOptions {
    * in a directory store, and open() replays the journal.
    */
   journal?: string;
-  /** seen marks kept in memory: a power of two, at least 4 (default 131,072, 4.3 MB) */
+  /** seen marks kept in memory: a power of two, at least 4 (default 262,144, 6.6 MB) */
   seenCacheSlots?: number;
 }
 
