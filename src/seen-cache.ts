@@ -1,5 +1,5 @@
 /**
- * The store's in-memory cache of seen marks, in typed arrays: a 4-way
+ * The store's in-memory cache of seen marks, in typed arrays: a 16-way
  * set-associative cache with least-recently-used replacement inside each
  * set, keyed by the first 64 bits of the URL key (the URL's MD5 in hex,
  * src/url.ts urlKey). A slot costs 25 bytes and no garbage, against ~250
@@ -19,7 +19,14 @@
 /** A seen mark: queued under frontier key `k` with `score`, done, or known absent (null). */
 export type SeenMark = { s: 'q'; k: string; score: number } | { s: 'd' } | null;
 
-const WAYS = 4;
+/**
+ * Slots per set. With 4, a cache 70% full already lost about one mark in
+ * fourteen to full sets (a crawl re-read 12,000 of them from LevelDB over
+ * 50,000 pages); with 16, a lookup compares up to 16 tags, and next to
+ * nothing is lost before the cache is full (BENCHMARKS.md, session 23).
+ */
+export const SEEN_CACHE_WAYS = 16;
+const WAYS = SEEN_CACHE_WAYS;
 const EMPTY = 0;
 const ABSENT = 1;
 const QUEUED = 2;
@@ -54,7 +61,7 @@ export class SeenCache {
   #size = 0;
 
   /**
-   * @param capacity slots, a power of two of at least 4
+   * @param capacity slots, a power of two of at least SEEN_CACHE_WAYS
    * @param frontierKey the store's frontier key of (score, seq)
    * @param seqOf the seq part of a frontier key
    */

@@ -36,7 +36,7 @@ import { Level } from 'level';
 import path from 'node:path';
 import { StoreError, StoreLockedError } from './errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
-import { SeenCache } from './seen-cache.ts';
+import { SEEN_CACHE_WAYS, SeenCache } from './seen-cache.ts';
 import { SeenFilter } from './seen-filter.ts';
 import { STORE_LEVELDB_OPTIONS } from './store-options.ts';
 import type { Store } from './store/types.ts';
@@ -126,7 +126,7 @@ export interface StoreOptions {
    * in a directory store, and open() replays the journal.
    */
   journal?: string;
-  /** seen marks kept in memory: a power of two, at least 4 (default 262,144, 6.6 MB) */
+  /** seen marks kept in memory: a power of two, at least 16 (default 262,144, 6.6 MB) */
   seenCacheSlots?: number;
 }
 
@@ -450,8 +450,8 @@ export class CrawlStore implements Store {
       throw new TypeError(`maxFrontier must be a positive integer, got ${maxFrontier}`);
     }
     const slots = opts.seenCacheSlots ?? SEEN_CACHE_SLOTS;
-    if (!Number.isSafeInteger(slots) || slots < 4 || (slots & (slots - 1)) !== 0) {
-      throw new TypeError(`seenCacheSlots must be a power of two of at least 4, got ${slots}`);
+    if (!Number.isSafeInteger(slots) || slots < SEEN_CACHE_WAYS || (slots & (slots - 1)) !== 0) {
+      throw new TypeError(`seenCacheSlots must be a power of two of at least ${SEEN_CACHE_WAYS}, got ${slots}`);
     }
     const name = typeof location === 'string' ? location : 'in-memory store';
     let db: Root;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { SeenCache, type SeenMark } from '../src/seen-cache.ts';
+import { SEEN_CACHE_WAYS, SeenCache, type SeenMark } from '../src/seen-cache.ts';
 import { frontierKey } from '../src/store.ts';
 import { urlKey } from '../src/url.ts';
 
@@ -68,28 +68,30 @@ test('a key never set is not found, and upper-case hex reads like lower-case', (
 });
 
 test('a full set gives up its least recently used mark; a get counts as a use', () => {
-  const sets = 4; // 16 slots, 4 ways
-  const c = cache(16);
-  const [a, b, d, e, f] = [1, 2, 3, 4, 5].map((salt) => keyInSet(2, sets, salt));
-  for (const uk of [a, b, d, e]) c.set(uk, { s: 'd' });
+  const sets = 4;
+  const c = cache(sets * SEEN_CACHE_WAYS);
+  const keys = Array.from({ length: SEEN_CACHE_WAYS + 1 }, (_, salt) => keyInSet(2, sets, salt));
+  const [a, b] = keys;
+  const last = keys[SEEN_CACHE_WAYS];
+  for (const uk of keys.slice(0, SEEN_CACHE_WAYS)) c.set(uk, { s: 'd' });
   assert.deepEqual(c.get(a), { s: 'd' }); // a is now the most recently used; b the least
-  c.set(f, null);
+  c.set(last, null);
   assert.equal(c.get(b), undefined);
-  for (const uk of [a, d, e]) assert.deepEqual(c.get(uk), { s: 'd' });
-  assert.equal(c.get(f), null);
-  assert.equal(c.size, 4);
+  for (const uk of keys.slice(0, SEEN_CACHE_WAYS)) if (uk !== b) assert.deepEqual(c.get(uk), { s: 'd' });
+  assert.equal(c.get(last), null);
+  assert.equal(c.size, SEEN_CACHE_WAYS);
   // other sets are untouched by a full one
-  const other = keyInSet(3, sets, 9);
+  const other = keyInSet(3, sets, 99);
   c.set(other, { s: 'd' });
   assert.deepEqual(c.get(other), { s: 'd' });
-  assert.equal(c.size, 5);
+  assert.equal(c.size, SEEN_CACHE_WAYS + 1);
 });
 
 test('model check: any mark read back is the last one set for that key (never a stale or foreign one)', () => {
   const op = fc.tuple(fc.nat({ max: 200 }), fc.constantFrom('get', 'q', 'd', 'absent', 'clear'), fc.double({ noNaN: true, min: -1e9, max: 1e9 }), fc.nat({ max: 1e9 }));
   fc.assert(
     fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
-      const c = cache(32);
+      const c = cache(4 * SEEN_CACHE_WAYS);
       const model = new Map<string, SeenMark>();
       for (const [n, kind, score, seq] of ops) {
         const uk = urlKey(`http://m.example/${n}`);
@@ -112,7 +114,7 @@ test('model check: any mark read back is the last one set for that key (never a 
   );
 });
 
-test('the capacity must be a power of two of at least 4', () => {
-  for (const bad of [0, 2, 3, 12, 1.5, Number.NaN]) assert.throws(() => cache(bad), TypeError, `capacity ${bad}`);
-  assert.equal(cache(4).capacity, 4);
+test('the capacity must be a power of two of at least one set', () => {
+  for (const bad of [0, 2, 3, 12, SEEN_CACHE_WAYS / 2, 3 * SEEN_CACHE_WAYS, 1.5, Number.NaN]) assert.throws(() => cache(bad), TypeError, `capacity ${bad}`);
+  assert.equal(cache(SEEN_CACHE_WAYS).capacity, SEEN_CACHE_WAYS);
 });
