@@ -77,8 +77,13 @@ function lastSegment(url: string): string {
   return url.slice(url.lastIndexOf('/', end - 1) + 1, end).toLowerCase();
 }
 
-/** True for a URL to skip: its path ends in `.EXT` for an extension of `list`. Null when the list is empty. */
-export function compileSkipExtensions(list: readonly string[]): ((url: string) => boolean) | null {
+/**
+ * True for a URL to skip: its path ends in `.EXT` for an extension of
+ * `list` (undefined or null: DEFAULT_SKIP_EXTENSIONS, so the default is
+ * stated here only). Null when the list is empty.
+ */
+export function compileSkipExtensions(list?: readonly string[] | null): ((url: string) => boolean) | null {
+  list ??= DEFAULT_SKIP_EXTENSIONS;
   if (!Array.isArray(list)) throw new UsageError(`skipExtensions wants an array of extensions such as ["pdf"], got ${JSON.stringify(list)}`);
   const set = new Set(normaliseExtensions(list));
   if (set.size === 0) return null;

@@ -56,7 +56,7 @@ import type { RedisStore } from './store/redis.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
 import { compileScope, type ScopeRules } from './scope.ts';
-import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from './extensions.ts';
+import { compileSkipExtensions } from './extensions.ts';
 import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
 import type { PageStore } from './stages/pages-out.ts';
 import type { WarcWriter } from './warc/writer.ts';
@@ -240,7 +240,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const started = Date.now();
   const canon: CanonOptions = { dropIndex: cfg.dropIndex, stripSessionIds: cfg.stripSessionIds };
   const inScope = compileScope(cfg.scope ?? {});
-  const skipExtension = compileSkipExtensions(cfg.skipExtensions ?? DEFAULT_SKIP_EXTENSIONS);
+  const skipExtension = compileSkipExtensions(cfg.skipExtensions);
   // Redirect hops keep their session ids: a server that redirects a first
   // visit to add one (`/p` -> `/p;jsessionid=X`) would otherwise redirect
   // to the very URL it was asked for (FC_TOO_MANY_REDIRECTS).

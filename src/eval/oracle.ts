@@ -15,7 +15,7 @@
  * default list unless `skipExtensions` says otherwise).
  */
 import { FocuscrawlError } from '../errors.ts';
-import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from '../extensions.ts';
+import { compileSkipExtensions } from '../extensions.ts';
 import { parseContentType } from '../http.ts';
 import { buildIndex, readResponse } from '../replay/warc-index.ts';
 import { RobotsCache } from '../robots.ts';
@@ -60,7 +60,7 @@ export async function readLinkGraph(
   opts: { keepPages?: boolean; missing?: boolean; skipExtensions?: readonly string[] } = {},
 ): Promise<LinkGraph> {
   const index = await buildIndex(warcs);
-  const skipExtension = compileSkipExtensions(opts.skipExtensions ?? DEFAULT_SKIP_EXTENSIONS);
+  const skipExtension = compileSkipExtensions(opts.skipExtensions);
   // robots.txt as the replay serves it: the archived record, else 404 (allow all)
   const robots = new RobotsCache({
     userAgent: 'focuscrawl',

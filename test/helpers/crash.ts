@@ -27,7 +27,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Level } from 'level';
-import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from '../../src/extensions.ts';
+import { compileSkipExtensions } from '../../src/extensions.ts';
 import { HttpClient } from '../../src/http.ts';
 import { classifyStage } from '../../src/stages/classify.ts';
 import { parseBody } from '../../src/stages/parse.ts';
@@ -449,7 +449,7 @@ async function* once<T>(value: T): AsyncGenerator<T> {
 const BFS: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
 
 // the crawl's default: links to files that are not pages are not queued (src/extensions.ts)
-const DEFAULT_SKIP = compileSkipExtensions(DEFAULT_SKIP_EXTENSIONS)!;
+const DEFAULT_SKIP = compileSkipExtensions()!;
 
 /**
  * No URL lost from the frontier: re-fetch every committed 2xx page of an
