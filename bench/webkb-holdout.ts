@@ -79,7 +79,7 @@ try {
 }
 
 const started = Date.now();
-const web = await readLinkGraph([WEBKB_WARC], { keepPages: true, missing: true, ...(skipExtensions === undefined ? {} : { skipExtensions }) });
+const web = await readLinkGraph([WEBKB_WARC], { keepPages: true, missing: true, skipExtensions });
 const { urls, status } = web;
 const archived = (v: number): boolean => status[v] !== NOT_ARCHIVED;
 const labels = (await readLabels(WEBKB_LABELS)).labels;
