@@ -36,7 +36,7 @@ test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {
     [['crawl', '--seed', 'http://x.example/', '--topic', path.join(dir, 'missing.json')], /FC_BAD_TOPIC/],
     [['crawl', '--seed', 'http://x.example/', '--topic', badJson], /FC_BAD_TOPIC/],
     [['crawl', '--seeds', junkSeeds], /seeds\.txt:4: not an http\(s\) URL/],
-    [['crawl', '--seed', 'http://x.example/', '--strategy', 'nope'], /unknown --strategy/],
+    [['crawl', '--seed', 'http://x.example/', '--strategy', 'nope'], /--strategy: must be one of/],
     [['crawl', '--seed', 'http://x.example/', '--strategy', 'best-first'], /needs --topic/],
     [['crawl', '--seed', 'http://x.example/', '--max-pages', '-3'], /--max-pages/],
     [['crawl', '--seed', 'http://x.example/', '--proxy', 'nonsense'], /--proxy/],
