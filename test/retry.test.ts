@@ -322,6 +322,6 @@ test('CLI: retry and timeout flags are validated', async () => {
   for (const args of [['--retries=-1'], ['--fetch-timeout-ms', '0']]) {
     const r = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--store', '/nonexistent/never-created', ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /--(retries|timeout-ms|fetch-timeout-ms|max-retry-after) must be/);
+    assert.match(r.stderr, /--(retries|timeout-ms|fetch-timeout-ms|max-retry-after): must be/);
   }
 });
