@@ -392,9 +392,11 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       };
     };
     // live statistics, continuing the totals of earlier runs on the store
+    // workers sharing a store each save their own run's stats: start from the whole shared log instead
+    const loaded = await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store);
     const live = new StatsReporter({
-      // workers sharing a store each save their own run's stats: start from the whole shared log instead
-      stats: (await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store)).stats,
+      stats: loaded.stats,
+      previous: loaded.replayed === 0 ? loaded.saved : null,
       store,
       dir: shared ? null : cfg.storeDir,
       intervalMs: cfg.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS,
