@@ -112,8 +112,9 @@ async function* scanRecords(source: Source): AsyncGenerator<Scanned> {
   try {
     for await (const record of parser) {
       // warcio takes any first line for a version line: a file that does not start with one is not a WARC
-      if (records++ === 0 && !/^WARC\/\d+\.\d+$/.test(record.warcHeaders.protocol)) {
-        throw new FocuscrawlError('FC_BAD_WARC', `${file}: not a WARC file (it starts with ${JSON.stringify(record.warcHeaders.protocol.slice(0, 40))}, not a WARC/1.x version line)`);
+      const version = record.warcHeaders.protocol ?? '';
+      if (records++ === 0 && !/^WARC\/\d+\.\d+$/.test(version)) {
+        throw new FocuscrawlError('FC_BAD_WARC', `${file}: not a WARC file (it starts with ${JSON.stringify(version.slice(0, 40))}, not a WARC/1.x version line)`);
       }
       await record.skipFully();
       const offset = parser.offset;
