@@ -88,7 +88,7 @@ const FLAGS: Flag[] = [
   { group: FILES, name: 'pages-out', type: 'string', value: 'DIR', help: "save each kept page body as DIR/ab/<md5 of its URL> (seed 001's page repository; ab = the hash's first two hex digits)" },
 
   { group: STATE, name: 'store', type: 'string', value: 'DIR|redis://HOST:PORT/DB[?crawl=NAME]', default: './focuscrawl-store', help: 'crawl state: a LevelDB directory (rerunning with the same store resumes; seeds are optional then), or a Redis server shared by several crawl workers (each URL is fetched by one worker; --per-host, --delay-ms and --max-pages hold across them)' },
-  { group: STATE, name: 'fresh', type: 'boolean', help: 'delete the store first' },
+  { group: STATE, name: 'fresh', type: 'boolean', help: "delete the store's own files first, nothing else (refused if DIR is not a focuscrawl store: docs/store-directory.md; with Redis, deletes the crawl's keys)" },
   { group: STATE, name: 'lease-ms', type: 'int', min: 100, max: MAX_TIMER_MS, defaultText: '30000', help: "with a Redis store: a worker's claimed URLs return to the frontier N ms after it dies" },
 
   { group: LOGGING, name: 'stats-interval', type: 'number', value: 'S', min: 0, max: Math.floor(MAX_TIMER_MS / 1000), default: 10, help: 'a stats record every S seconds (0 = none): pages, pages/s, harvest, frontier, hosts, errors by code, fetch latency p50/p95/p99, bytes; a final one at exit (also kept in the store)' },

@@ -19,7 +19,6 @@
  * seen set; both take the same options.
  */
 import { setMaxListeners } from 'node:events';
-import { rm, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -53,6 +52,7 @@ import type { StatsSnapshot } from './stats.ts';
 import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './stats-live.ts';
 import { CrawlStore, logKey } from './store.ts';
 import type { RedisStore } from './store/redis.ts';
+import { inspectStoreDir, notAStore, removeStoreFiles, writeStoreMarker } from './store/dir.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
 import { compileScope, type ScopeRules } from './scope.ts';
@@ -187,6 +187,8 @@ export interface CrawlSummary {
   nearDuplicates?: number;
 }
 
+const NO_SEEDS = 'no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)';
+
 /** Priority of seeds: ahead of every scored link, FIFO among themselves. */
 const SEED_SCORE = 1e6;
 const ROBOTS_MAX_BYTES = 512 * 1024;
@@ -194,29 +196,25 @@ const ROBOTS_MAX_BYTES = 512 * 1024;
 /** Without a topic nothing is relevant and every link scores 0 (breadth-first). */
 const UNFOCUSED: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
 
-/** `--fresh`: delete the store, but only if it is one (or empty): never a random folder. */
+/**
+ * `--fresh`: delete the store's own files and nothing else (src/store/dir.ts);
+ * a directory that is not a store is refused (FC_USAGE), a store another
+ * crawl has open too (FC_STORE_LOCKED).
+ */
 async function removeStore(dir: string): Promise<void> {
-  let names: string[];
+  const kind = await inspectStoreDir(dir);
+  if (kind === 'missing' || kind === 'empty') return;
+  if (kind === 'foreign') throw notAStore(dir);
   try {
-    if (!(await stat(dir)).isDirectory()) throw new UsageError(`--store ${dir} is not a directory`);
-    names = await readdir(dir);
+    await (await CrawlStore.open(dir)).close();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
+    // a store that fails to open otherwise (corrupt) is what --fresh is for,
+    // unless it is a LevelDB that could not show it is ours
+    if (err instanceof StoreLockedError || err instanceof UsageError || kind === 'leveldb') throw err;
   }
-  if (names.length > 0 && !names.includes('CURRENT')) {
-    throw new UsageError(`--fresh: ${dir} does not look like a focuscrawl store; not deleting it`);
-  }
-  if (names.includes('CURRENT')) {
-    // never delete a store another crawl has open (FC_STORE_LOCKED); a store
-    // that fails to open otherwise (corrupt) is what --fresh is for
-    try {
-      await (await CrawlStore.open(dir)).close();
-    } catch (err) {
-      if (err instanceof StoreLockedError) throw err;
-    }
-  }
-  await rm(dir, { recursive: true, force: true });
+  // the marker stays: the directory is still a store, now an empty one
+  await writeStoreMarker(dir);
+  await removeStoreFiles(dir);
 }
 
 /**
@@ -265,6 +263,9 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const shared = isRedisStore(cfg.storeDir);
   // ioredis is loaded only for a redis:// store (+24 MB and ~180 ms at start otherwise)
   const Redis = shared ? (await import('./store/redis.ts')).RedisStore : null;
+  // no seeds: found before anything is created or deleted, unless a store to resume can give URLs
+  const seedless = seeds.length === 0 && (cfg.sitemaps?.length ?? 0) === 0;
+  if (seedless && (cfg.fresh || (!shared && ['missing', 'empty'].includes(await inspectStoreDir(cfg.storeDir))))) throw new UsageError(NO_SEEDS);
   if (cfg.fresh) await (Redis !== null ? Redis.destroy(cfg.storeDir) : removeStore(path.resolve(cfg.storeDir)));
 
   const head = new FrontierHead({
@@ -310,7 +311,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       if (!cfg.quiet) for (const line of sitemapLogLines(report)) cfg.log(line);
     }
     if (store.frontierSize === 0 && store.committed === 0) {
-      throw new UsageError('no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)');
+      throw new UsageError(NO_SEEDS);
     }
     await budget.restore(store);
     // output files (loaded only when asked for: warcio is large)
@@ -391,9 +392,11 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       };
     };
     // live statistics, continuing the totals of earlier runs on the store
+    // workers sharing a store each save their own run's stats: start from the whole shared log instead
+    const loaded = await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store);
     const live = new StatsReporter({
-      // workers sharing a store each save their own run's stats: start from the whole shared log instead
-      stats: (await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store)).stats,
+      stats: loaded.stats,
+      previous: loaded.replayed === 0 ? loaded.saved : null,
       store,
       dir: shared ? null : cfg.storeDir,
       intervalMs: cfg.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS,

@@ -34,11 +34,12 @@
 import type { AbstractLevel, AbstractSublevel, AbstractBatchOperation } from 'abstract-level';
 import { Level } from 'level';
 import path from 'node:path';
-import { StoreError, StoreLockedError } from './errors.ts';
+import { StoreError, StoreLockedError, UsageError } from './errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
 import { SEEN_CACHE_WAYS, SeenCache } from './seen-cache.ts';
 import { SeenFilter } from './seen-filter.ts';
 import { STORE_LEVELDB_OPTIONS } from './store-options.ts';
+import { JOURNAL_FILE, inspectStoreDir, makeStoreDir, notAStore, writeStoreMarker } from './store/dir.ts';
 import type { Store } from './store/types.ts';
 import type { FrontierEntry, Rescore } from './types.ts';
 import { urlKey } from './url.ts';
@@ -201,7 +202,6 @@ function isLocked(err: unknown): boolean {
   return e?.code === 'LEVEL_LOCKED' || (e?.code === 'LEVEL_DATABASE_NOT_OPEN' && e.cause?.code === 'LEVEL_LOCKED');
 }
 
-const JOURNAL_FILE = 'focuscrawl.journal';
 const SUBLEVELS = ['frontier', 'seen', 'log', 'meta'] as const;
 
 /** sublevel prefix (`!name!`) -> name */
@@ -231,6 +231,22 @@ function readCounters(v: unknown): Counters {
     c[name] = n as number;
   }
   return c;
+}
+
+/**
+ * Make `dir` a store directory before LevelDB writes into it: create it
+ * (missing), mark it (empty, or an earlier focuscrawl's store with its
+ * journal), or refuse it (FC_USAGE: other files in it). Returns true for a
+ * LevelDB without marker nor journal, which open() marks only once its
+ * database shows focuscrawl's counters.
+ */
+async function claimStoreDir(dir: string): Promise<boolean> {
+  const kind = await inspectStoreDir(dir);
+  if (kind === 'foreign') throw notAStore(dir);
+  if (kind === 'leveldb') return true;
+  if (kind === 'missing') await makeStoreDir(dir);
+  if (kind !== 'store') await writeStoreMarker(dir);
+  return false;
 }
 
 /**
@@ -440,7 +456,9 @@ export class CrawlStore implements Store {
   /**
    * Open (creating it if missing) the store at directory `location`, or on
    * an abstract-level database (e.g. a MemoryLevel in tests; the store takes
-   * it over and closes it on `close`). Throws StoreLockedError
+   * it over and closes it on `close`). A directory must be missing, empty
+   * or a store (src/store/dir.ts): another one is refused with UsageError
+   * (FC_USAGE) before anything is written. Throws StoreLockedError
    * (FC_STORE_LOCKED) when another process or instance holds the LevelDB
    * lock, StoreError (FC_STORE) with the cause for any other failure.
    */
@@ -454,6 +472,8 @@ export class CrawlStore implements Store {
       throw new TypeError(`seenCacheSlots must be a power of two of at least ${SEEN_CACHE_WAYS}, got ${slots}`);
     }
     const name = typeof location === 'string' ? location : 'in-memory store';
+    // a directory becomes a store only if it is new or empty (src/store/dir.ts)
+    const verify = typeof location === 'string' && (await claimStoreDir(location));
     let db: Root;
     try {
       db = typeof location === 'string' ? new Level<string, any>(location, STORE_LEVELDB_OPTIONS) : location;
@@ -465,7 +485,13 @@ export class CrawlStore implements Store {
     let journal: Journal | undefined;
     try {
       const meta = db.sublevel('meta', { valueEncoding: 'json' });
-      let counters = readCounters(await meta.get(COUNTERS_KEY));
+      const stored = await meta.get(COUNTERS_KEY);
+      if (verify) {
+        // a LevelDB without marker nor journal is a store older than the journal only if it has our counters
+        if (stored === undefined) throw notAStore(name, 'a LevelDB database focuscrawl did not write');
+        await writeStoreMarker(name);
+      }
+      let counters = readCounters(stored);
       const journalPath = typeof location === 'string' ? path.join(location, JOURNAL_FILE) : opts.journal;
       if (journalPath !== undefined) {
         const opened = Journal.open(journalPath);
@@ -481,7 +507,7 @@ export class CrawlStore implements Store {
     } catch (err) {
       journal?.close();
       await db.close().catch(() => {});
-      if (err instanceof StoreError) throw err;
+      if (err instanceof StoreError || err instanceof UsageError) throw err;
       throw new StoreError(`cannot read store ${name}: ${reason(err)}`, { cause: err });
     }
   }

@@ -1,7 +1,7 @@
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile, access, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile, access, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
 import { Redis } from 'ioredis';
 import { CrawlStore, frontierKey, logKey, type FrontierDelta, type StoreOptions } from '../src/store.ts';
+import { JOURNAL_FILE, STORE_MARKER, inspectStoreDir, isStoreFile, removeStoreFiles } from '../src/store/dir.ts';
 import { RedisStore } from '../src/store/redis.ts';
 import type { Store } from '../src/store/types.ts';
 import type { FrontierEntry } from '../src/types.ts';
@@ -724,6 +725,79 @@ describe('CrawlStore write-behind (journaled)', () => {
 
   it('rejects a seen cache size that is not a power of two of at least one set (16)', async () => {
     for (const seenCacheSlots of [6, 2, 8, 24]) await assert.rejects(CrawlStore.open(new MemoryLevel<string, any>(), { seenCacheSlots }), TypeError);
+  });
+});
+
+describe('store directory (issue 21)', () => {
+  // What broke: a store was whatever directory --store named, so a crawl
+  // wrote LevelDB files among a user's own and `--fresh` then deleted the
+  // whole directory. Now only a new or empty directory becomes a store (it
+  // gets a marker), an earlier focuscrawl's store is recognised by its
+  // files, and anything else is refused before anything is written.
+  it('refuses a directory holding other files (FC_USAGE naming it) and writes nothing there', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'notes.txt'), 'mine');
+    await assert.rejects(CrawlStore.open(dir), (err: any) => err.code === 'FC_USAGE' && err.message.includes(dir));
+    assert.deepEqual(await readdir(dir), ['notes.txt']);
+  });
+
+  it('marks a new or empty directory; a store with files added later still opens', async () => {
+    const dir = await tempDir();
+    const store = await CrawlStore.open(dir);
+    await store.addSeeds([seed('a', 1)]);
+    await store.close();
+    assert.ok((await readdir(dir)).includes(STORE_MARKER));
+    await writeFile(path.join(dir, 'notes.txt'), 'added by the user');
+    const again = await CrawlStore.open(dir);
+    assert.equal(again.frontierSize, 1);
+    await again.close();
+  });
+
+  it('opens a store of an earlier version (no marker) and marks it: by its journal, or by its counters', async () => {
+    for (const keepJournal of [true, false]) {
+      const dir = await tempDir();
+      const store = await CrawlStore.open(dir);
+      await store.addSeeds([seed('a', 1)]);
+      await store.close();
+      await rm(path.join(dir, STORE_MARKER));
+      if (!keepJournal) await rm(path.join(dir, JOURNAL_FILE));
+      await writeFile(path.join(dir, 'notes.txt'), 'mine');
+      assert.equal(await inspectStoreDir(dir), keepJournal ? 'legacy' : 'leveldb');
+      const again = await CrawlStore.open(dir);
+      assert.equal(again.frontierSize, 1, `journal kept: ${keepJournal}`);
+      await again.close();
+      assert.equal(await inspectStoreDir(dir), 'store');
+    }
+  });
+
+  it('refuses a LevelDB focuscrawl did not write (no marker, journal nor counters)', async () => {
+    const dir = await tempDir();
+    const other = new Level(dir);
+    await other.put('k', 'v');
+    await other.close();
+    await assert.rejects(CrawlStore.open(dir), (err: any) => err.code === 'FC_USAGE' && /LevelDB/.test(err.message));
+    assert.equal((await readdir(dir)).some((n) => n.startsWith('focuscrawl')), false);
+  });
+
+  it('isStoreFile: LevelDB names, the journal, the marker and stats.json only', () => {
+    for (const n of ['CURRENT', 'LOCK', 'LOG', 'LOG.old', 'MANIFEST-000002', '000003.log', '000005.ldb', '000007.sst', '000004.dbtmp', STORE_MARKER, JOURNAL_FILE, 'stats.json', 'stats.json.123.tmp']) {
+      assert.equal(isStoreFile(n), true, n);
+    }
+    for (const n of ['notes.txt', 'CURRENT.bak', 'MANIFEST', 'x.log', '000003.log~', 'stats.json.tmp', 'LOG.txt', '.git']) assert.equal(isStoreFile(n), false, n);
+  });
+
+  it('removeStoreFiles deletes only the store\'s own files and keeps the marker', async () => {
+    const dir = await tempDir();
+    const store = await CrawlStore.open(dir);
+    await store.addSeeds([seed('a', 1)]);
+    await store.close();
+    await writeFile(path.join(dir, 'notes.txt'), 'mine');
+    await mkdir(path.join(dir, '000009.log')); // a directory under a store file name is not ours either
+    await removeStoreFiles(dir);
+    assert.deepEqual((await readdir(dir)).sort(), ['000009.log', STORE_MARKER, 'notes.txt'].sort());
+    const again = await CrawlStore.open(dir);
+    assert.equal(again.frontierSize, 0);
+    await again.close();
   });
 });
 

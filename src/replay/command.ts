@@ -136,8 +136,10 @@ export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<numb
   try {
     server = await createReplayServer({ warcs, port, host: '127.0.0.1' });
   } catch (err) {
-    const usage = err instanceof FocuscrawlError && err.code === 'FC_USAGE';
-    return fail(usage ? 2 : 1, (err as Error).message);
+    // bad input (exit 2): an unreadable file (FC_USAGE), or one that is not a WARC (FC_BAD_WARC, named in the line)
+    const code = err instanceof FocuscrawlError ? err.code : null;
+    if (code === 'FC_BAD_WARC') return fail(2, `${code}: ${(err as Error).message}`);
+    return fail(code === 'FC_USAGE' ? 2 : 1, (err as Error).message);
   }
   const stopped = untilStopped(io.signal);
   stdout.write(JSON.stringify({ listening: server.url }) + '\n');
