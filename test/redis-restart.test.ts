@@ -31,12 +31,18 @@ async function crawlLog(server: RedisServer, crawl: string): Promise<any[]> {
   }
 }
 
+/** The summary a worker logged on stderr (--log-format json). */
+function summaryOf(r: CliResult): any {
+  const line = r.stderr.split('\n').find((l) => l.startsWith('{"type":"summary"'));
+  return line === undefined ? undefined : JSON.parse(line);
+}
+
 /** Run 3 workers; restart Redis (`how`) once they have printed `at` records between them. */
 async function crawlThroughRestart(server: RedisServer, proxy: string, how: 'shutdown' | 'kill', at: number): Promise<{ runs: CliResult[]; crawl: string }> {
   const crawl = uniqueCrawl(how);
   const args = [
     'crawl', '--seed', 'http://h0.example/p/0', '--proxy', proxy, '--store', `${server.url}?crawl=${crawl}`,
-    '--max-pages', String(PAGES), '--concurrency', '4', '--per-host', '2', '--delay-ms', '0', '--lease-ms', '2000', '--stats-interval', '0',
+    '--max-pages', String(PAGES), '--concurrency', '4', '--per-host', '2', '--delay-ms', '0', '--lease-ms', '2000', '--stats-interval', '0', '--log-format', 'json',
   ];
   let printed = 0;
   let restarted: Promise<void> | undefined;
@@ -75,7 +81,9 @@ describe('Redis restarted under 3 crawl workers: exactly-once output', { skip: R
       for (const r of runs) assert.equal(r.code, 0, r.stderr);
       const printed = runs.flatMap((r) => parseLines(r.stdout));
       const log = await crawlLog(server, crawl);
-      t.diagnostic(`printed per worker: ${runs.map((r) => parseLines(r.stdout).length).join(', ')}; log ${log.length}; requests ${web.hits()}`);
+      const replays = runs.map((r) => summaryOf(r)?.storeReplays ?? { sent: 0, conflicts: 0 });
+      t.diagnostic(`printed per worker: ${runs.map((r) => parseLines(r.stdout).length).join(', ')}; log ${log.length}; requests ${web.hits()}; commits replayed ${replays.map((x) => x.sent).join(', ')}`);
+      assert.deepEqual(replays.map((x) => x.conflicts), [0, 0, 0], 'no replayed commit found its URL committed by another worker');
       assert.deepEqual(repeated(printed.map((x) => x.url)), [], 'no URL printed twice');
       assert.deepEqual(repeated(log.map((x) => x.url)), [], 'no URL committed twice');
       const inLog = new Set(log.map((x) => x.url));

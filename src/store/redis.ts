@@ -182,8 +182,8 @@ export class RedisStore implements Store {
   #attempts = 0;
   /** commits Redis answered in the last REPLAY_MS, oldest first: sent again after a reconnect */
   #recent: { at: number; args: string; record: string }[] = [];
-  /** the connection was lost since it was last ready */
-  #lost = false;
+  /** when the connection was lost (Date.now()), 0 while it is up */
+  #lostAt = 0;
   #replays = { sent: 0, conflicts: 0 };
 
   private constructor(redis: Scripted, crawl: string, name: string, opts: RedisStoreOptions) {
@@ -197,12 +197,12 @@ export class RedisStore implements Store {
     this.#scan = opts.scan ?? 1000;
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     redis.on('close', () => {
-      this.#lost = true;
+      if (this.#lostAt === 0) this.#lostAt = Date.now();
     });
     redis.on('ready', () => {
-      if (!this.#lost) return;
-      this.#lost = false;
-      void this.#replay();
+      const lostAt = this.#lostAt;
+      this.#lostAt = 0;
+      if (lostAt > 0) void this.#replay(lostAt);
     });
   }
 
@@ -388,17 +388,18 @@ export class RedisStore implements Store {
 
   /**
    * After a reconnect: send again, in order, the commits Redis answered in
-   * the last REPLAY_MS. Their records are printed already; a Redis that was
-   * killed may have lost them (appendfsync everysec). Each is idempotent by
+   * the REPLAY_MS before the connection was lost. Their records are printed
+   * already; a Redis whose machine crashed may have lost them (appendfsync
+   * everysec). Each is idempotent by
    * its token: one Redis kept is not applied again, one it lost is applied
    * now (without a claim), so the store's log holds every printed record.
    * Sent on the `ready` event: after the commands ioredis held while the
    * server was away, before any this worker sends later (one connection is
    * in order), so a URL it claims again meanwhile is a duplicate, not printed.
    */
-  async #replay(): Promise<void> {
-    const now = Date.now();
-    const batch = this.#recent.filter((c) => now - c.at <= REPLAY_MS);
+  async #replay(lostAt: number): Promise<void> {
+    // answered in the REPLAY_MS before the connection went (however long it was away)
+    const batch = this.#recent.filter((c) => lostAt - c.at <= REPLAY_MS);
     await Promise.all(
       batch.map(async (c) => {
         const a = JSON.parse(c.args) as Record<string, unknown>;
