@@ -183,6 +183,8 @@ export interface CrawlSummary {
   dropped: Partial<Record<LinkDropReason, number>>;
   /** with a Redis store: commands this worker sent it (one round-trip each) */
   storeRoundTrips?: number;
+  /** Redis store: commits sent again after reconnects, and how many found their URL committed by another worker */
+  storeReplays?: { sent: number; conflicts: number };
   /** near-duplicate pages committed in this run (their links were not queued) */
   nearDuplicates?: number;
 }
@@ -513,6 +515,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   } finally {
     summary.totalPages = store.pages;
     if (redis !== null) summary.storeRoundTrips = redis.roundTrips;
+    if (redis !== null && redis.replays.sent > 0) summary.storeReplays = redis.replays;
     summary.frontier = store.frontierSize;
     summary.ms = Date.now() - started;
     // the final stats record, saved in the store's meta before it closes
