@@ -117,7 +117,18 @@ export interface ParsedPage {
   text?: string;
   /** `text` reached its cap and was cut */
   textTruncated?: boolean;
+  /** the parser's caps that changed the result (present only when one did; src/parse/page-parser.ts) */
+  caps?: PageCap[];
+  /** http(s) links without rel=nofollow past the links cap, not kept (present only when > 0 and the page is not nofollow) */
+  linksDropped?: number;
 }
+
+/**
+ * A cap of the page parser that changed its result: 'nesting', elements
+ * opened deeper than MAX_NESTING were closed at once; 'links', links past
+ * the links cap (--max-links-per-page) were dropped.
+ */
+export type PageCap = 'nesting' | 'links';
 
 /** A link as a page record lists it (`--outlinks`). */
 export interface RecordOutlink {
@@ -194,6 +205,8 @@ export interface PageRecord {
   text?: string;
   /** present (true) when `text` was cut at its cap */
   textTruncated?: boolean;
+  /** present when a cap of the page parser changed the result (ParsedPage.caps) */
+  caps?: PageCap[];
   /** with `--outlinks`: the page's followable links (src/stages/sink.ts recordOutlinks) */
   outlinks?: RecordOutlink[];
 }

@@ -215,6 +215,7 @@ export function toRecord(item: CrawlItem, strategy: string, opts: RecordOptions 
     record.text = item.page.text;
     if (item.page.textTruncated === true) record.textTruncated = true;
   }
+  if (item.page?.caps !== undefined) record.caps = item.page.caps;
   if (opts.outlinks === true) record.outlinks = recordOutlinks(item.outlinks ?? [], opts.canonOptions);
   return withAttempts(record, item);
 }
