@@ -41,7 +41,7 @@ Commands:
 `;
 
 /** The crawl command's help; the defaults come from the modules it loads. */
-function crawlHelp(strategies: string[], maxPagesPerHost: number, traps: { maxRepeat: number; maxSegments: number; maxUrlLength: number }): string {
+function crawlHelp(strategies: string[], maxPagesPerHost: number, maxLinks: number, traps: { maxRepeat: number; maxSegments: number; maxUrlLength: number }): string {
   return `Usage: focuscrawl crawl --seed URL [--seed URL ...] | --seeds FILE [options]
 
 Seeds:
@@ -123,6 +123,10 @@ HTTP:
                         addresses (refused by default: FC_PRIVATE_ADDRESS; not checked
                         with --proxy, which resolves names itself)
   --max-bytes N         body cap per page (default 1048576; the record says truncated)
+  --max-links-per-page N
+                        links read per HTML page (default ${maxLinks}); more are dropped:
+                        the record says "caps": ["links"], the summary counts them as
+                        links-per-page
   --auth HOST=USER:PASS basic credentials sent only to HOST (repeatable)
   --timeout-ms N        connect, response-headers and body-gap timeout, each (defaults
                         10000, 20000, 30000): FC_TIMEOUT
@@ -200,6 +204,13 @@ function leaseMs(value: string | undefined, store: string | undefined): number |
 function limit(name: string, value: string | undefined, fallback: number): number {
   const n = positiveInt(name, value, fallback);
   return n === 0 ? Infinity : n;
+}
+
+/** A positive integer flag (0 refused), or `fallback` when absent. */
+function atLeastOne(name: string, value: string | undefined, fallback: number): number {
+  const n = positiveInt(name, value, fallback);
+  if (n < 1) throw new UsageError(`--${name} must be at least 1, got ${JSON.stringify(value)}`);
+  return n;
 }
 
 /** A timeout flag in ms (at least 1), or undefined for the default. */
@@ -291,6 +302,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     { getSegmenter },
     { runCrawl },
     { DEFAULT_MAX_PAGES_PER_HOST },
+    { DEFAULT_MAX_LINKS },
     { DEFAULT_TRAP_LIMITS },
     { DEFAULT_RETRY_POLICY },
     { CrawlLog },
@@ -303,6 +315,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     import('./text/segmenter.ts'),
     import('./pipeline.ts'),
     import('./host-budget.ts'),
+    import('./parse/page-parser.ts'),
     import('./traps.ts'),
     import('./retry.ts'),
     import('./crawl-log.ts'),
@@ -356,6 +369,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
       'host-diversity': { type: 'string' },
       'hold-back': { type: 'string' },
       'max-bytes': { type: 'string' },
+      'max-links-per-page': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'fetch-timeout-ms': { type: 'string' },
       retries: { type: 'string' },
@@ -372,7 +386,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     },
   });
   if (values.help === true) {
-    process.stdout.write(crawlHelp(knownStrategies(), DEFAULT_MAX_PAGES_PER_HOST, DEFAULT_TRAP_LIMITS));
+    process.stdout.write(crawlHelp(knownStrategies(), DEFAULT_MAX_PAGES_PER_HOST, DEFAULT_MAX_LINKS, DEFAULT_TRAP_LIMITS));
     return 0;
   }
   let seeds = [...(values.seed ?? [])];
@@ -462,6 +476,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     hostDiversity: positiveInt('host-diversity', values['host-diversity'], 0),
     holdBack: holdBack(values['hold-back']),
     maxBytes: positiveInt('max-bytes', values['max-bytes'], 1024 * 1024),
+    maxLinksPerPage: atLeastOne('max-links-per-page', values['max-links-per-page'], DEFAULT_MAX_LINKS),
     userAgent: values['user-agent'],
     auth: parseAuth(values.auth ?? []),
     timeouts: {

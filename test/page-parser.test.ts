@@ -499,3 +499,21 @@ test('nesting cap: after the deep part has closed, text and links are those of a
     assert.deepEqual(parseChunks(doc, () => 1), parse(doc), doc.slice(0, 40));
   }
 });
+
+// Regression (issue 21, item 6): links past maxLinks were dropped without a trace.
+test('links cap: links past maxLinks are counted (http(s), not nofollow) and caps says links', () => {
+  const links = (n: number, extra = '') => Array.from({ length: n }, (_, i) => `<a href=/l${i}${extra}>l${i}</a>`).join(' ');
+  const p = parse(`${links(10)} <a href=/x rel=nofollow>n</a> <a href=mailto:a@b>m</a> <a href=#top>t</a> ${links(3, 'b')}`, { maxLinks: 6 });
+  assert.equal(p.links.length, 6);
+  assert.equal(p.linksDropped, 4 + 3);
+  assert.deepEqual(p.caps, ['links']);
+  const whole = parse(links(10), { maxLinks: 10 });
+  assert.equal(whole.linksDropped, undefined);
+  assert.equal(whole.caps, undefined);
+  // a nofollow page's links would not be followed: none counted, the cap still said
+  const nf = parse(`<meta name=robots content=nofollow>${links(10)}`, { maxLinks: 6 });
+  assert.equal(nf.linksDropped, undefined);
+  assert.deepEqual(nf.caps, ['links']);
+  assert.equal(parse(links(6000)).links.length, 5000, 'default cap');
+  assert.equal(parse(links(6000)).linksDropped, 1000);
+});

@@ -40,7 +40,9 @@
  *   empty and fragment-only hrefs); not canonicalised. A new link starting
  *   while an <a> is still open ends that <a> (as HTML does for nested <a>).
  *   Anchor text: the text inside <a> plus alt of <img> inside it; <area>:
- *   alt; frame/iframe: title, else name. Links past `maxLinks` are ignored.
+ *   alt; frame/iframe: title, else name. Links past `maxLinks` are not kept:
+ *   those with an http(s) URL and no rel=nofollow are counted
+ *   (`linksDropped`, unless the page is nofollow) and `caps` says 'links'.
  * - nofollow: rel contains "nofollow", or <meta name=robots> says nofollow
  *   or none (then every link of the page is nofollow). noindex likewise.
  * - Title: the text of the first <title>. When it is missing or generic
@@ -83,7 +85,7 @@ import { headEnd, headOf, isHigh, isLow } from './utf16.ts';
 export interface PageParserOptions {
   /** context window N, characters on each side of a link (default 100) */
   contextChars?: number;
-  /** links kept per page (default 5000) */
+  /** links kept per page (default DEFAULT_MAX_LINKS); more are counted in ParsedPage.linksDropped */
   maxLinks?: number;
   /** cap of each text block, characters (default 200,000) */
   maxTextChars?: number;
@@ -97,6 +99,9 @@ export interface PageParserOptions {
    */
   mainTextChars?: number;
 }
+
+/** Links kept per page unless told otherwise (--max-links-per-page). */
+export const DEFAULT_MAX_LINKS = 5000;
 
 /** Titles that say nothing about the page (compared lower-cased, trimmed). */
 export const GENERIC_TITLES: ReadonlySet<string> = new Set([
@@ -478,7 +483,7 @@ export class PageParser {
     opts: PageParserOptions = {},
   ) {
     this.n = Math.max(0, Math.floor(opts.contextChars ?? 100));
-    this.maxLinks = Math.max(0, Math.floor(opts.maxLinks ?? 5000));
+    this.maxLinks = Math.max(0, Math.floor(opts.maxLinks ?? DEFAULT_MAX_LINKS));
     this.maxText = Math.max(0, Math.floor(opts.maxTextChars ?? 200_000));
     this.maxAnchor = Math.max(0, Math.floor(opts.maxAnchorChars ?? 500));
     this.charset = opts.charset ?? 'utf-8';
