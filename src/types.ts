@@ -162,7 +162,12 @@ export interface CrawlItem {
   entry: FrontierEntry;
   fetch?: FetchResult;
   error?: ItemError;
-  /** the redirect answers received before checkHop refused the next hop (for `--warc-out`) */
+  /**
+   * the answers received before the fetch failed (for `--warc-out`): the
+   * redirects before a refused hop, a loop, a chain past the hop cap, a
+   * bad location or a failed later hop, and an answer whose body could not
+   * be decoded (FC_DECODE)
+   */
   refusedHops?: FetchHop[];
   page?: ParsedPage;
   relevance?: number;
