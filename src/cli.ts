@@ -206,6 +206,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     hostDiversity: num('host-diversity'),
     holdBack: num('hold-back'),
     maxBytes: num('max-bytes'),
+    maxLinksPerPage: num('max-links-per-page'),
     userAgent: args.string('user-agent'),
     auth,
     timeouts: { connectMs: timeout, headersMs: timeout, bodyMs: timeout, fetchMs: num('fetch-timeout-ms') },

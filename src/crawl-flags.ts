@@ -9,6 +9,7 @@ import { DEFAULT_RETRY_POLICY } from './retry.ts';
 import { knownStrategies } from './scorers/index.ts';
 import { DEFAULT_HOLD_BACK } from './stages/frontier-source.ts';
 import { DEFAULT_TRAP_LIMITS } from './traps.ts';
+import { DEFAULT_MAX_LINKS } from './parse/page-parser.ts';
 
 /** The longest setTimeout Node keeps (ms): a longer one fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -71,6 +72,7 @@ const FLAGS: Flag[] = [
   { group: HTTP, name: 'proxy', type: 'string', value: 'URL', help: 'send every request through this HTTP forward proxy (e.g. focuscrawl replay)' },
   { group: HTTP, name: 'allow-private', type: 'boolean', help: 'also fetch loopback, private, link-local and cloud-metadata addresses (refused by default: FC_PRIVATE_ADDRESS; not checked with --proxy, which resolves names itself)' },
   { group: HTTP, name: 'max-bytes', type: 'int', min: 1, max: 2 ** 30, default: 1024 * 1024, help: 'body cap per page (the record says truncated)' },
+  { group: HTTP, name: 'max-links-per-page', type: 'int', min: 1, max: 10_000_000, default: DEFAULT_MAX_LINKS, help: 'links read per HTML page; more are dropped: the record says "caps": ["links"], the summary counts them as links-per-page' },
   { group: HTTP, name: 'auth', type: 'string', value: 'HOST=USER:PASS', multiple: true, help: 'basic credentials sent only to HOST' },
   { group: HTTP, name: 'timeout-ms', type: 'int', min: 1, max: MAX_TIMER_MS, defaultText: '10000, 20000, 30000', help: 'connect, response-headers and body-gap timeout, each: FC_TIMEOUT' },
   { group: HTTP, name: 'fetch-timeout-ms', type: 'int', min: 1, max: MAX_TIMER_MS, default: 60000, help: 'cap on one whole request, body included: FC_TIMEOUT' },

@@ -121,6 +121,9 @@ export class RobotsUnavailableError extends FetchError {
 
 /** The body could not be decoded (bad Content-Encoding). */
 export class DecodeError extends FetchError {
+  /** the answer whose body could not be decoded, when one came (HttpClient sets it; --warc-out archives it) */
+  response?: { status: number; headers: Record<string, string> };
+
   constructor(message: string, options?: { cause?: unknown }) {
     super('FC_DECODE', message, options);
   }

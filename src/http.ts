@@ -411,7 +411,14 @@ export class HttpClient {
       await res.body.dump({ limit: DUMP_LIMIT }).catch(() => {});
       return hop;
     }
-    const read = await readBody(res.body, single(res.headers['content-encoding']), opts.maxBytes);
+    let read: Awaited<ReturnType<typeof readBody>>;
+    try {
+      read = await readBody(res.body, single(res.headers['content-encoding']), opts.maxBytes);
+    } catch (err) {
+      // the answer came: its status and headers are still archived (--warc-out)
+      if (err instanceof DecodeError) err.response = { status: hop.status, headers: flat };
+      throw err;
+    }
     return { ...hop, ...read };
   }
 

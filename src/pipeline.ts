@@ -46,6 +46,7 @@ import { fetchStage } from './stages/fetch.ts';
 import { DEFAULT_HOLD_BACK, frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
+import { DEFAULT_MAX_LINKS } from './parse/page-parser.ts';
 import { robotsAllows, robotsStage } from './stages/robots.ts';
 import { sinkStage, type LinkDropReason } from './stages/sink.ts';
 import type { StatsSnapshot } from './stats.ts';
@@ -144,6 +145,12 @@ export interface CrawlConfig {
   /** link-context window, characters each side (seed 000) */
   contextChars?: number;
   /**
+   * --max-links-per-page: links read per page (default DEFAULT_MAX_LINKS,
+   * 5000); the rest are dropped, counted as 'links-per-page' in
+   * `summary.dropped`, and the record says `caps: ['links']`
+   */
+  maxLinksPerPage?: number;
+  /**
    * --text: each HTML page's record carries its main text (`text`, one line
    * per block, navigation left out), at most this many characters (default
    * 0: no text)
@@ -179,7 +186,7 @@ export interface CrawlSummary {
   ms: number;
   /** why the crawl ended */
   stopped: 'done' | 'output-closed' | 'aborted' | 'time-limit';
-  /** links not queued in this run, by trap rule or 'host-budget' (once per page and URL) */
+  /** links not queued in this run, by trap rule, 'host-budget', ... (once per page and URL; 'links-per-page': once per link cut) */
   dropped: Partial<Record<LinkDropReason, number>>;
   /** with a Redis store: commands this worker sent it (one round-trip each) */
   storeRoundTrips?: number;
@@ -258,6 +265,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
   const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
   const holdBack = cfg.holdBack ?? DEFAULT_HOLD_BACK;
+  const maxLinks = cfg.maxLinksPerPage ?? DEFAULT_MAX_LINKS;
+  if (!(Number.isInteger(maxLinks) && maxLinks >= 1)) throw new UsageError(`maxLinksPerPage must be a positive integer, got ${JSON.stringify(cfg.maxLinksPerPage)}`);
   if (!(holdBack >= 0 && holdBack <= 1)) throw new UsageError(`holdBack must be a number from 0 to 1, got ${JSON.stringify(cfg.holdBack)}`);
   if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
     throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
@@ -456,8 +465,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
         (src: AsyncIterable<CrawlItem>) =>
           fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
         // with --warc-out / --pages-out the body travels on to their stages, which drop it
-        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, mainTextChars: cfg.textChars, keepBody: warc !== null || pageStore !== null }),
-        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold, canonOptions: canon }),
+        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, maxLinks, mainTextChars: cfg.textChars, keepBody: warc !== null || pageStore !== null }),
+        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold, canonOptions: canon, maxOutlinks: maxLinks }),
         ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
         // written before the sink commits the page (see src/stages/warc-out.ts)
         ...(warcOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) =>
@@ -481,6 +490,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
               ...(skipExtension === null ? {} : { skipExtension }),
               hostFull: (host) => budget.isFull(host),
               onDrop: (_url, reason) => (summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1),
+              onCapped: (n) => (summary.dropped['links-per-page'] = (summary.dropped['links-per-page'] ?? 0) + n),
             },
             retry,
             hostDelayMs: shared ? hostDelayMs : undefined,
