@@ -66,7 +66,7 @@ const COUNTERS_KEY = '_counters';
 const EPOCH_KEY = '_epoch';
 /** ms between claims while every free URL's host is busy in another worker */
 const POLL_MS = 50;
-const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta'] as const;
+const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta', 'pk'] as const;
 
 /** Parse `redis://[user:pass@]HOST:PORT/DB?crawl=NAME`: the connection URL and the crawl name. */
 export function parseRedisLocation(location: string): { url: string; crawl: string } {
@@ -82,7 +82,7 @@ export function parseRedisLocation(location: string): { url: string; crawl: stri
   return { url: u.toString(), crawl };
 }
 
-/** The ten keys of a crawl, in the order the scripts expect them. */
+/** The eleven keys of a crawl, in the order the scripts expect them. */
 export function crawlKeys(crawl: string): string[] {
   return KEY_NAMES.map((n) => `fc:{${crawl}}:${n}`);
 }
@@ -111,6 +111,13 @@ function wire(e: FrontierEntry, keepText = true): WireLink {
   return { uk: urlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e, keepText) };
 }
 
+/** A parked URL's fields for the COMMIT script: its entry without attempts. */
+function parkWire(e: FrontierEntry): { host: string; s: string; j: string } {
+  const { attempts: _attempts, ...rest } = e;
+  const w = wire(rest);
+  return { host: w.host, s: w.s, j: w.j };
+}
+
 /** "uk\thost\tscore\tjson" under frontier key k -> the entry. */
 function parseEntry(k: string, v: string): FrontierEntry {
   const a = v.indexOf('\t');
@@ -122,7 +129,7 @@ function parseEntry(k: string, v: string): FrontierEntry {
 
 type Counts = [pages: number, errors: number, committed: number, frontierSize: number];
 
-type Scripted = Redis & Record<'fcAddSeeds' | 'fcCommit' | 'fcRetry' | 'fcReprioritise' | 'fcClaim' | 'fcRenew' | 'fcRelease' | 'fcReap' | 'fcPage' | 'fcCounts', (...args: (string | number)[]) => Promise<unknown>>;
+type Scripted = Redis & Record<'fcAddSeeds' | 'fcCommit' | 'fcRetry' | 'fcRequeueParked' | 'fcReprioritise' | 'fcClaim' | 'fcRenew' | 'fcRelease' | 'fcReap' | 'fcPage' | 'fcCounts', (...args: (string | number)[]) => Promise<unknown>>;
 
 function connect(url: string): Scripted {
   const redis = new Redis(url, {
@@ -143,6 +150,7 @@ function connect(url: string): Scripted {
     ['fcReap', S.REAP],
     ['fcPage', S.PAGE],
     ['fcCounts', S.COUNTS],
+    ['fcRequeueParked', S.REQUEUE_PARKED],
   ];
   for (const [name, lua] of scripts) redis.defineCommand(name, { numberOfKeys: KEY_NAMES.length, lua });
   // errors surface through the commands; without a listener ioredis logs each to stderr
@@ -333,7 +341,8 @@ export class RedisStore implements Store {
       const n = this.#head?.prefetch() ?? 0;
       // the next URLs are claimed in the same round-trip
       const claim = n > 0 ? this.#claimArgs(n) : undefined;
-      args = JSON.stringify({ w: this.workerId, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim });
+      const park = c.retryLater === true ? parkWire(c.entry) : undefined;
+      args = JSON.stringify({ w: this.workerId, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim, park });
     } catch (err) {
       if (err instanceof TypeError && /bad frontier score/.test(err.message)) throw err;
       throw new StoreError(`cannot write store ${this.#name}: ${reason(err)}`, { cause: err });
@@ -346,6 +355,13 @@ export class RedisStore implements Store {
     // a duplicate (the URL was done already) is not committed: no record goes out
     if (Number(r[6]) === 0) hooks.beforeBatch?.();
     return { added: Number(r[0]), raised: Number(r[1]) };
+  }
+
+  /** See CrawlStore.requeueParked; one script call (the parked set is read whole). */
+  async requeueParked(): Promise<number> {
+    const r = (await this.#call('fcRequeueParked', JSON.stringify({ max: this.#max() }))) as number[];
+    this.#setCounts(r, 1);
+    return Number(r[0]);
   }
 
   async retry(entry: FrontierEntry, opts: HostRelease = {}): Promise<void> {
