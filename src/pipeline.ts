@@ -310,7 +310,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     });
     // URLs that got no answer in an earlier run (connection refused, DNS, timeout) are tried again
     const requeued = await store.requeueParked();
-    if (requeued > 0 && !cfg.quiet) cfg.log(`focuscrawl: ${requeued} URLs that got no answer in an earlier run are queued again`);
+    if (requeued > 0 && !cfg.quiet) cfg.log(`focuscrawl: ${requeued === 1 ? '1 URL' : `${requeued} URLs`} that got no answer in an earlier run ${requeued === 1 ? 'is' : 'are'} queued again`);
     await store.addSeeds(seeds);
     if ((cfg.sitemaps?.length ?? 0) > 0 || cfg.sitemapsFromRobots === true) {
       const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');

@@ -167,3 +167,15 @@ test('runCrawl: a run in which no request got an answer rejects with FC_NETWORK;
   await assert.rejects(runCrawl(second.cfg), /could not reach any queued URL/);
   assert.deepEqual(second.records().map((r) => r.url), [seed]);
 });
+
+test('CLI children of the tests resolve loopback only: a DNS failure is FC_NETWORK, exit 1, and the URL is kept', async (t) => {
+  const dir = await store(t);
+  const args = ['crawl', '--seed', 'http://named.test/', '--store', dir, '--allow-private', '--delay-ms', '0', '--retries', '0'];
+  const r = await runCli(args);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /FC_NETWORK: could not reach any seed \(FC_NETWORK: .*ENOTFOUND named\.test \(tests resolve only IP literals and localhost\)/);
+  assert.deepEqual(parseLines(r.stdout).map((x) => [x.url, x.code]), [['http://named.test/', 'FC_NETWORK']]);
+  const again = await runCli(args);
+  assert.equal(again.code, 1, again.stderr);
+  assert.match(again.stderr, /1 URL that got no answer in an earlier run is queued again/);
+});
