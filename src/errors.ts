@@ -149,6 +149,17 @@ export class PrivateAddressError extends FetchError {
   }
 }
 
+/**
+ * The URL's host is not a name that can be looked up (an empty label as in
+ * `a..b`, a label starting or ending with '-', over 63 or 253 characters):
+ * refused without a lookup or a request. Final, not retried.
+ */
+export class BadHostError extends FetchError {
+  constructor(host: string, options?: { cause?: unknown }) {
+    super('FC_BAD_HOST', `malformed host name ${JSON.stringify(host)}: not looked up, no request sent`, options);
+  }
+}
+
 /** The URL's host has given its --max-pages-per-host pages (no request sent). */
 export class HostBudgetError extends FetchError {
   constructor(host: string, max: number, options?: { cause?: unknown }) {

@@ -23,10 +23,11 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StalledError, StoreLockedError, toItemError, UsageError } from './errors.ts';
+import { NetworkError, StalledError, StoreLockedError, toItemError, UsageError, type FocuscrawlError } from './errors.ts';
 import { FrontierHead } from './frontier-head.ts';
 import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
 import { DEFAULT_USER_AGENT, HttpClient } from './http.ts';
+import type { Resolver } from './net/lookup.ts';
 import { Inflight } from './inflight.ts';
 import { firstN } from './iter.ts';
 import { stallWatchdog } from './stall.ts';
@@ -106,6 +107,11 @@ export interface CrawlConfig {
   /** links and sitemap entries ending in these extensions are not queued (src/extensions.ts; default DEFAULT_SKIP_EXTENSIONS; [] queues them all) */
   skipExtensions?: readonly string[];
   proxy?: string;
+  /**
+   * the name lookup of every connection (default the system resolver,
+   * dns.lookup); tests pass loopbackLookup() from src/net/lookup.ts
+   */
+  lookup?: Resolver;
   /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/sitemap.ts, seedFromSitemaps) */
   sitemaps?: string[];
   /** --sitemaps-from-robots: also read the sitemaps the seeds' robots.txt files list */
@@ -294,7 +300,10 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const client = new HttpClient({
     proxy: cfg.proxy, proxyConnections: cfg.concurrency, allowPrivate: cfg.allowPrivate, userAgent: cfg.userAgent, auth: cfg.auth,
     connectTimeoutMs: timeouts.connectMs, headersTimeoutMs: timeouts.headersMs, bodyTimeoutMs: timeouts.bodyMs, fetchTimeoutMs: timeouts.fetchMs,
+    lookup: cfg.lookup,
   });
+  // committed records before this run: 0 means the crawl starts from its seeds
+  const committedBefore = store.committed;
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };
   const summary: CrawlSummary = { pages: 0, relevant: 0, errors: 0, totalPages: 0, frontier: 0, ms: 0, stopped: 'done', dropped: {} };
   const budget = new HostBudget({
@@ -311,6 +320,9 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       userAgent: 'focuscrawl',
       fetchRobots: (url, signal) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES, signal }),
     });
+    // URLs that got no answer in an earlier run (connection refused, DNS, timeout) are tried again
+    const requeued = await store.requeueParked();
+    if (requeued > 0 && !cfg.quiet) cfg.log(`focuscrawl: ${requeued === 1 ? '1 URL' : `${requeued} URLs`} that got no answer in an earlier run ${requeued === 1 ? 'is' : 'are'} queued again`);
     await store.addSeeds(seeds);
     if ((cfg.sitemaps?.length ?? 0) > 0 || cfg.sitemapsFromRobots === true) {
       const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');
@@ -539,6 +551,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     await store.close();
     if (warcClosed !== null) throw warcClosed;
   }
+  const unreachable = summary.stopped === 'done' ? noAnswerError(client, cfg.proxy, committedBefore === 0) : null;
   if (!cfg.quiet) {
     const harvest = summary.pages === 0 ? 0 : summary.relevant / summary.pages;
     const rate = summary.pages / Math.max(summary.ms / 1000, 0.001);
@@ -554,5 +567,45 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       );
     }
   }
+  if (unreachable !== null) throw unreachable;
   return summary;
+}
+
+/**
+ * The NetworkError (FC_NETWORK) of a run in which requests were made and
+ * not one got an answer (every one failed with FC_NETWORK or FC_TIMEOUT: no
+ * network, the proxy down, no DNS), or null. Its URLs are parked, so a
+ * rerun tries them again; the error makes that run exit non-zero rather
+ * than look like an empty success.
+ */
+function noAnswerError(client: HttpClient, proxy: string | undefined, fromSeeds: boolean): NetworkError | null {
+  const { answered, failed, firstFailure } = client.outcomes;
+  if (answered > 0 || failed === 0 || firstFailure === null) return null;
+  const what = fromSeeds ? 'any seed' : 'any queued URL';
+  return new NetworkError(
+    `could not reach ${what} (${describeFailure(firstFailure, proxy)}); ${failed} requests, none answered. ` +
+      'Their URLs are kept for the next run: rerun with the same --store once the network is back',
+    { cause: firstFailure },
+  );
+}
+
+/** A network failure in a few words, naming the proxy when it is the proxy that refused. */
+function describeFailure(err: FocuscrawlError, proxy: string | undefined): string {
+  if (proxy !== undefined) {
+    let proxyHost = proxy;
+    let proxyPort = '';
+    try {
+      const u = new URL(proxy);
+      proxyHost = u.host;
+      proxyPort = u.port || (u.protocol === 'https:' ? '443' : '80');
+    } catch {
+      // a bad --proxy is refused before the crawl
+    }
+    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+      const x = e as { code?: unknown; port?: unknown };
+      if (x.code === 'ECONNREFUSED' && (x.port === undefined || String(x.port) === proxyPort)) return `proxy ${proxyHost} refused the connection`;
+    }
+    return `through proxy ${proxyHost}: ${err.code}: ${err.message}`;
+  }
+  return `${err.code}: ${err.message}`;
 }

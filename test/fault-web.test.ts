@@ -136,7 +136,7 @@ const EXPECT: Record<(typeof FAULT_PATHS)[number], Expect> = {
 };
 
 const ROBOTS_EXPECT: Record<string, Record<(typeof ROBOTS_PAGES)[number], string | number>> = {
-  silent: { '/page': 'FC_ROBOTS_UNAVAILABLE', '/secret': 'FC_ROBOTS_UNAVAILABLE', '/late': 'FC_ROBOTS_UNAVAILABLE' },
+  silent: { '/page': 'FC_TIMEOUT', '/secret': 'FC_TIMEOUT', '/late': 'FC_TIMEOUT' },
   '503': { '/page': 'FC_ROBOTS_UNAVAILABLE', '/secret': 'FC_ROBOTS_UNAVAILABLE', '/late': 'FC_ROBOTS_UNAVAILABLE' },
   '429': { '/page': 'FC_ROBOTS_UNAVAILABLE', '/secret': 'FC_ROBOTS_UNAVAILABLE', '/late': 'FC_ROBOTS_UNAVAILABLE' },
   loop: { '/page': 'FC_ROBOTS_UNAVAILABLE', '/secret': 'FC_ROBOTS_UNAVAILABLE', '/late': 'FC_ROBOTS_UNAVAILABLE' },

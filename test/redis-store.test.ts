@@ -379,5 +379,5 @@ setInterval(() => {}, 1000);`,
 test('--lease-ms needs a redis:// store (exit 2, FC_USAGE)', async () => {
   const r = await runCli(['crawl', '--seed', 'http://example.test/', '--lease-ms', '500', '--store', path.join(os.tmpdir(), 'nope')]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /FC_USAGE.*--lease-ms needs --store redis:/);
+  assert.match(r.stderr, /FC_USAGE.*--lease-ms: needs --store redis:/);
 });

@@ -8,6 +8,7 @@ import { readFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { MemoryLevel } from 'memory-level';
+import { loopbackLookup } from '../src/net/lookup.ts';
 import { runCrawl, type CrawlConfig } from '../src/pipeline.ts';
 import { HostScheduler } from '../src/politeness.ts';
 import { seededRandom } from '../src/random.ts';
@@ -231,6 +232,7 @@ async function crawl(seeds: string[], over: Partial<CrawlConfig> = {}): Promise<
       maxFrontier: Infinity, dropIndex: true, allowPrivate: true, concurrency: 4, perHost: 1, delayMs: 0,
       delayExplicit: true, hostDiversity: 0, maxBytes: 1 << 20, auth: {}, quiet: true, output, log: () => {},
       retry: { retries: 2, baseMs: 20, maxRetryAfterMs: 5000, random: seededRandom(1) },
+      lookup: loopbackLookup(),
       ...over,
     });
   } finally {

@@ -464,6 +464,34 @@ function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made
         assert.equal(await store.status(U('a')), 'done');
       }));
 
+    // Issue 21 item 2: a URL whose fetch got no answer (proxy down, no DNS)
+    // was marked done for good, so a rerun once the network was back fetched
+    // nothing; only --fresh recovered.
+    it('a retryLater commit logs and is done for this run; requeueParked queues it again, a definitive one stays done', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 0.9), seed('b', 0.5), seed('c', 0.1)]);
+        const a = { ...(await entryOf(store, U('a'))), attempts: 2 };
+        await store.commit({ entry: a, record: { type: 'error', url: U('a'), code: 'FC_NETWORK' }, countsAsPage: false, links: [], retryLater: true });
+        await store.commit({ entry: await entryOf(store, U('b')), record: { type: 'error', url: U('b'), code: 'FC_ROBOTS_DISALLOWED' }, countsAsPage: false, links: [] });
+        assert.equal(await store.status(U('a')), 'done', 'done for this run');
+        assert.equal(await store.addSeeds([seed('a', 0.9)]), 0, 'a seed does not bring it back in the same run');
+        assert.deepEqual(await frontierUrls(store), [U('c')]);
+        assert.deepEqual([store.frontierSize, store.errors, store.committed], [1, 2, 2]);
+        assert.equal(await store.requeueParked(), 1);
+        assert.deepEqual(await frontierUrls(store), [U('a'), U('c')]);
+        const again = await entryOf(store, U('a'));
+        assert.deepEqual({ ...again, seq: undefined }, { url: U('a'), score: 0.9, depth: 0, parent: null, seq: undefined }, 'no attempts');
+        assert.equal(await store.status(U('a')), 'queued');
+        assert.equal(await store.status(U('b')), 'done');
+        assert.equal(store.frontierSize, 2);
+        assert.equal(await store.requeueParked(), 0, 'the parked set is emptied');
+        // fetched this time: done for good
+        await store.commit({ entry: again, record: page(U('a')), countsAsPage: true, links: [] });
+        assert.equal(await store.requeueParked(), 0);
+        assert.equal(await store.status(U('a')), 'done');
+        assert.deepEqual([store.frontierSize, store.pages, store.committed], [1, 1, 3]);
+      }));
+
     it('stores meta values and reserves the counters key', () =>
       withStore(undefined, async ({ store }) => {
         assert.equal(await store.getMeta('topic'), undefined);
@@ -825,6 +853,23 @@ describe('CrawlStore on disk (Level only)', () => {
     await store.commit({ entry: taken, record: page(U('c')), countsAsPage: true, links: [link('y', 0.3)] });
     const rows = await frontierRows(store);
     assert.deepEqual(rows.map((r) => [r.entry.url, r.entry.seq]), [[U('x'), 4], [U('y'), 5]]);
+    await store.close();
+  });
+
+  it('a URL parked by a retryLater commit survives a reopen and is queued again by requeueParked', async () => {
+    const dir = path.join(await tempDir(), 'store');
+    let store = await CrawlStore.open(dir);
+    await store.addSeeds([seed('a', 1)]);
+    await store.commit({ entry: await entryOf(store, U('a')), record: { type: 'error', url: U('a'), code: 'FC_TIMEOUT' }, countsAsPage: false, links: [], retryLater: true });
+    await store.close();
+    store = await CrawlStore.open(dir);
+    assert.deepEqual(await frontierUrls(store), []);
+    assert.equal(await store.requeueParked(), 1);
+    await store.close();
+    store = await CrawlStore.open(dir);
+    assert.deepEqual(await frontierUrls(store), [U('a')]);
+    assert.equal(store.frontierSize, 1);
+    assert.equal(await store.requeueParked(), 0);
     await store.close();
   });
 

@@ -13,7 +13,7 @@
  * else, a killed crawl's stdout holds exactly the committed pages.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { attemptOf, shouldRetry, type RetryPolicy } from '../retry.ts';
+import { attemptOf, gotNoAnswer, shouldRetry, type RetryPolicy } from '../retry.ts';
 import type { Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../term.ts';
 import type { InScope } from '../scope.ts';
@@ -270,7 +270,8 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
     let backpressure: Promise<void> | undefined;
     await opts.store.commit(
-      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item) },
+      // a URL that got no answer is re-tryable on the next run (Commit.retryLater)
+      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item), retryLater: gotNoAnswer(item) },
       { beforeBatch: () => (backpressure = opts.emit(line)) },
     );
     opts.onCommitted?.(item, record);

@@ -3,7 +3,7 @@
  * atomically on the server, so one script call is one commit, one claim or
  * one reap: one network round-trip.
  *
- * Every script gets the same eleven KEYS (all under one hash tag, so they live
+ * Every script gets the same twelve KEYS (all under one hash tag, so they live
  * in one Redis Cluster slot):
  *   1 q      zset, every score 0, members = frontier keys (lexicographic = best first)
  *   2 e      hash  frontier key -> "urlKey\thost\tscore\tjson" (json: the entry without score and seq)
@@ -17,6 +17,8 @@
  *  10 meta   hash  name -> JSON
  *  11 ct     hash  urlKey -> "token\tadded\traised": the commit that made the URL done
  *                  (its token: worker id and commit number) and what it answered
+ *  12 pk     hash  urlKey -> "host\tscore\tjson" of a URL parked by a commit with
+ *                  retryLater (done for this run, queued again by REQUEUE_PARKED)
  *
  * ARGV[1] of every script is the crawl's epoch (meta _epoch), checked
  * before anything else; the ARGV described below follow it.
@@ -29,7 +31,7 @@
  */
 
 const PRELUDE = `
-local KQ, KE, KS, KL, KC, KLEASE, KLW, KHA, KHN, KMETA, KCT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
+local KQ, KE, KS, KL, KC, KLEASE, KLW, KHA, KHN, KMETA, KCT, KPK = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
 -- ARGV[1] is the crawl's epoch as the client read it at open: if the crawl's
 -- keys were lost since (a restart without persistence, FLUSHDB, --fresh),
 -- refuse before writing anything rather than rebuild a partial crawl
@@ -258,8 +260,9 @@ return r
 /**
  * ARGV[1]: JSON {w: worker, t: token, lk: lease key or "", delay, done: [uk],
  * links: [{uk, host, s, j}], page: 0|1, err: 0|1, max, replay?: 1,
- * claim?: {n, leaseMs, perHost, maxPages, scan, poll}}; ARGV[2]: the record
- * (JSON text).
+ * claim?: {n, leaseMs, perHost, maxPages, scan, poll},
+ * park?: {host, s, j} (retryLater: done[1] is also parked)}; ARGV[2]: the
+ * record (JSON text).
  * Returns {added, raised, ...counts, duplicate, claim status ('none' without
  * `claim`), waitMs, key1, value1, ...}: with `claim`, the worker's next URLs
  * are claimed in the same call (see CLAIM). A URL that is done already
@@ -308,6 +311,7 @@ if redis.call('HGET', KS, a.done[1]) == 'd' then
   return r
 end
 for _, uk in ipairs(a.done) do markDone(uk) end
+if a.park then redis.call('HSET', KPK, a.done[1], a.park.host .. '\t' .. a.park.s .. '\t' .. a.park.j) end
 if a.lk ~= '' and not redis.call('ZSCORE', KLEASE, a.lk) then redis.call('HDEL', KE, a.lk) end
 local outcome = {}
 for _, L in ipairs(a.links) do enqueue(L, outcome) end
@@ -361,6 +365,29 @@ else
 end
 evict(a.max, outcome)
 return counts()
+`;
+
+/**
+ * ARGV[1]: JSON {max}. Queues again every parked URL that is still done
+ * (new seq, no attempts), then empties the parked set. Returns {queued, ...counts}.
+ */
+export const REQUEUE_PARKED = `${PRELUDE}
+local a = cjson.decode(ARGV[1])
+local all = redis.call('HGETALL', KPK)
+local queued = 0
+for i = 1, #all, 2 do
+  local uk, v = all[i], all[i + 1]
+  local host, s, j = string.match(v, '^([^\t]*)\t([^\t]*)\t(.*)$')
+  if host and redis.call('HGET', KS, uk) == 'd' then
+    place(uk, host, s, j, redis.call('HINCRBY', KC, 'seq', 1))
+    queued = queued + 1
+  end
+end
+redis.call('DEL', KPK)
+evict(a.max, {})
+local r = { queued }
+for _, x in ipairs(counts()) do r[#r + 1] = x end
+return r
 `;
 
 /** ARGV[1]: JSON {ups: [{uk, s}]}. Returns {moved, ...counts}. */

@@ -67,7 +67,7 @@ const COUNTERS_KEY = '_counters';
 const EPOCH_KEY = '_epoch';
 /** ms between claims while every free URL's host is busy in another worker */
 const POLL_MS = 50;
-const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta', 'ct'] as const;
+const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta', 'ct', 'pk'] as const;
 /**
  * ms a commit is kept after Redis answered it, to be sent again after a
  * reconnect: with `appendfsync everysec` a Redis killed (SIGKILL, crash,
@@ -89,7 +89,7 @@ export function parseRedisLocation(location: string): { url: string; crawl: stri
   return { url: u.toString(), crawl };
 }
 
-/** The eleven keys of a crawl, in the order the scripts expect them. */
+/** The twelve keys of a crawl, in the order the scripts expect them. */
 export function crawlKeys(crawl: string): string[] {
   return KEY_NAMES.map((n) => `fc:{${crawl}}:${n}`);
 }
@@ -118,6 +118,13 @@ function wire(e: FrontierEntry, keepText = true): WireLink {
   return { uk: urlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e, keepText) };
 }
 
+/** A parked URL's fields for the COMMIT script: its entry without attempts. */
+function parkWire(e: FrontierEntry): { host: string; s: string; j: string } {
+  const { attempts: _attempts, ...rest } = e;
+  const w = wire(rest);
+  return { host: w.host, s: w.s, j: w.j };
+}
+
 /** "uk\thost\tscore\tjson" under frontier key k -> the entry. */
 function parseEntry(k: string, v: string): FrontierEntry {
   const a = v.indexOf('\t');
@@ -129,7 +136,7 @@ function parseEntry(k: string, v: string): FrontierEntry {
 
 type Counts = [pages: number, errors: number, committed: number, frontierSize: number];
 
-type Scripted = Redis & Record<'fcAddSeeds' | 'fcCommit' | 'fcRetry' | 'fcReprioritise' | 'fcClaim' | 'fcRenew' | 'fcRelease' | 'fcReap' | 'fcPage' | 'fcCounts', (...args: (string | number)[]) => Promise<unknown>>;
+type Scripted = Redis & Record<'fcAddSeeds' | 'fcCommit' | 'fcRetry' | 'fcRequeueParked' | 'fcReprioritise' | 'fcClaim' | 'fcRenew' | 'fcRelease' | 'fcReap' | 'fcPage' | 'fcCounts', (...args: (string | number)[]) => Promise<unknown>>;
 
 function connect(url: string): Scripted {
   const redis = new Redis(url, {
@@ -150,6 +157,7 @@ function connect(url: string): Scripted {
     ['fcReap', S.REAP],
     ['fcPage', S.PAGE],
     ['fcCounts', S.COUNTS],
+    ['fcRequeueParked', S.REQUEUE_PARKED],
   ];
   for (const [name, lua] of scripts) redis.defineCommand(name, { numberOfKeys: KEY_NAMES.length, lua });
   // errors surface through the commands; without a listener ioredis logs each to stderr
@@ -359,7 +367,8 @@ export class RedisStore implements Store {
       // the next URLs are claimed in the same round-trip
       const claim = n > 0 ? this.#claimArgs(n) : undefined;
       const t = `${this.workerId}#${++this.#attempts}`;
-      args = JSON.stringify({ w: this.workerId, t, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim });
+      const park = c.retryLater === true ? parkWire(c.entry) : undefined;
+      args = JSON.stringify({ w: this.workerId, t, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim, park });
     } catch (err) {
       if (err instanceof TypeError && /bad frontier score/.test(err.message)) throw err;
       throw new StoreError(`cannot write store ${this.#name}: ${reason(err)}`, { cause: err });
@@ -424,6 +433,13 @@ export class RedisStore implements Store {
    */
   get replays(): { sent: number; conflicts: number } {
     return { sent: this.#replays.sent, conflicts: this.#replays.conflicts };
+  }
+
+  /** See CrawlStore.requeueParked; one script call (the parked set is read whole). */
+  async requeueParked(): Promise<number> {
+    const r = (await this.#call('fcRequeueParked', JSON.stringify({ max: this.#max() }))) as number[];
+    this.#setCounts(r, 1);
+    return Number(r[0]);
   }
 
   async retry(entry: FrontierEntry, opts: HostRelease = {}): Promise<void> {
