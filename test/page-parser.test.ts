@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { existsSync, createReadStream } from 'node:fs';
 import { WARCParser } from 'warcio';
-import { PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
+import { MAX_NESTING, PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
 import { createDecoder, sniffCharset } from '../src/parse/charset.ts';
 import type { ParsedPage } from '../src/types.ts';
 import { seededRandom as rng } from '../src/random.ts';
@@ -455,4 +455,20 @@ test('main text: the cap cuts without a trailing separator or half a surrogate p
       assert.ok(whole.text!.length <= mainTextChars);
     }
   }
+});
+
+// Regression (moved here from test/long/fault-web.test.ts, a unit test
+// belongs in the fast suite): htmlparser2 keeps open elements with
+// Array#unshift, so the fault web's /deep page (100,000 nested <div>s) took ~20 s of CPU to parse
+// and stalled every other fetch of the crawl into timeouts. The parser now
+// stops at MAX_NESTING open elements.
+test('page parser: a document nested deeper than MAX_NESTING is parsed up to there', () => {
+  const parser = new PageParser('http://deep.test/');
+  parser.write('<html><head><title>deep</title></head><body><a href="/before">before</a>');
+  parser.write('<div>'.repeat(MAX_NESTING));
+  parser.write('<a href="/inside">inside</a>');
+  parser.write(`${'<div>'.repeat(100_000)}<a href="/below">below</a>${'</div>'.repeat(100_000)}`);
+  const page = parser.end();
+  assert.equal(page.title, 'deep');
+  assert.deepEqual(page.links.map((l) => new URL(l.url).pathname), ['/before']);
 });
