@@ -14,6 +14,16 @@ import { canonicalize } from '../src/url.ts';
 import type { CrawlItem, FetchResult, ParsedPage } from '../src/types.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_050_505);
+/**
+ * Size (issue 25): `npm test` runs a fifth of each property's cases, the
+ * first fifth of the same seeded sequence; test/long/fuzz-full.test.ts sets
+ * FC_FUZZ_FULL=1 and runs them all (`npm run test:long`).
+ */
+const FULL = process.env.FC_FUZZ_FULL === '1';
+/** The number of cases for a property whose full size is `full`. */
+const runs = (full: number): number => (FULL ? full : Math.ceil(full / 5));
+/** `runs(full)` for a test name: 6,000 or 1,200. */
+const count = (full: number): string => runs(full).toLocaleString('en-US');
 
 /** fc.assert with the fixed seed, which is printed so a failure can be replayed. */
 function check<T>(t: { diagnostic: (s: string) => void }, prop: fc.IPropertyWithHooks<T>, numRuns: number): void {
@@ -160,7 +170,7 @@ function assertWellFormed(page: ParsedPage, opts: PageParserOptions): void {
  */
 const closed = (html: string): string => `${html}>`;
 
-test('PageParser: 6,000 documents of HTML token soup: no throw, well-formed links, caps hold, any chunking = whole', (t) => {
+test(`PageParser: ${count(6000)} documents of HTML token soup: no throw, well-formed links, caps hold, any chunking = whole`, (t) => {
   check(
     t,
     fc.property(soup, parserOpts, fc.array(fc.nat(), { maxLength: 8 }), (html, opts, cuts) => {
@@ -170,17 +180,17 @@ test('PageParser: 6,000 documents of HTML token soup: no throw, well-formed link
       assertWellFormed(whole, opts);
       assert.deepEqual(parseChunks(splitAt(doc, cuts), opts), whole, 'split at random points');
     }),
-    6000,
+    runs(6000),
   );
 });
 
-test('PageParser: 1,000 documents fed one code point at a time equal the whole', (t) => {
+test(`PageParser: ${count(1000)} documents fed one code point at a time equal the whole`, (t) => {
   check(
     t,
     fc.property(fc.array(token, { maxLength: 25 }).map((ts) => closed(ts.join(''))), parserOpts, (html, opts) => {
       assert.deepEqual(parseChunks([...html], opts), parseChunks([html], opts));
     }),
-    1000,
+    runs(1000),
   );
 });
 
@@ -189,13 +199,13 @@ test('PageParser: 1,000 documents fed one code point at a time equal the whole',
 // with maxTextChars 2, fed one UTF-16 unit at a time, gave content
 // "\u0000\uD800" instead of "\u0000". PageParser.write now holds a trailing
 // high surrogate until the next write.
-test('PageParser: 1,000 documents fed one UTF-16 unit at a time (surrogate pairs cut in two) equal the whole', (t) => {
+test(`PageParser: ${count(1000)} documents fed one UTF-16 unit at a time (surrogate pairs cut in two) equal the whole`, (t) => {
   check(
     t,
     fc.property(fc.array(token, { maxLength: 25 }).map((ts) => closed(ts.join(''))), parserOpts, (html, opts) => {
       assert.deepEqual(parseChunks(html.split(''), opts), parseChunks([html], opts));
     }),
-    1000,
+    runs(1000),
   );
 });
 
@@ -212,7 +222,7 @@ test('htmlparser2: input ending inside "<b/" or "</x " parses the same in any ch
   }
 });
 
-test('PageParser: 2,000 arbitrary strings (any code point) parse without a throw', (t) => {
+test(`PageParser: ${count(2000)} arbitrary strings (any code point) parse without a throw`, (t) => {
   check(
     t,
     fc.property(fc.string({ unit: 'binary', maxLength: 300 }), parserOpts, fc.array(fc.nat(), { maxLength: 4 }), (s, opts, cuts) => {
@@ -220,7 +230,7 @@ test('PageParser: 2,000 arbitrary strings (any code point) parse without a throw
       const doc = closed(s);
       assert.deepEqual(parseChunks(splitAt(doc, cuts), opts), parseChunks([doc], opts));
     }),
-    2000,
+    runs(2000),
   );
 });
 
@@ -233,7 +243,7 @@ const body = fc.oneof(
   fc.tuple(fc.uint8Array({ maxLength: 40 }), soup, fc.uint8Array({ maxLength: 40 })).map(([a, s, b]) => Buffer.concat([Buffer.from(a), Buffer.from(s), Buffer.from(b)])),
 );
 
-test('parse stage: 2,000 bodies (random bytes, lying <meta charset>, BOMs, odd header charsets) in any byte chunking', (t) => {
+test(`parse stage: ${count(2000)} bodies (random bytes, lying <meta charset>, BOMs, odd header charsets) in any byte chunking`, (t) => {
   check(
     t,
     fc.property(body, fc.constantFrom(...HEADER_CHARSETS), parserOpts, fc.integer({ min: 1, max: 64 }), (raw, charset, opts, chunkSize) => {
@@ -242,13 +252,13 @@ test('parse stage: 2,000 bodies (random bytes, lying <meta charset>, BOMs, odd h
       assertWellFormed(whole, opts);
       assert.deepEqual(parseBody(buf, PAGE_URL, charset, { ...opts, chunkSize }), whole, `chunkSize ${chunkSize}`);
     }),
-    2000,
+    runs(2000),
   );
 });
 
-test('parse stage: 500 generated bodies through parseStage: every item gets a page, none an error', async (t) => {
-  const bodies = fc.sample(fc.tuple(body, fc.constantFrom(...HEADER_CHARSETS)), { seed: SEED, numRuns: 500 });
-  t.diagnostic(`fast-check seed ${SEED}, 500 samples`);
+test(`parse stage: ${count(500)} generated bodies through parseStage: every item gets a page, none an error`, async (t) => {
+  const bodies = fc.sample(fc.tuple(body, fc.constantFrom(...HEADER_CHARSETS)), { seed: SEED, numRuns: runs(500) });
+  t.diagnostic(`fast-check seed ${SEED}, ${bodies.length} samples`);
   async function* items(): AsyncGenerator<CrawlItem> {
     for (const [buf, charset] of bodies) {
       const fetch = { url: PAGE_URL, finalUrl: PAGE_URL, headerCharset: charset, body: buf } as unknown as FetchResult;
@@ -365,7 +375,7 @@ function assertCanonical(r: string | null): void {
   assert.equal(canonicalize(r, undefined, { dropIndex: true }), r);
 }
 
-test('canonicalize: 10,000 generated URLs (webUrl + mutations, IDN, percent oddities, IPv6, ports, long): null or a fixed point', (t) => {
+test(`canonicalize: ${count(10_000)} generated URLs (webUrl + mutations, IDN, percent oddities, IPv6, ports, long): null or a fixed point`, (t) => {
   check(
     t,
     fc.property(urlInput, fc.boolean(), (x, dropIndex) => {
@@ -377,11 +387,11 @@ test('canonicalize: 10,000 generated URLs (webUrl + mutations, IDN, percent oddi
       assertCanonical(dropIndex ? r : canonicalize(r));
       assert.equal(canonicalize(r, undefined, { dropIndex }), r, 'idempotent with the same options');
     }),
-    10_000,
+    runs(10_000),
   );
 });
 
-test('canonicalize: 10,000 generated URLs resolved against a generated base: null or a fixed point', (t) => {
+test(`canonicalize: ${count(10_000)} generated URLs resolved against a generated base: null or a fixed point`, (t) => {
   check(
     t,
     fc.property(fc.oneof(urlInput, relative), fc.oneof(webUrl, mutate(webUrl), hostUrl, fc.constantFrom('', 'not a base', 'mailto:x@y', 'http://')), (x, base) => {
@@ -391,6 +401,6 @@ test('canonicalize: 10,000 generated URLs resolved against a generated base: nul
       });
       assertCanonical(r);
     }),
-    10_000,
+    runs(10_000),
   );
 });

@@ -517,3 +517,21 @@ test('links cap: links past maxLinks are counted (http(s), not nofollow) and cap
   assert.equal(parse(links(6000)).links.length, 5000, 'default cap');
   assert.equal(parse(links(6000)).linksDropped, 1000);
 });
+
+// Regression (moved from the fault-web test, a unit test belongs in the
+// fast suite): htmlparser2 keeps open elements with Array#unshift, so the
+// fault web's /deep page (100,000 nested <div>s) took ~20 s of CPU to parse
+// and stalled every other fetch of the crawl into timeouts. The parser keeps
+// at most MAX_NESTING elements open; deeper ones are closed at once, and
+// (issue 21, item 5) it goes on parsing past them instead of stopping.
+test('page parser: a document nested deeper than MAX_NESTING is parsed whole, with caps nesting', () => {
+  const parser = new PageParser('http://deep.test/');
+  parser.write('<html><head><title>deep</title></head><body><a href="/before">before</a>');
+  parser.write('<div>'.repeat(MAX_NESTING));
+  parser.write('<a href="/inside">inside</a>');
+  parser.write(`${'<div>'.repeat(100_000)}<a href="/below">below</a>${'</div>'.repeat(100_000)}<a href="/after">after</a>`);
+  const page = parser.end();
+  assert.equal(page.title, 'deep');
+  assert.deepEqual(page.links.map((l) => [new URL(l.url).pathname, l.anchor]), [['/before', 'before'], ['/inside', 'inside'], ['/below', 'below'], ['/after', 'after']]);
+  assert.deepEqual(page.caps, ['nesting']);
+});

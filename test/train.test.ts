@@ -3,20 +3,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/model.ts';
 import { runTrain } from '../src/train/command.ts';
 import { readLabels, readWarc } from '../src/train/from-warc.ts';
 import { readLines, readTexts, textPage } from '../src/train/from-texts.ts';
 import type { ParsedPage } from '../src/types.ts';
-
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const CORPORA = resolve(repoRoot, '../shared/corpora');
-const WEBKB_WARC = join(CORPORA, 'webkb', 'webkb.warc.gz');
-const WEBKB_LABELS = join(CORPORA, 'webkb', 'labels.tsv');
 
 /** A Writable that keeps what is written. */
 function sink(): Writable & { text: () => string } {
@@ -499,18 +493,4 @@ describe('runTrain command line', () => {
       assert.match(r.stderr, /^focuscrawl: FC_USAGE: [^\n]+\n$/);
     });
   }
-});
-
-describe('WebKB (real data)', () => {
-  const skip = existsSync(WEBKB_WARC) && existsSync(WEBKB_LABELS) ? false : `needs ${WEBKB_WARC} and labels.tsv (../shared/corpora is not beside this clone)`;
-  test('trains course on the misc universities only', { skip, timeout: 60_000 }, async () => {
-    const out = join(dir, 'webkb-course.json');
-    const r = await train(['--warc', WEBKB_WARC, '--labels', WEBKB_LABELS, '--target', 'course', '--where', 'university=misc', '--out', out]);
-    assert.equal(r.code, 0, r.stderr);
-    const model = await loadModel(out);
-    const c = model.json.training.counts;
-    assert.ok(c.pagePositives > 0 && c.linkPositives > 0, JSON.stringify(c));
-    assert.ok(c.labelRowsFilteredOut > 0, 'cornell/texas/washington rows are filtered out');
-    assert.ok(model.json.training.inSample.page.auc! > 0.8, JSON.stringify(model.json.training.inSample));
-  });
 });

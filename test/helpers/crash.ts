@@ -1,6 +1,6 @@
 /**
- * Crash-and-resume harness shared by test/resume.test.ts, test/crash.test.ts,
- * test/store-failure.test.ts and bench/crash-bench.ts: run the real CLI,
+ * Crash-and-resume harness shared by test/long/resume.test.ts, test/long/crash.test.ts,
+ * test/long/store-failure.test.ts and bench/crash-bench.ts: run the real CLI,
  * SIGKILL it at chosen moments, resume on the same store, then check the
  * union of all outputs against the final store.
  *

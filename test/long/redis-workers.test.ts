@@ -11,10 +11,10 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { crawlKeys } from '../src/store/redis.ts';
-import { canonicalize } from '../src/url.ts';
-import { fixtureReplay, parseLines, runCli, SHARED, spawnCli, SKIP_WEBKB, WEBKB_WARC, type CliResult } from './helpers/cli.ts';
-import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
+import { crawlKeys } from '../../src/store/redis.ts';
+import { canonicalize } from '../../src/url.ts';
+import { fixtureReplay, parseLines, runCli, SHARED, spawnCli, SKIP_WEBKB, WEBKB_WARC, type CliResult } from '../helpers/cli.ts';
+import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from '../helpers/redis.ts';
 
 const SEEDS = ['http://www.cs.cornell.edu/', 'http://www.cs.utexas.edu/', 'http://www.cs.washington.edu/'];
 const TOPIC = {

@@ -15,10 +15,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Journal } from '../src/journal.ts';
-import { CrawlStore } from '../src/store.ts';
-import { fixtureReplay, ROOT, tempDir } from './helpers/cli.ts';
-import { checkClosure, checkUnion, runUntilKilled, startCountingProxy, type CrawlRun } from './helpers/crash.ts';
+import { Journal } from '../../src/journal.ts';
+import { CrawlStore } from '../../src/store.ts';
+import { fixtureReplay, ROOT, tempDir } from '../helpers/cli.ts';
+import { checkClosure, checkUnion, runUntilKilled, startCountingProxy, type CrawlRun } from '../helpers/crash.ts';
 
 const IS_ROOT = process.getuid?.() === 0;
 const execFileAsync = promisify(execFile);

@@ -9,10 +9,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
-import { crawlKeys } from '../src/store/redis.ts';
-import { parseLines, runCli, spawnCli, type CliResult } from './helpers/cli.ts';
-import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
-import { syntheticWebDir } from './helpers/synthetic-web.ts';
+import { crawlKeys } from '../../src/store/redis.ts';
+import { parseLines, runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
+import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from '../helpers/redis.ts';
+import { syntheticWebDir } from '../helpers/synthetic-web.ts';
 
 const PAGES = 450;
 

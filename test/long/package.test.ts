@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ROOT, tempDir } from './helpers/cli.ts';
+import { ROOT, tempDir } from '../helpers/cli.ts';
 
 const NPM = spawnSync('npm', ['--version'], { encoding: 'utf8' });
 const SKIP_NPM = NPM.status === 0 ? false : 'npm is not on PATH';

@@ -13,9 +13,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { CrawlStore } from '../src/store.ts';
-import { fixtureReplay } from './helpers/cli.ts';
-import { checkUnion, runUntilKilled, type CrawlRun } from './helpers/crash.ts';
+import { CrawlStore } from '../../src/store.ts';
+import { fixtureReplay } from '../helpers/cli.ts';
+import { checkUnion, runUntilKilled, type CrawlRun } from '../helpers/crash.ts';
 
 const MAX_PAGES = 200;
 

@@ -9,12 +9,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { CrawlStore } from '../src/store.ts';
-import type { OutputRecord } from '../src/types.ts';
-import { fixtureReplay } from './helpers/cli.ts';
+import { CrawlStore } from '../../src/store.ts';
+import type { OutputRecord } from '../../src/types.ts';
+import { fixtureReplay } from '../helpers/cli.ts';
 import {
   checkClosure, checkRequests, checkUnion, crashAndResume, reachedUrls, readLog, runUntilKilled, startCountingProxy, type KillAt,
-} from './helpers/crash.ts';
+} from '../helpers/crash.ts';
 
 const KILLS: KillAt[] = [
   { kind: 'startup', ms: 300 },
