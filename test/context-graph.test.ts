@@ -179,7 +179,7 @@ function sink(): Writable & { text: () => string } {
 describe('train --layers', () => {
   test('labels each link with the layer of its target, seen from its page', async () => {
     const data = await readWarc({ warcs: [warc], labels, target: 'course', layers: true });
-    const got = new Map((data.layerLinks ?? []).map((l) => [`${l.parentUrl.slice(14)}>${l.url!.slice(14)}`, l.layer]));
+    const got = new Map((data.layerLinks ?? []).map((l) => [`${l.parentUrl!.slice(14)}>${l.url!.slice(14)}`, l.layer]));
     assert.deepEqual(
       Object.fromEntries([...got].sort()),
       {
