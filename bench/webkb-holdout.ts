@@ -8,7 +8,7 @@
  *   node --import tsx bench/webkb-holdout.ts [--universities cornell,texas,washington]
  *        [--targets course,student,faculty] [--strategies nb-link,bayes-kde,best-first,etfl,online]
  *        [--train-on others|misc] [--scope domain|web] [--in-flight 8,16,24] [--train-flags "..."] [--param K=V]...
- *        [--skip-extensions LIST|none] [--write]
+ *        [--skip-extensions LIST|none] [--section holdout|context-graph] [--write]
  *
  * For each held-out university U and target: a model trained on every
  * labelled page but U's (`focuscrawl train --where university!=U`; with
@@ -23,6 +23,15 @@
  * target pages reachable from U's home page; pages counted are archived
  * pages fetched. Next to them breadth-first and two oracles (a perfect link
  * classifier; a perfect context-graph classifier, layer 1).
+ *
+ * A strategy may carry its own parameters: `context-graph:value=discounted`
+ * (NAME:K=V,K=V). Models are trained with `--layers` when a context-graph
+ * strategy runs. `--section context-graph` prints (and with --write writes)
+ * the context-graph table instead: pages to 50/80/90% as × bfs and × the
+ * graph oracle (labels and whole graph known), the oracle-layer row (the
+ * layer order with the held-out university's true layers 0, 1, 2, 3+, as
+ * a perfect layer classifier would give), harvest in the first 200 pages,
+ * medians with their range over the cells and each strategy's worst cell.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,7 +40,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parseParams } from '../src/cli.ts';
-import { NOT_ARCHIVED, fifo, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/eval/oracle.ts';
+import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/eval/oracle.ts';
 import { fitModel } from '../src/model.ts';
 import { parseSkipExtensions } from '../src/extensions.ts';
 import { compileScope } from '../src/scope.ts';
@@ -53,6 +62,7 @@ const { values } = parseArgs({
     'train-flags': { type: 'string', default: WEBKB_TRAIN_FLAGS },
     param: { type: 'string', multiple: true },
     'skip-extensions': { type: 'string' },
+    section: { type: 'string', default: 'holdout' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -63,7 +73,17 @@ const fail = (message: string): never => {
 const universities = values.universities!.split(',').filter(Boolean);
 for (const u of universities) if (WEBKB_UNIVERSITIES[u] === undefined) fail(`unknown university ${u} (one of ${Object.keys(WEBKB_UNIVERSITIES).join(', ')})`);
 const targets = values.targets!.split(',').filter(Boolean);
-const strategies = values.strategies!.split(',').filter(Boolean);
+/** NAME or NAME:K=V,... (the strategy's own parameters over --param's) — split on commas not inside a parameter list */
+const strategies = values.strategies!
+  .split(/,(?![^:,]*=)/)
+  .filter(Boolean)
+  .map((spec) => {
+    const [name, own] = spec.split(':', 2) as [string, string | undefined];
+    const label = own === undefined ? name : `${name} (${own})`;
+    return { name, label, params: parseParams(own === undefined ? [] : own.split(',')) };
+  });
+const needsLayers = strategies.some((s) => s.name === 'context-graph');
+if (values.section !== 'holdout' && values.section !== 'context-graph') fail(`--section is holdout or context-graph, got ${values.section}`);
 if (values['train-on'] !== 'others' && values['train-on'] !== 'misc') fail(`--train-on is others or misc, got ${values['train-on']}`);
 if (values.scope !== 'domain' && values.scope !== 'web') fail(`--scope is domain or web, got ${values.scope}`);
 if (!/^[1-9][0-9]*(,[1-9][0-9]*)*$/.test(values['in-flight']!)) fail(`--in-flight must be positive integers separated by commas, got ${values['in-flight']}`);
@@ -89,6 +109,17 @@ const trainWhere = (u: string): WhereFilter[] =>
   values['train-on'] === 'misc' ? [{ column: 'university', value: 'misc' }] : [{ column: 'university', value: u, negate: true }];
 
 const fmt = (n: number | null): string => (n === null ? 'not reached' : String(n));
+const SHARES = [0.5, 0.8, 0.9];
+interface CgCell {
+  u: string;
+  target: string;
+  /** pages to each share */
+  bfs: (number | null)[];
+  oracle: (number | null)[];
+  bfsHarvest?: number;
+  rows: { name: string; pages: (number | null)[]; harvest: number }[];
+}
+const cgCells: CgCell[] = [];
 const rows: string[] = [];
 /** pages to 80% / bfs's, per strategy, over every cell */
 const ratios = new Map<string, number[]>();
@@ -105,14 +136,32 @@ for (const u of universities) {
   for (const target of targets) {
     const isTarget = (v: number): boolean => labels.get(urls[v]!) === target && own.has(urls[v]!);
     const goals = [...reach].filter(isTarget);
-    const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: trainWhere(u), hubLinks: flags.hubLinks });
+    const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: trainWhere(u), hubLinks: flags.hubLinks, layers: needsLayers });
     const model = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks }).model;
     const runs: [string, number[][]][] = [
       ['bfs', [simulateCrawl(out, seeds, fifo)]],
-      ...(await Promise.all(strategies.map(async (s) => [s, await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s, model, params, w)))] as [string, number[][]]))),
+      ...(await Promise.all(strategies.map(async (s) => [s.label, await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w)))] as [string, number[][]]))),
       ['oracle-link', [simulateCrawl(out, seeds, linkOracle(isTarget))]],
       ['oracle-layer1', [simulateCrawl(out, seeds, layerOracle(out, goals, 1))]],
+      ['oracle-layer', [simulateCrawl(out, seeds, layerOracle(out, goals, 2))]],
+      ['oracle', [simulateCrawl(out, seeds, graphOracle(out, goals))]],
     ];
+    // the context-graph table: pages to 50/80/90% against bfs's and the graph oracle's
+    const cellTo = (crawls: number[][], share: number): number | null =>
+      medianOrNull(crawls.map((fetched) => pagesToShare(fetched.filter(archived), isTarget, goals.length, share)));
+    const base = (name: string): number[][] => runs.find(([n]) => n === name)![1];
+    const cgCell: CgCell = { u, target, bfs: SHARES.map((x) => cellTo(base('bfs'), x)), oracle: SHARES.map((x) => cellTo(base('oracle'), x)), rows: [] };
+    for (const [name, crawls] of runs) {
+      if (name === 'bfs' || name === 'oracle-link' || name === 'oracle-layer1') continue;
+      const harvest = median(crawls.map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
+      cgCell.rows.push({ name, pages: SHARES.map((x) => cellTo(crawls, x)), harvest });
+    }
+    cgCell.bfsHarvest = median(base('bfs').map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
+    cgCells.push(cgCell);
+    if (values.section === 'context-graph') {
+      process.stderr.write(`webkb-holdout: ${u} ${target} done (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+      continue;
+    }
     let bfs80 = 0;
     let bfsRequests80 = 0;
     for (const [name, crawls] of runs) {
@@ -141,6 +190,50 @@ const summary = [...ratios].map(([name, r]) => {
   return `| ${name} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${r.filter((x) => x <= 0.5).length} of ${r.length} | ${r.filter((x) => x < 1).length} of ${r.length} | ${requests} |`;
 });
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
+if (values.section === 'context-graph') {
+  const ratio = (a: number | null, b: number | null): number => (a === null ? Infinity : b === null || b === 0 ? NaN : a / b);
+  const x = (r: number): string => (Number.isFinite(r) ? r.toFixed(2) : r === Infinity ? '∞' : '–');
+  const cellRows: string[] = [];
+  const names = cgCells[0]?.rows.map((r) => r.name) ?? [];
+  for (const c of cgCells) {
+    cellRows.push(`| ${c.u} | ${c.target} | bfs | ${c.bfs.map(fmt).join(' / ')} | 1.00 / 1.00 / 1.00 | ${c.bfs.map((p, i) => x(ratio(p, c.oracle[i]!))).join(' / ')} | ${c.bfsHarvest!.toFixed(1)}% |`);
+    for (const r of c.rows) {
+      cellRows.push(`| ${c.u} | ${c.target} | ${r.name} | ${r.pages.map(fmt).join(' / ')} | ${r.pages.map((p, i) => x(ratio(p, c.bfs[i]!))).join(' / ')} | ${r.pages.map((p, i) => x(ratio(p, c.oracle[i]!))).join(' / ')} | ${r.harvest.toFixed(1)}% |`);
+    }
+  }
+  const spread = (v: number[]): string => `${x(median(v))} (${x(Math.min(...v))}–${x(Math.max(...v))})`;
+  const summaryRows = names.map((name) => {
+    const rowsOf = cgCells.map((c) => ({ c, r: c.rows.find((r) => r.name === name)! }));
+    const vsBfs = SHARES.map((_, i) => rowsOf.map(({ c, r }) => ratio(r.pages[i]!, c.bfs[i]!)));
+    const vsOracle = SHARES.map((_, i) => rowsOf.map(({ c, r }) => ratio(r.pages[i]!, c.oracle[i]!)));
+    const worst = rowsOf.reduce((w, cur) => (ratio(cur.r.pages[1]!, cur.c.bfs[1]!) > ratio(w.r.pages[1]!, w.c.bfs[1]!) ? cur : w));
+    const harvestDiff = rowsOf.map(({ c, r }) => r.harvest - c.bfsHarvest!);
+    return `| ${name} | ${vsBfs.map(spread).join(' · ')} | ${vsOracle.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(ratio(worst.r.pages[1]!, worst.c.bfs[1]!))}) | ${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}% (${harvestDiff.filter((d) => d >= 0).length} of ${rowsOf.length} ≥ bfs) |`;
+  });
+  const cg = [
+    '## Context graph, leave one university out (WebKB, simulated)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${((Date.now() - started) / 1000).toFixed(0)} s. ` +
+      `Command: \`node --import tsx bench/webkb-holdout.ts --section context-graph --strategies ${values.strategies}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
+    '',
+    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\` and \`--layers\`; ${inFlights.join(', ')} pages in flight, the median of the runs). ` +
+      'Pages are archived pages fetched until 50 / 80 / 90% of the held-out university\'s reachable targets; × bfs and × oracle divide them by breadth-first\'s and by the graph oracle\'s (labels and whole graph known). ' +
+      '`oracle-layer` is the context-graph order with the true layers (0, 1, 2, 3+) of the held-out university: a perfect layer classifier. harvest@200: targets among the first 200 pages. ∞: never reached.',
+    '',
+    '| held out | target | crawl | pages to 50 / 80 / 90% | × bfs | × oracle | harvest@200 |',
+    '|---|---|---|---|---|---|---|',
+    ...cellRows,
+    '',
+    'Over the nine cells: median (range) of × bfs and × oracle at 50 · 80 · 90%, the worst cell (× bfs at 80%), harvest@200:',
+    '',
+    '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst cell at 80% | harvest@200: median (cells ≥ bfs) |',
+    '|---|---|---|---|---|',
+    ...summaryRows,
+  ].join('\n');
+  process.stdout.write(`${cg}\n`);
+  if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-context-graph', cg);
+  process.exit(0);
+}
 const defaults = values['train-flags'] === WEBKB_TRAIN_FLAGS && values['in-flight'] === '8,16,24' && values['train-on'] === 'others' && values.scope === 'domain' && skipExtensions === undefined;
 const table = [
   '## Leave one university out (WebKB, simulated)',

@@ -24,6 +24,7 @@ import { classDocFreq, isFeatureGroup, linkFeatures, pageFeatures, type FeatureG
 import { BernoulliNB, type BernoulliNBJSON } from './learn/bernoulli-nb.ts';
 import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
+import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
 import { VERSION } from './version.ts';
 
@@ -103,6 +104,14 @@ export interface ModelJSON {
   kde: { vectorizer: TfIdfJSON; gaussian: ContinuousNBJSON; kernel: ContinuousNBJSON };
   terms: string[];
   threshold: number;
+  /**
+   * Optional (any version; `train --warc --layers`): the layered link
+   * classifier of a context graph (Diligenti et al. 2000), over the link
+   * features of `link.group` and `link.domainTerms`; classes 0..top, the
+   * layer of the link's target (src/learn/layers.ts), `top` meaning "top
+   * or more links from a target, or none".
+   */
+  layers?: { top: number; classifier: MultiNBJSON };
 }
 
 /**
@@ -129,9 +138,12 @@ export class Model implements LearnedModel {
   readonly #vectorizer: TfIdfVectorizer;
   readonly #gaussian: ContinuousNB;
   readonly #kernel: ContinuousNB;
+  readonly #layers: MultiNB | null;
   readonly #segmenter: Segmenter | undefined;
+  /** the last layer of the layered link classifier (classes 0..top), or null when the model has none */
+  readonly topLayer: number | null;
 
-  private constructor(json: ModelJSON, parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB }, segmenter?: Segmenter) {
+  private constructor(json: ModelJSON, parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null }, segmenter?: Segmenter) {
     this.json = json;
     this.target = json.target;
     this.terms = Object.freeze([...json.terms]);
@@ -143,6 +155,8 @@ export class Model implements LearnedModel {
     this.#vectorizer = parts.vectorizer;
     this.#gaussian = parts.gaussian;
     this.#kernel = parts.kernel;
+    this.#layers = parts.layers ?? null;
+    this.topLayer = this.#layers === null ? null : this.#layers.classes - 1;
     this.#segmenter = segmenter;
   }
 
@@ -196,7 +210,14 @@ export class Model implements LearnedModel {
     const kernel = part('kde.kernel', kde.kernel, (v) => ContinuousNB.fromJSON(v));
     if (gaussian.density !== 'gaussian') bad(`"kde.gaussian" has density ${describe(gaussian.density)}, expected "gaussian"`);
     if (kernel.density !== 'kernel') bad(`"kde.kernel" has density ${describe(kernel.density)}, expected "kernel"`);
-    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel }, segmenter);
+    let layers: MultiNB | null = null;
+    if (json.layers !== undefined) {
+      const l = json.layers;
+      if (!isObject(l)) return bad(`"layers" must be an object, got ${describe(l)}`);
+      layers = part('layers.classifier', l.classifier, (v) => MultiNB.fromJSON(v));
+      if (l.top !== layers.classes - 1) bad(`"layers.top" must be ${layers.classes - 1} (its classifier's classes less one), got ${describe(l.top)}`);
+    }
+    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers }, segmenter);
   }
 
   /** P(target | page): the page classifier over pageFeatures (learn/features.ts). */
@@ -211,6 +232,18 @@ export class Model implements LearnedModel {
    */
   linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number {
     return this.#link.probability(
+      linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
+    );
+  }
+
+  /**
+   * P(layer k | link) for k = 0..topLayer: the layered link classifier of
+   * a context graph over the same features as linkProbability; null when
+   * the model has no `layers` section.
+   */
+  layerProbabilities(anchor: string, context: string, url?: string, parent?: LinkParent): number[] | null {
+    if (this.#layers === null) return null;
+    return this.#layers.probabilities(
       linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
     );
   }
@@ -286,6 +319,12 @@ export interface LinkExample {
   parentRelevant?: boolean;
 }
 
+/** A link labelled with the context-graph layer of its target (src/learn/layers.ts). */
+export interface LayerLinkExample extends Omit<LinkExample, 'label'> {
+  /** 0..top */
+  layer: number;
+}
+
 /** What a reader (src/train/from-*.ts) hands to fitModel. */
 export interface TrainingData {
   /** 'warc' or 'texts' */
@@ -299,6 +338,10 @@ export interface TrainingData {
   options: Record<string, unknown>;
   /** wall time the reader took, seconds (added to training.seconds) */
   seconds: number;
+  /** with `train --layers`: links labelled with their target's layer, 0..layerTop (a `layers` section is fitted) */
+  layerLinks?: LayerLinkExample[];
+  /** the last layer of layerLinks */
+  layerTop?: number;
 }
 
 /** Options of fitModel. */
@@ -395,6 +438,21 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
   const gaussian = ContinuousNB.train(vectors, labels, { density: 'gaussian' });
   const kernel = ContinuousNB.train(vectors, labels, { density: 'kernel' });
 
+  // the layered link classifier (context graph): class-balanced with a
+  // uniform prior, fixed a priori (the far layer is most links)
+  let layers: ModelJSON['layers'];
+  let layerCounts: Record<string, number> = {};
+  if (data.layerLinks !== undefined && data.layerLinks.length > 0) {
+    const top = data.layerTop ?? Math.max(...data.layerLinks.map((l) => l.layer));
+    const layerExamples = data.layerLinks.map((l) => ({
+      features: linkFeatures(l.anchor, l.context, { group, domainTerms: domainSet, segmenter, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
+      label: l.layer,
+    }));
+    const nb = MultiNB.train(layerExamples, top + 1, { balanced: true });
+    layers = { top, classifier: nb.toJSON() };
+    layerCounts = Object.fromEntries(nb.classCounts.map((n, k) => [`layer${k}Links`, n]));
+  }
+
   const inSample: Record<string, InSampleMetrics> = {
     page: measure(data.pages, (p) => page.probability(p.features)),
     link: measure(linkExamples, (l) => link.probability(l.features)),
@@ -412,7 +470,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     training: {
       source: data.source,
       files: [...data.files],
-      counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives },
+      counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives, ...layerCounts },
       options: { ...data.options, group, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS },
       seconds: Math.round(seconds * 1000) / 1000,
       inSample,
@@ -422,6 +480,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     kde: { vectorizer: vectorizer.toJSON(), gaussian: gaussian.toJSON(), kernel: kernel.toJSON() },
     terms,
     threshold: DEFAULT_MODEL_THRESHOLD,
+    ...(layers === undefined ? {} : { layers }),
   };
   // Round-trip, so the model returned is exactly what loading the saved file gives.
   const saved = JSON.parse(JSON.stringify(json)) as ModelJSON;

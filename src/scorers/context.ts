@@ -30,6 +30,12 @@ export interface LearnedModel {
   linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number;
   /** P(+ | link context): Naive Bayes over TF-IDF features with Gaussian or kernel densities (seed 001) */
   kdeProbability(anchor: string, context: string, density: 'gaussian' | 'kernel'): number;
+  /**
+   * P(layer k | link), k = 0..the model's last layer: the layered link
+   * classifier of a context graph (`train --layers`); null or absent when
+   * the model has none
+   */
+  layerProbabilities?(anchor: string, context: string, url?: string, parent?: LinkParent): number[] | null;
   /** discriminative terms mined in training, usable as a term topic */
   readonly terms: readonly string[];
 }

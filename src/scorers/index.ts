@@ -15,6 +15,7 @@ import { createBfsScorer } from './bfs.ts';
 import type { LearnedModel, ScorerContext, ScorerFactory } from './context.ts';
 import { createNbLinkScorer } from './nb-link.ts';
 import { createOnlineScorer } from './online.ts';
+import { createContextGraphScorer } from './context-graph.ts';
 import { createEtflScorer } from './etfl.ts';
 import { createHitsScorer } from './hits.ts';
 import { createIPageRankScorer } from './ipagerank.ts';
@@ -40,10 +41,11 @@ const FACTORIES: Record<string, ScorerFactory> = {
   hits: createHitsScorer,
   ipagerank: createIPageRankScorer,
   online: createOnlineScorer,
+  'context-graph': createContextGraphScorer,
 };
 
 /** Strategies that cannot run without a trained model. */
-const NEEDS_MODEL = new Set(['nb-link', 'bayes-kde']);
+const NEEDS_MODEL = new Set(['nb-link', 'bayes-kde', 'context-graph']);
 
 /** Names accepted by createScorer(), in registry order. */
 export function knownStrategies(): string[] {

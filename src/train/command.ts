@@ -32,6 +32,7 @@ export const TRAIN_SPEC: CommandSpec = {
     { group: WARC, name: 'positive-hosts', type: 'string', value: 'FILE', help: 'links to these hosts (one a line) are positive examples (seed 000, algorithm 2); pages on them are page examples when the labels file has no row' },
     { group: WARC, name: 'negative-hosts', type: 'string', value: 'FILE', help: 'links to these hosts are negative examples' },
     { group: WARC, name: 'hub-links', type: 'boolean', negatable: true, defaultText: 'on', help: "also count as positive a link to a page that links to a target page other than the link's own page (a hub one step away; context-graph level 1); off: only links to target pages" },
+    { group: WARC, name: 'layers', type: 'boolean', help: "also fit a layered link classifier (context graph, Diligenti et al. 2000): links labelled with their target's distance to a target page (0, 1, 2, 3+) in the WARC's link graph; needed by --strategy context-graph" },
     { group: TEXTS, name: 'texts', type: 'string', value: 'FILE', multiple: true, help: 'NDJSON file' },
     { group: TEXTS, name: 'text-field', type: 'string', value: 'F', help: 'field with the text: the anchor of a link example and the text of a page example' },
     { group: TEXTS, name: 'label-field', type: 'string', value: 'F', help: 'field with the label' },
@@ -106,6 +107,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
     'positive-hosts': args.string('positive-hosts'),
     'negative-hosts': args.string('negative-hosts'),
     'hub-links': args.bool('hub-links'),
+    layers: args.bool('layers'),
     texts: args.strings('texts'),
     'text-field': args.string('text-field'),
     'label-field': args.string('label-field'),
@@ -151,11 +153,12 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       positiveHosts: values['positive-hosts'],
       negativeHosts: values['negative-hosts'],
       hubLinks: values['hub-links'] !== false,
+      layers: values.layers === true,
       maxExamples,
       log,
     });
   } else {
-    for (const f of ['labels', 'where', 'positive-hosts', 'negative-hosts', 'hub-links'] as const) {
+    for (const f of ['labels', 'where', 'positive-hosts', 'negative-hosts', 'hub-links', 'layers'] as const) {
       if (values[f] !== undefined) throw new UsageError(`--${f} applies to --warc, not --texts`);
     }
     if (!values['text-field'] || !values['label-field']) throw new UsageError('--texts needs --text-field F and --label-field F (see --help)');
@@ -175,6 +178,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   const s = json.training.inSample;
   log(`target ${JSON.stringify(target)} from ${json.training.source}: ${c.pages} page examples (${c.pagePositives} positive), ${c.links} link examples (${c.linkPositives} positive), ${json.training.seconds.toFixed(1)} s`);
   log(`in-sample accuracy: ${[metricsLine('page', s.page), metricsLine('link', s.link), metricsLine('gaussian', s.gaussian), metricsLine('kernel', s.kernel)].join('; ')}`);
+  if (json.layers !== undefined) log(`layers: 0..${json.layers.top}, ${Object.keys(json.layers.classifier.features).length} features, links per layer ${json.layers.classifier.classCounts.join(', ')}`);
   log(`terms: ${json.terms.slice(0, 15).join(' ')}${json.terms.length > 15 ? ' …' : ''}`);
   log(`wrote ${values.out}`);
   return 0;

@@ -20,7 +20,8 @@ import type { Segmenter } from '../text/segmenter.ts';
 import { buildIndex, readResponse, MAX_BODY_BYTES, type ArchivedResponse } from '../replay/warc-index.ts';
 import { parseBody } from '../stages/parse.ts';
 import { pageFeatures } from '../learn/features.ts';
-import type { LinkExample, PageExample, TrainingData } from '../model.ts';
+import type { LayerLinkExample, LinkExample, PageExample, TrainingData } from '../model.ts';
+import { DEFAULT_TOP_LAYER, graphLayers, linkLayer } from '../learn/layers.ts';
 import { DEFAULT_MAX_EXAMPLES, Reservoir, readLines } from './from-texts.ts';
 import { rowMatches, whereColumns, whereText, type WhereFilter } from './where.ts';
 
@@ -133,6 +134,19 @@ export interface WarcOptions {
    * straight to target pages are positive (seed 000).
    */
   hubLinks?: boolean;
+  /**
+   * Also label links with the context-graph layer of their target (layer
+   * examples for a layered link classifier, Diligenti et al. 2000; see
+   * src/learn/layers.ts): the layers come from the link graph of the
+   * parsed source pages, followed backwards from the target pages (a link
+   * up to a target above the page in its site, as for `hubLinks`, is
+   * navigation and left out). A link to a URL the WARCs have no record of
+   * is a dead end: the last layer. Links to other pages without a layer
+   * (archived but filtered out, unlabelled or unparsed) are not examples.
+   */
+  layers?: boolean;
+  /** the last layer (default DEFAULT_TOP_LAYER: layers 0, 1, 2 and 3+) */
+  topLayer?: number;
   /** cap on page and on link examples kept (default DEFAULT_MAX_EXAMPLES each; a uniform sample beyond it) */
   maxExamples?: number;
   segmenter?: Segmenter;
@@ -224,6 +238,9 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
    * back to the page a link to it is on)
    */
   const hubs = new Map<string, string[]>();
+  /** with `layers`: each parsed source page's links (canonical targets, distinct) and the candidate layer examples */
+  const pageLinks = new Map<string, string[]>();
+  const layerSample = new Reservoir<Omit<LayerLinkExample, 'layer'> & { url: string; parentUrl: string }>(cap, 3);
   const counts = {
     warcResponses: index.responseRecords,
     labelRows: table?.rows ?? 0,
@@ -270,11 +287,16 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     counts.parsedPages++;
     const pageLabel = labelOf(url);
     if (pageLabel !== undefined) pageSample.add({ features: pageFeatures(page, { segmenter: opts.segmenter }), label: pageLabel });
+    const outLinks = opts.layers === true ? new Set<string>() : null;
     for (const link of page.links) {
       counts.linksSeen++;
       const target = canonicalize(link.url);
       if (target === null || target === url) continue;
       const label = labelOf(target);
+      if (outLinks !== null) {
+        if (!(label === 1 && isBelow(url, target))) outLinks.add(target);
+        layerSample.add({ anchor: link.anchor, context: link.context, url: target, parentUrl: url, parentTitle: page.title, parentRelevant: pageLabel === 1 });
+      }
       if (label === 1 && !isBelow(url, target)) {
         const found = hubs.get(url);
         if (found === undefined) hubs.set(url, [target]);
@@ -285,6 +307,27 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
       else counts.linksFromHosts++;
       linkSample.add({ anchor: link.anchor, context: link.context, label, target, parentUrl: url, parentTitle: page.title, parentRelevant: pageLabel === 1 });
     }
+    if (outLinks !== null) pageLinks.set(url, [...outLinks]);
+  }
+  let layerLinks: LayerLinkExample[] | undefined;
+  const top = opts.topLayer ?? DEFAULT_TOP_LAYER;
+  if (opts.layers === true) {
+    const ids = new Map<string, number>();
+    for (const u of pageLinks.keys()) ids.set(u, ids.size);
+    const out = [...pageLinks.values()].map((targets) => targets.map((t) => ids.get(t)).filter((t): t is number => t !== undefined));
+    const goals = [...ids].filter(([u]) => labelOf(u) === 1).map(([, id]) => id);
+    const layers = graphLayers(out, goals, top);
+    layerLinks = [];
+    for (const { url: target, ...link } of layerSample.items) {
+      const to = ids.get(target);
+      let layer: number;
+      if (to !== undefined) layer = linkLayer(out, layers, ids.get(link.parentUrl)!, to, top);
+      else if (!index.entries.has(target)) layer = top; // a dead end: the replay answers 404
+      else continue;
+      layerLinks.push({ ...link, url: target, layer });
+    }
+    const perLayer = Array.from({ length: top + 1 }, (_, k) => layerLinks!.filter((l) => l.layer === k).length);
+    log(`warc: ${layerLinks.length} layer examples (links by their target's layer 0..${top}: ${perLayer.join(', ')}) from ${ids.size} pages, ${goals.length} targets`);
   }
   let hubPositives = 0;
   const links: LinkExample[] = linkSample.items.map(({ target, ...example }) => {
@@ -307,11 +350,13 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     pages: pageSample.items,
     links,
     counts,
+    ...(layerLinks === undefined ? {} : { layerLinks, layerTop: top }),
     options: {
       target: opts.target,
       ...(opts.where && opts.where.length > 0 ? { where: opts.where.map(whereText) } : {}),
       maxExamples: cap,
       ...(opts.hubLinks === true ? { hubLinks: true } : {}),
+      ...(opts.layers === true ? { layers: top } : {}),
     },
     seconds: (performance.now() - started) / 1000,
   };

@@ -1,0 +1,237 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import { graphLayers, linkLayer } from '../src/learn/layers.ts';
+import { MultiNB } from '../src/learn/multi-nb.ts';
+import { Model, ModelError, loadModel, type ModelJSON } from '../src/model.ts';
+import { createScorer } from '../src/scorers/index.ts';
+import { discountedScore, layerScore } from '../src/scorers/context-graph.ts';
+import type { LearnedModel } from '../src/scorers/context.ts';
+import { runTrain } from '../src/train/command.ts';
+import { readWarc } from '../src/train/from-warc.ts';
+import type { PageLink } from '../src/types.ts';
+import { makePage } from './helpers/pages.ts';
+
+describe('context-graph layers', () => {
+  test('layers by backward BFS: several targets, a cycle, unreachable pages, 3+ capped', () => {
+    // 0 and 5 are targets. 1 -> 0; 2 -> 1; 3 -> 2 (3 links away: 3+); 4 <-> 6 cycle reaching nothing;
+    // 7 -> 5 and 7 -> 2 (layer 1 through 5); 8 -> 8? self loops ignored; 9 isolated.
+    const out = [[1], [0], [1], [2], [6], [], [4], [5, 2], [8], []];
+    const layers = graphLayers(out, [0, 5]);
+    assert.deepEqual([...layers], [0, 1, 2, 3, 3, 0, 3, 1, 3, 3]);
+    // a cycle through a target: 0 -> 1 -> 0, both stay as they are
+    assert.deepEqual([...graphLayers([[1], [0]], [0])], [0, 1]);
+    // top 2: layers 0, 1 and "2 or more"
+    assert.deepEqual([...graphLayers(out, [0, 5], 2)], [0, 1, 2, 2, 2, 0, 2, 1, 2, 2]);
+    // no targets: every page in the last layer
+    assert.deepEqual([...graphLayers(out, [])], new Array(10).fill(3));
+  });
+
+  test("a link's layer leaves out the way back to the page it is on", () => {
+    // 0 is a target (a course) linking to 1 (its homework), which links only back to 0: from 0, 1 leads nowhere new
+    // 2 links to 1 too: from 2, 1 is a page one link from a target
+    const out = [[1], [0], [1]];
+    const layers = graphLayers(out, [0]);
+    assert.deepEqual([...layers], [0, 1, 2]);
+    assert.equal(linkLayer(out, layers, 0, 1), 3);
+    assert.equal(linkLayer(out, layers, 2, 1), 1);
+    assert.equal(linkLayer(out, layers, 1, 0), 0);
+  });
+});
+
+describe('multi-class Naive Bayes', () => {
+  test('learns three classes and round-trips through JSON', () => {
+    const ex = [
+      ...Array.from({ length: 5 }, () => ({ features: ['a', 'x'], label: 0 })),
+      ...Array.from({ length: 5 }, () => ({ features: ['b', 'x'], label: 1 })),
+      ...Array.from({ length: 20 }, () => ({ features: ['c'], label: 2 })),
+    ];
+    const nb = MultiNB.train(ex, 3, { balanced: true });
+    const pa = nb.probabilities(['a']);
+    assert.ok(pa[0]! > 0.9, String(pa));
+    assert.ok(nb.probabilities(['b'])[1]! > 0.9);
+    assert.ok(nb.probabilities(['c'])[2]! > 0.9);
+    const back = MultiNB.fromJSON(JSON.parse(JSON.stringify(nb.toJSON())));
+    assert.deepEqual(back.probabilities(['a', 'x']), nb.probabilities(['a', 'x']));
+    assert.throws(() => MultiNB.fromJSON({ ...nb.toJSON(), classCounts: [1] }), TypeError);
+    assert.throws(() => MultiNB.train([{ features: [], label: 3 }], 3), TypeError);
+  });
+});
+
+const link = (anchor: string): PageLink => ({ url: `http://127.0.0.1/${anchor}`, anchor, context: '', tag: 'a', nofollow: false, block: 'content' });
+
+/** A model whose layer classifier answers from a table by anchor. */
+function fakeModel(table: Record<string, number[]> | null): LearnedModel {
+  return {
+    target: 'course',
+    terms: ['course'],
+    pageProbability: () => 0,
+    linkProbability: () => 0.5,
+    kdeProbability: () => 0.5,
+    ...(table === null ? {} : { layerProbabilities: (anchor: string) => table[anchor] ?? [0.25, 0.25, 0.25, 0.25] }),
+  };
+}
+
+describe('context-graph scorer', () => {
+  const table = {
+    // layer 1, barely
+    near: [0.3, 0.35, 0.2, 0.15],
+    // layer 0, barely: goes before any layer-1 link however sure
+    target: [0.3, 0.29, 0.21, 0.2],
+    // layer 1, sure
+    sure: [0.01, 0.97, 0.01, 0.01],
+    // layer 2
+    two: [0.1, 0.1, 0.7, 0.1],
+    // 3+, unsure / sure
+    far: [0.2, 0.2, 0.2, 0.4],
+    void: [0.001, 0.001, 0.001, 0.997],
+  };
+  const page = makePage('a page', {});
+
+  test('orders by predicted layer first, confidence second', () => {
+    const s = createScorer('context-graph', null, { model: fakeModel(table) });
+    const score = (a: string): number => s.linkScore(link(a), page, 0);
+    const order = Object.keys(table).sort((a, b) => score(b) - score(a));
+    assert.deepEqual(order, ['target', 'sure', 'near', 'two', 'far', 'void']);
+    for (const a of Object.keys(table)) assert.ok(score(a) >= 0 && score(a) < 4);
+  });
+
+  test('layerScore never saturates: a sure prediction still outranks a surer one of a higher layer', () => {
+    assert.ok(layerScore([1, 0, 0, 0]) > layerScore([0.6, 0.4, 0, 0]));
+    assert.ok(layerScore([0.6, 0.4, 0, 0]) > layerScore([0, 1, 0, 0]));
+    assert.ok(Number.isFinite(layerScore([1, 0, 0, 0])));
+  });
+
+  test('value=discounted is Σ γ^k P(k) (Rennie & McCallum)', () => {
+    const s = createScorer('context-graph', null, { model: fakeModel(table), params: { value: 'discounted', gamma: 0.5 } });
+    assert.equal(s.linkScore(link('two'), page, 0), discountedScore(table.two, 0.5));
+    assert.equal(discountedScore([0.5, 0.5, 0, 0], 0.5), 0.75);
+    // the discounted value can rank a likely layer-1 link above an unsure layer-0 one, which the layer order cannot
+    const flat = [0.26, 0.25, 0.25, 0.24];
+    assert.ok(discountedScore(table.sure, 0.5) > discountedScore(flat, 0.5));
+    assert.ok(layerScore(table.sure) < layerScore(flat));
+  });
+
+  test('FC_USAGE without a model, or with a model that has no layers, or a bad param', () => {
+    const usage = (err: unknown): boolean => (err as { code?: string }).code === 'FC_USAGE' && /layers/.test((err as Error).message);
+    assert.throws(() => createScorer('context-graph', { name: 't', terms: ['course'], threshold: 0.2 }), usage);
+    assert.throws(() => createScorer('context-graph', null, { model: fakeModel(null) }), usage);
+    assert.throws(() => createScorer('context-graph', null, { model: fakeModel(table), params: { value: 'reward' } }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE');
+  });
+});
+
+// ---- training from a WARC ---------------------------------------------------
+
+const html = (title: string, body: string): string => `<html><head><title>${title}</title></head><body>${body}</body></html>`;
+const a = (href: string, text: string): string => `<p><a href="${href}">${text}</a></p>`;
+const COURSE = '<p>Course syllabus, homework, lecture notes and the exam.</p>';
+
+/**
+ * dept -> courses (list) -> cs101, cs102 (targets); cs101 -> hw1 -> cs101 (back only);
+ * dept -> people -> prof -> cs102; dept -> dead.html (not archived)
+ */
+const PAGES: [string, string, string][] = [
+  ['dept.html', 'other', html('Department', a('courses.html', 'Courses') + a('people.html', 'People') + a('dead.html', 'Old news'))],
+  ['courses.html', 'other', html('Course list', a('cs101.html', 'CS101 course') + a('cs102.html', 'CS102 course'))],
+  ['cs101.html', 'course', html('CS101', COURSE + a('hw1.html', 'Homework 1'))],
+  ['cs102.html', 'course', html('CS102', COURSE)],
+  ['hw1.html', 'other', html('Homework 1', a('cs101.html', 'back to CS101'))],
+  ['people.html', 'other', html('People', a('prof.html', 'Professor Smith'))],
+  ['prof.html', 'faculty', html('Professor Smith', a('cs102.html', 'I teach CS102'))],
+];
+
+let dir: string;
+let warc: string;
+let labels: string;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fc-cg-'));
+  warc = join(dir, 'tiny.warc.gz');
+  labels = join(dir, 'labels.tsv');
+  const parts: Uint8Array[] = [];
+  for (const [path, , body] of PAGES) {
+    const record = WARCRecord.create({ url: `http://u.test/${path}`, type: 'response', warcVersion: 'WARC/1.1', statusline: 'HTTP/1.0 200 OK', httpHeaders: { 'Content-Type': 'text/html' } }, [Buffer.from(body)]);
+    parts.push(await WARCSerializer.serialize(record, { gzip: true }));
+  }
+  await writeFile(warc, Buffer.concat(parts));
+  await writeFile(labels, ['url\tlabel', ...PAGES.map(([p, l]) => `http://u.test/${p}\t${l}`), ''].join('\n'));
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function sink(): Writable & { text: () => string } {
+  let buf = '';
+  const w = new Writable({
+    write(chunk, _enc, cb) {
+      buf += String(chunk);
+      cb();
+    },
+  });
+  return Object.assign(w, { text: () => buf });
+}
+
+describe('train --layers', () => {
+  test('labels each link with the layer of its target, seen from its page', async () => {
+    const data = await readWarc({ warcs: [warc], labels, target: 'course', layers: true });
+    const got = new Map((data.layerLinks ?? []).map((l) => [`${l.parentUrl!.slice(14)}>${l.url!.slice(14)}`, l.layer]));
+    assert.deepEqual(
+      Object.fromEntries([...got].sort()),
+      {
+        'courses.html>cs101.html': 0,
+        'courses.html>cs102.html': 0,
+        'cs101.html>hw1.html': 3, // hw1 only links back to cs101
+        'dept.html>courses.html': 1,
+        'dept.html>dead.html': 3, // not archived: a dead end
+        'dept.html>people.html': 2,
+        'hw1.html>cs101.html': 0,
+        'people.html>prof.html': 1,
+        'prof.html>cs102.html': 0,
+      },
+    );
+    assert.equal(data.layerTop, 3);
+    const plain = await readWarc({ warcs: [warc], labels, target: 'course' });
+    assert.equal(plain.layerLinks, undefined);
+  });
+
+  test('the model round-trips with and without layers', async () => {
+    const train = async (extra: string[], out: string): Promise<ModelJSON> => {
+      const stderr = sink();
+      const code = await runTrain(['--warc', warc, '--labels', labels, '--target', 'course', '--out', out, ...extra], { stdout: sink(), stderr });
+      assert.equal(code, 0, stderr.text());
+      return JSON.parse(await readFile(out, 'utf8')) as ModelJSON;
+    };
+    const withPath = join(dir, 'with.json');
+    const withJson = await train(['--layers'], withPath);
+    assert.equal(withJson.layers?.top, 3);
+    assert.equal(withJson.layers?.classifier.classCounts.reduce((x, y) => x + y, 0), 9);
+    const loaded = await loadModel(withPath);
+    assert.equal(loaded.topLayer, 3);
+    const p = loaded.layerProbabilities('CS101 course', '', 'http://u.test/cs101.html', { url: 'http://u.test/courses.html', title: 'Course list' });
+    assert.equal(p?.length, 4);
+    assert.ok(Math.abs(p!.reduce((x, y) => x + y, 0) - 1) < 1e-9);
+    assert.deepEqual(Model.fromJSON(JSON.parse(JSON.stringify(loaded.json))).layerProbabilities('Courses', ''), loaded.layerProbabilities('Courses', ''));
+    // the scorer runs on it
+    createScorer('context-graph', null, { model: loaded });
+
+    const withoutPath = join(dir, 'without.json');
+    const withoutJson = await train([], withoutPath);
+    assert.equal(withoutJson.layers, undefined);
+    const plain = await loadModel(withoutPath);
+    assert.equal(plain.topLayer, null);
+    assert.equal(plain.layerProbabilities('Courses', ''), null);
+    assert.throws(() => createScorer('context-graph', null, { model: plain }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE');
+
+    // a malformed layers section is FC_BAD_MODEL
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, JSON.stringify({ ...withJson, layers: { top: 5, classifier: withJson.layers!.classifier } }));
+    await assert.rejects(loadModel(bad), (err: unknown) => err instanceof ModelError);
+    await writeFile(bad, JSON.stringify({ ...withJson, layers: { top: 3, classifier: { type: 'bernoulli-nb' } } }));
+    await assert.rejects(loadModel(bad), (err: unknown) => err instanceof ModelError);
+  });
+});
