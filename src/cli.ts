@@ -6,7 +6,7 @@
  * 130/143 interrupted by SIGINT/SIGTERM (the store stays consistent).
  */
 import { flagError, helpText, parseCommand, usageProblems, type CommandSpec } from './args.ts';
-import { FocuscrawlError, UsageError } from './errors.ts';
+import { exitStatusOf, FocuscrawlError, UsageError } from './errors.ts';
 import { parseDomain, parsePattern } from './scope.ts';
 import { parseSkipExtensions } from './extensions.ts';
 import type { CrawlConfig } from './pipeline.ts';
@@ -65,11 +65,6 @@ export const COMMAND_SPECS: Record<string, () => Promise<CommandSpec>> = {
 
 /** The top-level help (`focuscrawl --help`). */
 export const mainHelp = (): string => MAIN_HELP;
-
-/** Exit code for an error: 2 for bad input, 1 otherwise. */
-function exitCodeOf(err: FocuscrawlError): number {
-  return err.code === 'FC_USAGE' || err.code === 'FC_BAD_TOPIC' || err.code === 'FC_BAD_MODEL' ? 2 : 1;
-}
 
 /** --text: the cap of a record's main text (100,000 characters: a long article, not a dump of a 1 MB page). */
 const DEFAULT_TEXT_CHARS = 100_000;
@@ -237,7 +232,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     // through the log: the progress line is erased first, and with --log-format json it is a JSON line
     if (!(err instanceof FocuscrawlError)) throw err;
     log.fatal(err.code, err.message);
-    return exitCodeOf(err);
+    return exitStatusOf(err);
   } finally {
     log.clear();
     process.off('SIGINT', onSignal);
@@ -290,15 +285,15 @@ export async function main(argv: string[]): Promise<number> {
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
       const oneLine = (err as Error).message.replace(/\s*\n\s*/g, ' ');
       process.stderr.write(`focuscrawl: ${sanitizeForTerminal(oneLine, LOG_LINE_MAX)} (try focuscrawl ${sanitizeForTerminal(String(cmd), 100)} --help)\n`);
-      return 2;
+      return exitStatusOf(err);
     }
     if (err instanceof FocuscrawlError) {
       // messages quote URLs and lines from seeds files, topics and pages
       process.stderr.write(`focuscrawl: ${err.code}: ${sanitizeForTerminal(err.message, LOG_LINE_MAX)}\n`);
-      return exitCodeOf(err);
+      return exitStatusOf(err);
     }
     const stack = ((err as Error)?.stack ?? String(err)).split('\n').map((line) => sanitizeForTerminal(line, LOG_LINE_MAX));
     process.stderr.write(`focuscrawl: internal error: ${stack.join('\n')}\n`);
-    return 1;
+    return exitStatusOf(err);
   }
 }

@@ -106,7 +106,7 @@ export const CRAWL_SPEC: CommandSpec = {
   exitCodes: [
     [0, 'done, a limit was reached, or stdout was closed early (| head); also --help'],
     [1, 'runtime failure: the store is locked (FC_STORE_LOCKED) or cannot be opened or written (FC_STORE), a --warc-out or --pages-out file cannot be written, the crawl stalled (FC_STALLED), an internal error'],
-    [2, 'bad input: FC_USAGE (unknown flag, bad or missing value, bad seeds), FC_BAD_TOPIC, FC_BAD_MODEL'],
+    [2, 'bad input: FC_USAGE (unknown flag, bad or missing value, bad seeds), FC_BAD_TOPIC, FC_BAD_MODEL; FC_CAP_EXCEEDED (a store batch over its cap)'],
     [130, 'interrupted by SIGINT (Ctrl-C); the store is consistent, rerun with the same --store to resume'],
     [143, 'interrupted by SIGTERM; as for 130'],
   ],

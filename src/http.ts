@@ -16,6 +16,7 @@ import {
   PrivateAddressError,
   TimeoutError,
   TooManyRedirectsError,
+  type ErrorCode,
 } from './errors.ts';
 import { Lru } from './lru.ts';
 import { addressRange, checkHost, checkHostname, guardedLookup, type AddressPolicy, type Resolver } from './net/address-guard.ts';
@@ -376,7 +377,8 @@ export class HttpClient {
       this.outcomes.answered++;
       return hop;
     } catch (err) {
-      const code = (err as { code?: unknown } | null)?.code;
+      // typed so that a misspelt code is a type error; other throwers' codes are compared the same way
+      const code = (err as { code?: unknown } | null)?.code as ErrorCode | undefined;
       if ((code === 'FC_NETWORK' || code === 'FC_TIMEOUT') && opts.signal?.aborted !== true) {
         this.outcomes.failed++;
         this.outcomes.firstFailure ??= err as FocuscrawlError;

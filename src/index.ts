@@ -56,11 +56,11 @@ export type { StatsSnapshot } from './stats.ts';
 
 /** Coded errors: every failure has a stable `code` (README "Exit codes", error records). */
 export {
-  BadHostError, BadRedirectError, CapExceededError, DecodeError, FetchError, FocuscrawlError, HostBudgetError, NetworkError,
-  PagesOutError, PrivateAddressError, RedirectSeenError, RobotsDisallowedError, RobotsUnavailableError, SitemapError,
-  StoreError, StoreLockedError, TimeoutError, TooManyRedirectsError, TopicError, UsageError, WarcError, toItemError,
+  BadHostError, BadRedirectError, BadWarcError, CapExceededError, DecodeError, ERROR_CODES, FetchError, FocuscrawlError,
+  HostBudgetError, ModelError, NetworkError, PagesOutError, PrivateAddressError, SitemapError, StalledError, StoreError,
+  StoreLockedError, TimeoutError, TooManyRedirectsError, TopicError, UsageError, WarcError, exitStatusOf, toItemError,
+  type ErrorCode, type ErrorCodeInfo, type RecordCode,
 } from './errors.ts';
-export { ModelError } from './model.ts';
 
 /** URL canonicalisation, as the crawler's seen set uses it (null for a non-http(s) URL). */
 export { canonicalize, type CanonOptions } from './url.ts';

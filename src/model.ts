@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { FocuscrawlError, UsageError } from './errors.ts';
+import { ModelError, UsageError } from './errors.ts';
 import { formatBytes, readCapped } from './read-capped.ts';
 import type { ParsedPage } from './types.ts';
 import type { LearnedModel, LinkParent } from './scorers/context.ts';
@@ -56,12 +56,8 @@ export const DEFAULT_TOPIC_TERMS = 30;
 /** In-sample metrics are measured on at most this many examples per classifier (evenly spaced). */
 export const ACCURACY_SAMPLE = 5000;
 
-/** The model file is missing, unreadable, truncated, malformed or of another format/version: exit 2. */
-export class ModelError extends FocuscrawlError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('FC_BAD_MODEL', message, options);
-  }
-}
+/** FC_BAD_MODEL; declared in src/errors.ts with every other code, exported here too for existing importers. */
+export { ModelError };
 
 /** In-sample quality of one classifier (on the examples it was fitted on). */
 export interface InSampleMetrics {

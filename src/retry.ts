@@ -13,12 +13,13 @@
  *
  * Pure functions: time and randomness come from the policy.
  */
+import type { RecordCode } from './errors.ts';
 import type { CrawlItem } from './types.ts';
 
 /** HTTP statuses worth another attempt. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 /** Error codes worth another attempt. */
-export const RETRY_CODES: ReadonlySet<string> = new Set(['FC_NETWORK', 'FC_TIMEOUT']);
+export const RETRY_CODES: ReadonlySet<string> = new Set<RecordCode>(['FC_NETWORK', 'FC_TIMEOUT']);
 
 export interface RetryPolicy {
   /** attempts after the first one (0: never retry) */

@@ -18,6 +18,7 @@ import { logKey } from './store.ts';
 import type { Store } from './store/types.ts';
 import { CrawlStats, parseSavedStats, savedRecords, type SavedStats, type StatsSample, type StatsSnapshot } from './stats.ts';
 import type { ErrorRecord, OutputRecord, PageRecord } from './types.ts';
+import type { ErrorCode } from './errors.ts';
 
 /** The store meta key of the saved stats. */
 export const STATS_META_KEY = 'stats';
@@ -35,7 +36,7 @@ export const PROGRESS_INTERVAL_MS = 250;
 function asRecord(value: object): OutputRecord {
   const v = value as { type?: unknown; code?: unknown };
   if (v.type === 'page') return value as PageRecord;
-  return { ...(value as ErrorRecord), type: 'error', code: typeof v.code === 'string' ? v.code : 'FC_INTERNAL' };
+  return { ...(value as ErrorRecord), type: 'error', code: typeof v.code === 'string' ? v.code : ('FC_INTERNAL' satisfies ErrorCode) };
 }
 
 /** The stats of a store, ready to continue. */

@@ -12,6 +12,8 @@
  * A stage passes an item that already carries `error` through untouched.
  */
 
+import type { ErrorCode } from './errors.ts';
+
 /** A URL waiting in (or taken from) the frontier. `url` is canonical. */
 export interface FrontierEntry {
   url: string;
@@ -154,7 +156,8 @@ export interface Outlink {
 }
 
 export interface ItemError {
-  code: string;
+  /** a declared code (src/errors.ts ERROR_CODES) */
+  code: ErrorCode;
   message: string;
 }
 

@@ -115,7 +115,7 @@ test('redirect to ftp: or a malformed location -> FC_BAD_REDIRECT', async (t) =>
 test('checkHop veto ends the item before the vetoed URL is requested', async (t) => {
   const hits = new Map<string, number>();
   const base = await serve(t, redirectServer(hits, { '/go': '/secret' }));
-  const veto = { code: 'FC_ROBOTS_DISALLOWED', message: 'robots.txt forbids /secret' };
+  const veto = { code: 'FC_ROBOTS_DISALLOWED' as const, message: 'robots.txt forbids /secret' };
   const [out] = await collect(
     stage(t, [item(`${base}/go`)], { checkHop: async (u) => (u.endsWith('/secret') ? veto : null) }),
   );

@@ -8,6 +8,7 @@ import { readFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { MemoryLevel } from 'memory-level';
+import type { ErrorCode } from '../src/errors.ts';
 import { loopbackLookup } from '../src/net/lookup.ts';
 import { runCrawl, type CrawlConfig } from '../src/pipeline.ts';
 import { HostScheduler } from '../src/politeness.ts';
@@ -39,7 +40,7 @@ function withStatus(status: number, headers: Record<string, string> = {}, attemp
 }
 
 function withError(code: string, attempts?: number): CrawlItem {
-  return { entry: entry({ attempts }), error: { code, message: code } };
+  return { entry: entry({ attempts }), error: { code: code as ErrorCode, message: code } };
 }
 
 describe('parseRetryAfter', () => {

@@ -413,7 +413,7 @@ test('robotsStage: error items pass untouched, refused items get the code, order
   const down = await robotsSite(503, '');
   t.after(() => Promise.all([s.close(), down.close()]));
   const robots = new RobotsCache({ fetchRobots: undiciFetch, userAgent: 'focuscrawl' });
-  const earlier = { code: 'FC_TIMEOUT', message: 'earlier failure' };
+  const earlier = { code: 'FC_TIMEOUT' as const, message: 'earlier failure' };
   const items: CrawlItem[] = [
     item(`${s.origin}/a`),
     { ...item(`${down.origin}/already-failed`), error: earlier },

@@ -173,7 +173,7 @@ test('hostBudgetStage: refused URLs become FC_HOST_BUDGET, others and earlier er
   const items: CrawlItem[] = [
     { entry: entry('http://a.test/1') },
     { entry: entry('http://a.test/2') },
-    { entry: entry('http://a.test/3'), error: { code: 'FC_OTHER', message: 'x' } },
+    { entry: entry('http://a.test/3'), error: { code: 'FC_INTERNAL', message: 'x' } },
     { entry: entry('http://b.test/1') },
   ];
   async function* src() {
@@ -181,7 +181,7 @@ test('hostBudgetStage: refused URLs become FC_HOST_BUDGET, others and earlier er
   }
   const out: CrawlItem[] = [];
   for await (const item of hostBudgetStage(src(), { budget: b })) out.push(item);
-  assert.deepEqual(out.map((i) => i.error?.code ?? null), [null, 'FC_HOST_BUDGET', 'FC_OTHER', null]);
+  assert.deepEqual(out.map((i) => i.error?.code ?? null), [null, 'FC_HOST_BUDGET', 'FC_INTERNAL', null]);
   assert.match(out[1].error!.message, /a\.test has given its 1 pages/);
 });
 

@@ -9,7 +9,7 @@ import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { helpText, ownMessage, parseCommand, type CommandSpec } from '../args.ts';
-import { FocuscrawlError, UsageError } from '../errors.ts';
+import { ERROR_CODES, exitStatusOf, UsageError } from '../errors.ts';
 import { expandTopic, loadLabels, ndjsonPages, warcPages, type PageSource } from './expand.ts';
 import { FeatureLibrary, loadTopicLibrary } from './library.ts';
 
@@ -33,12 +33,9 @@ export const EXPAND_TOPIC_SPEC: CommandSpec = {
   exitCodes: [
     [0, 'written; also --help'],
     [1, 'an output that cannot be written, an internal error'],
-    [2, 'bad input: FC_USAGE (a bad flag, unreadable input), FC_BAD_TOPIC, FC_CAP_EXCEEDED'],
+    [2, 'bad input: FC_USAGE (a bad flag, unreadable input), FC_BAD_TOPIC, FC_BAD_WARC (a --warc file that is not a WARC file), FC_CAP_EXCEEDED (an input line over its cap)'],
   ],
 };
-
-/** Codes of bad input (exit 2). */
-const INPUT_ERRORS = new Set(['FC_USAGE', 'FC_BAD_TOPIC', 'FC_CAP_EXCEEDED']);
 
 /** Where runExpandTopic writes (tests); default: the process streams. */
 export interface ExpandIo {
@@ -76,8 +73,9 @@ function expandedJson(raw: Record<string, unknown>, topicFile: string, out: stri
 /**
  * Run `focuscrawl expand-topic` with its own arguments (after the
  * subcommand). Returns the exit code: 0 done or --help; 2 bad arguments,
- * unreadable input, bad topic (FC_USAGE, FC_BAD_TOPIC; one line on stderr);
- * 1 other failures (e.g. --out not writable).
+ * unreadable input, bad topic or WARC, an input line over its cap (one
+ * line on stderr; src/errors.ts exitStatusOf); 1 other failures (e.g.
+ * --out not writable).
  */
 export async function runExpandTopic(argv: string[], io: ExpandIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
@@ -90,7 +88,7 @@ export async function runExpandTopic(argv: string[], io: ExpandIo = {}): Promise
   try {
     parsed = parseCommand(EXPAND_TOPIC_SPEC, argv);
   } catch (err) {
-    return fail(2, `FC_USAGE: ${ownMessage(EXPAND_TOPIC_SPEC, err as Error)}`);
+    return fail(ERROR_CODES.FC_USAGE.exit, `FC_USAGE: ${ownMessage(EXPAND_TOPIC_SPEC, err as Error)}`);
   }
   if (parsed.help) {
     stdout.write(helpText(EXPAND_TOPIC_SPEC));
@@ -131,7 +129,6 @@ export async function runExpandTopic(argv: string[], io: ExpandIo = {}): Promise
     if (result.topicPages === 0) stderr.write(`expand-topic: warning: no page about the topic, nothing mined\n`);
     return 0;
   } catch (err) {
-    if (err instanceof FocuscrawlError) return fail(INPUT_ERRORS.has(err.code) ? 2 : 1, err.message);
-    return fail(1, (err as Error).message);
+    return fail(exitStatusOf(err), (err as Error).message);
   }
 }

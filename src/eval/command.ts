@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { helpText, parseCommand, type CommandSpec } from '../args.ts';
 import ndjson from 'ndjson';
-import { UsageError } from '../errors.ts';
+import { exitStatusOf, FocuscrawlError, UsageError } from '../errors.ts';
 import { parseWhere, whereText, type WhereFilter } from '../train/where.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { CurveSampler, DEFAULT_AT, Evaluator, parseLabels, type CurvePoint, type EvalSummary, type Labels } from './metrics.ts';
@@ -290,20 +290,20 @@ async function checkInput(file: string): Promise<void> {
   }
 }
 
-/** Exit code and one stderr line for an error escaping a command: 2 for bad usage, 1 otherwise. */
+/** Exit code (src/errors.ts exitStatusOf) and one stderr line for an error escaping a command. */
 export function reportError(err: unknown, cmd: string, stderr: Writable): number {
   const e = err as { code?: unknown; message?: unknown; stack?: unknown };
   const oneLine = (s: unknown): string => sanitizeForTerminal(String(s).replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX);
   if (typeof e?.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) {
     stderr.write(`focuscrawl ${cmd}: ${oneLine(e.message)} (try focuscrawl ${cmd} --help)\n`);
-    return 2;
+    return exitStatusOf(err);
   }
-  if (err instanceof UsageError) {
+  if (err instanceof FocuscrawlError) {
     stderr.write(`focuscrawl ${cmd}: ${err.code}: ${oneLine(err.message)}\n`);
-    return 2;
+    return exitStatusOf(err);
   }
   stderr.write(`focuscrawl ${cmd}: ${oneLine(e?.stack ?? err)}\n`);
-  return 1;
+  return exitStatusOf(err);
 }
 
 /**

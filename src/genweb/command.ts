@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { helpText, ownMessage, parseCommand, type CommandSpec } from '../args.ts';
 import type { Writable } from 'node:stream';
 import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
-import { FocuscrawlError, UsageError } from '../errors.ts';
+import { ERROR_CODES, exitStatusOf, FocuscrawlError, UsageError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { generatePortalWeb, WARCINFO_DESCRIPTION, type Headline, type PortalWeb } from './portal.ts';
 
@@ -237,7 +237,7 @@ export async function runGenWeb(argv: string[], io: GenWebIo = {}): Promise<numb
   try {
     parsed = parseCommand(GENWEB_SPEC, argv);
   } catch (err) {
-    return fail(2, `FC_USAGE: ${ownMessage(GENWEB_SPEC, err as Error)}`);
+    return fail(ERROR_CODES.FC_USAGE.exit, `FC_USAGE: ${ownMessage(GENWEB_SPEC, err as Error)}`);
   }
   if (parsed.help) {
     stdout.write(helpText(GENWEB_SPEC));
@@ -263,7 +263,8 @@ export async function runGenWeb(argv: string[], io: GenWebIo = {}): Promise<numb
     if (read.headlines.length === 0) throw new UsageError(`no usable headlines in ${headlines} (${read.malformed} malformed lines; fields ${fields.text} / ${fields.label})`);
     web = generatePortalWeb(read.headlines, { seed, hosts, pageSize, hiddenShare: share });
   } catch (err) {
-    if (err instanceof FocuscrawlError && err.code === 'FC_USAGE') return fail(2, err.message);
+    // FC_USAGE in its own words (docs/exit-codes.md), any other code named
+    if (err instanceof FocuscrawlError) return fail(exitStatusOf(err), err.code === 'FC_USAGE' ? err.message : `${err.code}: ${err.message}`);
     throw err;
   }
   const out = resolve(outFile!);
@@ -276,7 +277,7 @@ export async function runGenWeb(argv: string[], io: GenWebIo = {}): Promise<numb
     await writeFile(labelsOut, labelsTsv(web));
     await writeFile(seedsOut, web.seeds.join('\n') + '\n');
   } catch (err) {
-    return fail(1, `cannot write output: ${(err as Error).message}`);
+    return fail(exitStatusOf(err), `cannot write output: ${(err as Error).message}`);
   }
   const ms = Math.round(performance.now() - started);
   stdout.write(JSON.stringify({ out, labels: labelsOut, seeds: seedsOut, headlines: read.headlines.length, malformed: read.malformed, records: web.records.length + 1, bytes: warc.length, ms, ...web.stats }) + '\n');

@@ -7,7 +7,7 @@ import { access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { helpText, ownMessage, parseCommand, type CommandSpec } from '../args.ts';
 import type { Writable } from 'node:stream';
-import { FocuscrawlError } from '../errors.ts';
+import { ERROR_CODES, exitStatusOf, FocuscrawlError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { createReplayServer } from './server.ts';
 
@@ -25,7 +25,7 @@ Stops on SIGINT or SIGTERM.`,
   exitCodes: [
     [0, 'stopped by SIGINT or SIGTERM; also --help'],
     [1, 'cannot listen on the port, an internal error'],
-    [2, 'bad input: FC_USAGE (a bad flag, a WARC file that cannot be read or parsed)'],
+    [2, 'bad input: FC_USAGE (a bad flag, a WARC file that cannot be read or parsed), FC_BAD_WARC (a file that is not a WARC file)'],
   ],
 };
 
@@ -116,30 +116,30 @@ export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<numb
   try {
     parsed = parseCommand(REPLAY_SPEC, argv);
   } catch (err) {
-    return fail(2, `FC_USAGE: ${ownMessage(REPLAY_SPEC, err as Error)}`);
+    return fail(ERROR_CODES.FC_USAGE.exit, `FC_USAGE: ${ownMessage(REPLAY_SPEC, err as Error)}`);
   }
   if (parsed.help) {
     stdout.write(helpText(REPLAY_SPEC));
     return 0;
   }
   const { args } = parsed;
-  if (args.strings('warc').length === 0) return fail(2, 'FC_USAGE: --warc: at least one FILE is required (see --help)');
+  if (args.strings('warc').length === 0) return fail(ERROR_CODES.FC_USAGE.exit, 'FC_USAGE: --warc: at least one FILE is required (see --help)');
   const warcs = await expandWarcArgs(args.strings('warc'));
-  if (typeof warcs === 'string') return fail(2, warcs);
+  // unreadable files and globs that match nothing: FC_USAGE, in its own words
+  if (typeof warcs === 'string') return fail(ERROR_CODES.FC_USAGE.exit, warcs);
   const port = args.number('port')!;
   for (const file of warcs) {
     const problem = await unreadable(file);
-    if (problem !== null) return fail(2, problem);
+    if (problem !== null) return fail(ERROR_CODES.FC_USAGE.exit, problem);
   }
 
   let server;
   try {
     server = await createReplayServer({ warcs, port, host: '127.0.0.1' });
   } catch (err) {
-    // bad input (exit 2): an unreadable file (FC_USAGE), or one that is not a WARC (FC_BAD_WARC, named in the line)
+    // an unreadable file (FC_USAGE), one that is not a WARC (FC_BAD_WARC, named in the line), a port in use (no code)
     const code = err instanceof FocuscrawlError ? err.code : null;
-    if (code === 'FC_BAD_WARC') return fail(2, `${code}: ${(err as Error).message}`);
-    return fail(code === 'FC_USAGE' ? 2 : 1, (err as Error).message);
+    return fail(exitStatusOf(err), code === 'FC_BAD_WARC' ? `${code}: ${(err as Error).message}` : (err as Error).message);
   }
   const stopped = untilStopped(io.signal);
   stdout.write(JSON.stringify({ listening: server.url }) + '\n');

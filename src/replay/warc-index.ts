@@ -21,7 +21,7 @@ import { createGunzip } from 'node:zlib';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { AsyncIterReader, HeadersMultiMap, WARCParser } from 'warcio';
 import { canonicalize } from '../url.ts';
-import { CapExceededError, FocuscrawlError, UsageError } from '../errors.ts';
+import { BadWarcError, CapExceededError, FocuscrawlError, UsageError } from '../errors.ts';
 
 /** Largest HTTP payload served for one record (bytes). */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -101,7 +101,7 @@ interface Source {
 /**
  * The response and revisit records of `source`, in file order. Throws
  * NotPerRecordGzip for a gzip file with several records in a member,
- * UsageError naming `source.file` for an unreadable one, FocuscrawlError
+ * UsageError naming `source.file` for an unreadable one, BadWarcError
  * FC_BAD_WARC for one that is empty or does not start with a WARC record.
  */
 async function* scanRecords(source: Source): AsyncGenerator<Scanned> {
@@ -114,7 +114,7 @@ async function* scanRecords(source: Source): AsyncGenerator<Scanned> {
       // warcio takes any first line for a version line: a file that does not start with one is not a WARC
       const version = record.warcHeaders.protocol ?? '';
       if (records++ === 0 && !/^WARC\/\d+\.\d+$/.test(version)) {
-        throw new FocuscrawlError('FC_BAD_WARC', `${file}: not a WARC file (it starts with ${JSON.stringify(version.slice(0, 40))}, not a WARC/1.x version line)`);
+        throw new BadWarcError(`${file}: not a WARC file (it starts with ${JSON.stringify(version.slice(0, 40))}, not a WARC/1.x version line)`);
       }
       await record.skipFully();
       const offset = parser.offset;
@@ -142,7 +142,7 @@ async function* scanRecords(source: Source): AsyncGenerator<Scanned> {
     throw new UsageError(`${file}: not a readable WARC file (${(err as Error).message})`, { cause: err });
   }
   // an empty file
-  if (records === 0) throw new FocuscrawlError('FC_BAD_WARC', `${file}: not a WARC file (no WARC record in it)`);
+  if (records === 0) throw new BadWarcError(`${file}: not a WARC file (no WARC record in it)`);
 }
 
 /** What indexing collects: response locations by URL, the revisit records, and the files as read. */
@@ -219,7 +219,7 @@ async function inflatedCopy(file: string): Promise<string> {
  * and the `revisit` records whose original response is in them.
  * A gzip file compressed as a whole is inflated into a temporary copy first
  * (see indexFile). Throws UsageError (FC_USAGE) for an unreadable or
- * malformed file, FocuscrawlError FC_BAD_WARC for a file that is empty or
+ * malformed file, BadWarcError (FC_BAD_WARC) for a file that is empty or
  * does not start with a WARC record (not a WARC file).
  */
 export async function buildIndex(files: string[]): Promise<WarcIndex> {
@@ -296,7 +296,7 @@ function headerPairs(headers: HeadersMultiMap | Headers): [string, string][] {
  * The archived response for `canonicalUrl` (a key of `index.entries`), or
  * null when the archive has none. Reads and inflates just that record.
  * Throws CapExceededError (FC_CAP_EXCEEDED) when the payload exceeds
- * `maxBodyBytes`, FocuscrawlError FC_BAD_WARC when the record has no usable
+ * `maxBodyBytes`, BadWarcError (FC_BAD_WARC) when the record has no usable
  * HTTP status line.
  */
 export async function readResponse(
@@ -311,10 +311,10 @@ export async function readResponse(
     const parser = new WARCParser(new AsyncIterReader(source, null), { keepHeadersCase: true });
     const record = await parser.parse();
     const http = record?.httpHeaders;
-    if (!record || !http) throw new FocuscrawlError('FC_BAD_WARC', `no HTTP response in record for ${canonicalUrl}`);
+    if (!record || !http) throw new BadWarcError(`no HTTP response in record for ${canonicalUrl}`);
     const status = Number(http.statusCode);
     if (!Number.isInteger(status) || status < 200 || status > 599) {
-      throw new FocuscrawlError('FC_BAD_WARC', `bad archived status line "${http.statusline}" for ${canonicalUrl}`);
+      throw new BadWarcError(`bad archived status line "${http.statusline}" for ${canonicalUrl}`);
     }
     const headers = headerPairs(http.headers);
     let chunked = false;

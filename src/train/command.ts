@@ -5,7 +5,7 @@
  */
 import { helpText, parseCommand, type CommandSpec } from '../args.ts';
 import type { Writable } from 'node:stream';
-import { FocuscrawlError, UsageError } from '../errors.ts';
+import { exitStatusOf, FocuscrawlError, UsageError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, fitModel, saveModel, type InSampleMetrics, type TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, readTexts } from './from-texts.ts';
@@ -48,7 +48,7 @@ export const TRAIN_SPEC: CommandSpec = {
   exitCodes: [
     [0, 'written; also --help'],
     [1, 'an internal error'],
-    [2, 'bad input: FC_USAGE (a bad flag, unreadable input, an --out that cannot be written), FC_BAD_MODEL'],
+    [2, 'bad input: FC_USAGE (a bad flag, unreadable input, an --out that cannot be written), FC_BAD_MODEL, FC_BAD_WARC (a --warc file that is not a WARC file)'],
   ],
 };
 
@@ -83,14 +83,14 @@ export async function runTrain(argv: string[], io: TrainIo = {}): Promise<number
     const code = (err as { code?: unknown })?.code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
       stderr.write(`focuscrawl: FC_USAGE: ${sanitizeForTerminal((err as Error).message.replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX)} (see focuscrawl train --help)\n`);
-      return 2;
+      return exitStatusOf(err);
     }
     if (err instanceof FocuscrawlError) {
       stderr.write(`focuscrawl: ${err.code}: ${sanitizeForTerminal(err.message.replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX)}\n`);
-      return err.code === 'FC_USAGE' || err.code === 'FC_BAD_MODEL' ? 2 : 1;
+      return exitStatusOf(err);
     }
     stderr.write(`focuscrawl: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
-    return 1;
+    return exitStatusOf(err);
   }
 }
 
