@@ -1,5 +1,5 @@
 /**
- * Seed 000's KL-divergence analysis (§3.2.1) reproduced on the WebKB
+ * Han et al.'s KL-divergence analysis (§3.2.1, docs/algorithms.md#kl-divergence) reproduced on the WebKB
  * archive (../shared/corpora/webkb/webkb.warc.gz + labels.tsv): are the
  * words of pages and the words of link contexts one distribution?
  *
@@ -208,14 +208,14 @@ async function main(): Promise<number> {
     '',
     `Data: the ${pages} HTML pages (status 200) of the WebKB archive, parsed with \`parseBody\` as the crawler does, and ` +
       `their ${links} links (${topicPages} "${TOPIC}" pages; ${topicLinks} links point to one). Page text = all visible ` +
-      'text blocks; link context = anchor + the heuristic context window (seed 000). Tokens from `tokenize()` (the ' +
+      'text blocks; link context = anchor + the heuristic context window (docs/algorithms.md#link-context-window). Tokens from `tokenize()` (the ' +
       'tokenizer the classifiers use). Halves: each page (context) goes to one half with probability ½; mean (min–max) ' +
       `over ${SPLITS} random splits. KL in nats. The paper's estimator (eqs. 3–5) keeps only the words seen on both ` +
       'sides and renormalises; the smoothed one uses add-one smoothing over the union of the two vocabularies.',
     '',
     "| scope | KL(pages ‖ contexts), paper's estimator | page half ‖ page half | context half ‖ context half | KL(pages ‖ contexts), add-one | page halves, add-one | context halves, add-one |",
     '|---|---|---|---|---|---|---|',
-    `| **seed 000** (finance, 1,200 pages / 25,039 link contexts, Chinese) | **${PAPER.pagesVsContexts}** | **${PAPER.pageHalves}** | **${PAPER.contextHalves}** | | | |`,
+    `| **Han et al. 2010** (finance, 1,200 pages / 25,039 link contexts, Chinese) | **${PAPER.pagesVsContexts}** | **${PAPER.pageHalves}** | **${PAPER.contextHalves}** | | | |`,
     ...rows,
     '',
     'Vocabulary: ' + sizes.join('; ') + '.',

@@ -1,16 +1,17 @@
 /**
- * Offline evaluation of the link-context classifiers of seeds 000 and 001 on
+ * Offline evaluation of the link-context classifiers of docs/algorithms.md#nb-link and
+ * docs/algorithms.md#bayes-kde on
  * real Chinese headlines (TNEWS dev, ../shared/corpora/tnews/tnews-dev.ndjson):
  * k-fold cross-validation (default 5) of two one-vs-rest tasks,
  * news_finance-vs-rest and news_sports-vs-rest, for
  *
- * - nb-link g1: Bernoulli NB (seed 000) on feature group 1 (anchor words);
+ * - nb-link g1: Bernoulli NB (docs/algorithms.md#nb-link) on feature group 1 (anchor words);
  * - nb-link g2: Bernoulli NB on feature group 2 (anchor words + context
  *   words + the two domain flags), the domain dictionary mined from the
  *   training folds only: mineDomainTerms() — the 50 tokens with the highest
  *   add-one-smoothed log-odds of occurring in a positive training example,
  *   among tokens in at least 2 positive examples;
- * - bayes-gaussian / bayes-kde: TF-IDF (seed 001, fitted on the training
+ * - bayes-gaussian / bayes-kde: TF-IDF (docs/algorithms.md#bayes-kde, fitted on the training
  *   folds) of anchor + context tokens, ContinuousNB with Gaussian or kernel
  *   densities.
  *
@@ -178,11 +179,11 @@ async function main(): Promise<number> {
       `${k}-fold cross-validation, folds from kFoldIndices(n, ${k}, seed ${seed}); each task is one class against all ` +
       'the other 14 (news_stock counts as "rest" for finance).',
     '',
-    'Classifiers, library defaults, nothing tuned: **nb-link g1** = Bernoulli NB (seed 000 eq. 2, Laplace) on anchor ' +
+    'Classifiers, library defaults, nothing tuned: **nb-link g1** = Bernoulli NB (Han et al. eq. 2, Laplace; docs/algorithms.md#nb-link) on anchor ' +
       'words; **nb-link g2** = the same on anchor words + context words (distinct features) + "anchor/context contains a ' +
       `domain term" flags, the domain dictionary mined from the training folds only (the ${DOMAIN_TERMS} tokens with the ` +
       'highest add-one log-odds of occurring in a positive example, at least 2 positive examples); **bayes-kde** = ' +
-      'seed 001: cosine-normalised TF-IDF fitted on the training folds, Naive Bayes on the 200 most informative ' +
+      'Zou et al. (docs/algorithms.md#bayes-kde): cosine-normalised TF-IDF fitted on the training folds, Naive Bayes on the 200 most informative ' +
       'features with Gaussian or kernel (John & Langley, σ = 1/√n) densities. Positive iff P(+|x) > 0.5.',
     '',
     '| task | classifier | precision | recall | F1 | AUC | train s / fold | predict µs / headline |',
@@ -196,7 +197,7 @@ async function main(): Promise<number> {
       "frontier. The nb-link models are badly calibrated here, not bad rankers: with one class against fourteen (about " +
       '1:10) and thousands of features, Bernoulli NB\'s absent-feature term Σ ln((1 − p₊ⱼ)/(1 − p₋ⱼ)) is a large negative ' +
       'constant (Laplace smoothing gives every feature at least 1/(n₊ + 2) in the small positive class), which shifts ' +
-      'every log-odds down alike: ranking is unchanged, few examples clear 0.5. Seed 000 trained on balanced link sets ' +
+      'every log-odds down alike: ranking is unchanged, few examples clear 0.5. Han et al. trained on balanced link sets ' +
       '(34,728 + / 32,872 −), where the smoothing floor is the same for both classes and this shift is much smaller.',
   ].join('\n');
   process.stdout.write(section + '\n');

@@ -37,7 +37,7 @@ Commands:
   train         learn a model (page and link-context classifiers) from labelled pages or texts
   eval          harvest rate and target recall of a crawl's records against labels (+ SVG plot)
   compare       crawl one archive with several strategies and compare them (table + plot)
-  expand-topic  mine extension terms for a topic (seed 002's feature library)
+  expand-topic  mine extension terms for a topic (docs/algorithms.md#etfl)
   gen-web       build a synthetic Chinese portal web (WARC) from labelled headlines
   stats         pages, harvest, errors, latency of a crawl store, finished or running
   records       the records a crawl committed, from its store, as it printed them

@@ -87,7 +87,7 @@ const FLAGS: Flag[] = [
 
   { group: FILES, name: 'warc-out', type: 'string', value: 'DIR', help: 'also archive every fetched response in DIR as WARC/1.1, gzip per record: request + response records (redirect hops too) and a metadata record with score, relevance, depth, parent, strategy; written before the page is committed; the file being written ends in .open. `focuscrawl replay --warc FILE ...` serves them' },
   { group: FILES, name: 'warc-max-size', type: 'bytes', min: 1, max: 2 ** 50, defaultText: '1G', help: 'roll over to a new WARC file at N bytes' },
-  { group: FILES, name: 'pages-out', type: 'string', value: 'DIR', help: "save each kept page body as DIR/ab/<md5 of its URL> (seed 001's page repository; ab = the hash's first two hex digits)" },
+  { group: FILES, name: 'pages-out', type: 'string', value: 'DIR', help: "save each kept page body as DIR/ab/<md5 of its URL> (Zou et al.'s page repository, docs/algorithms.md#page-repository; ab = the hash's first two hex digits)" },
 
   { group: STATE, name: 'store', type: 'string', value: 'DIR|redis://HOST:PORT/DB[?crawl=NAME]', default: './focuscrawl-store', help: 'crawl state: a LevelDB directory (rerunning with the same store resumes; seeds are optional then), or a Redis server shared by several crawl workers (each URL is fetched by one worker; --per-host, --delay-ms and --max-pages hold across them)' },
   { group: STATE, name: 'fresh', type: 'boolean', help: "delete the store's own files first, nothing else (refused if DIR is not a focuscrawl store: docs/store-directory.md; with Redis, deletes the crawl's keys)" },

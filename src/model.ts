@@ -1,9 +1,9 @@
 /**
  * The model file written by `focuscrawl train` and read by `crawl --model`:
  * one JSON document holding a page classifier (the relevance judge), a
- * link-context classifier (seed 000, Bernoulli Naive Bayes over feature
+ * link-context classifier (docs/algorithms.md#nb-link, Bernoulli Naive Bayes over feature
  * group 1 to 4), a TF-IDF vectorizer with two continuous Naive Bayes link
- * classifiers (seed 001, Gaussian and kernel densities), and the target's
+ * classifiers (docs/algorithms.md#bayes-kde, Gaussian and kernel densities), and the target's
  * most discriminative terms (usable as a term topic). docs/model-format.md
  * describes every field.
  *
@@ -112,7 +112,7 @@ export interface ModelJSON {
 
 /**
  * The tokens the TF-IDF link classifiers see: the anchor's tokens followed
- * by the context's, one bag (seed 001 treats the link context as one text).
+ * by the context's, one bag (Zou et al., docs/algorithms.md#bayes-kde, treat the link context as one text).
  */
 export function linkTokens(anchor: string, context: string, segmenter?: Segmenter): string[] {
   return [...tokenize(anchor, { segmenter }), ...tokenize(context, { segmenter })];
@@ -124,7 +124,7 @@ export class Model implements LearnedModel {
   readonly terms: readonly string[];
   /** P(target | page) at or above this counts as relevant */
   readonly threshold: number;
-  /** link feature group: 1 anchor words, 2 + context words + domain flags (seed 000), 3 + target URL, 4 + parent title */
+  /** link feature group: 1 anchor words, 2 + context words + domain flags (docs/algorithms.md#nb-link), 3 + target URL, 4 + parent title */
   readonly group: FeatureGroup;
   readonly domainTerms: ReadonlySet<string>;
   /** the validated file content */
@@ -223,7 +223,7 @@ export class Model implements LearnedModel {
 
   /**
    * P(+ | link context): Bernoulli NB over linkFeatures of the model's group
-   * and domain terms (seed 000). `url` (the target) and `parent` (the page
+   * and domain terms (docs/algorithms.md#nb-link). `url` (the target) and `parent` (the page
    * the link is on) feed groups 3 and 4; lower groups ignore them.
    */
   linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number {
@@ -244,7 +244,7 @@ export class Model implements LearnedModel {
     );
   }
 
-  /** P(+ | link context): continuous NB over the TF-IDF vector of linkTokens(anchor, context) (seed 001). */
+  /** P(+ | link context): continuous NB over the TF-IDF vector of linkTokens(anchor, context) (docs/algorithms.md#bayes-kde). */
   kdeProbability(anchor: string, context: string, density: 'gaussian' | 'kernel'): number {
     const nb = density === 'gaussian' ? this.#gaussian : this.#kernel;
     return nb.probability(this.#vectorizer.transform(linkTokens(anchor, context, this.#segmenter)));

@@ -148,7 +148,7 @@ export interface CrawlConfig {
   /** one line of human-readable log (stderr in the CLI) */
   log: (line: string) => void;
   signal?: AbortSignal;
-  /** link-context window, characters each side (seed 000) */
+  /** link-context window, characters each side (docs/algorithms.md#link-context-window) */
   contextChars?: number;
   /**
    * --max-links-per-page: links read per page (default DEFAULT_MAX_LINKS,

@@ -5,7 +5,7 @@
  * F, so does F times the time the request took, at most MAX_ADAPTIVE_DELAY_MS:
  * a slow server gets more time between requests, as Heritrix's delay factor
  * gives it). Host diversity
- * (seed 001): every K consecutive fetches come from K different hosts when the
+ * (Zou et al. 2009, docs/algorithms.md#host-diversity): every K consecutive fetches come from K different hosts when the
  * frontier allows it.
  *
  * Answers served by a focuscrawl replay proxy (`x-focuscrawl-replay`) come
@@ -23,7 +23,7 @@ export interface SchedulerOptions {
   delayFactor?: number;
   /** true when the user gave --delay-ms (then it applies to replayed hosts too) */
   delayExplicit?: boolean;
-  /** K of seed 001; 0 or 1 disables it */
+  /** K of docs/algorithms.md#host-diversity; 0 or 1 disables it */
   hostDiversity?: number;
   /** robots.txt Crawl-delay of a URL's host, from the robots cache */
   crawlDelayMs?: (url: string) => number | null;

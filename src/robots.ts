@@ -3,7 +3,7 @@
  *
  * One robots.txt per origin, fetched on first use through an injected
  * `fetchRobots`, parsed with `robots-parser`, kept in an LRU of `capacity`
- * origins (seed 001: the 1,000 most recently visited servers). Concurrent
+ * origins (docs/algorithms.md#robots-cache: the 1,000 most recently visited servers). Concurrent
  * checks for one origin share a single fetch.
  *
  * Status rules:
@@ -47,7 +47,7 @@ export interface RobotsCacheOptions {
   fetchRobots: RobotsFetch;
   /** product token matched against User-agent lines, e.g. 'focuscrawl' */
   userAgent: string;
-  /** origins kept (LRU), default 1000 (seed 001) */
+  /** origins kept (LRU), default 1000 (docs/algorithms.md#robots-cache) */
   capacity?: number;
   /** how long an origin stays off limits after 429/5xx (or another failure with an answer), default 10 min */
   unavailableMs?: number;

@@ -154,7 +154,7 @@ export interface TopicModelOptions {
  * A topic's terms plus the IDF table learnt from the crawl; judges pages.
  * (Stateful: the IDF table grows with every judged page.)
  *
- * Similarity of a text to the topic: a TF-IDF cosine (seed 003 eq. 3) in
+ * Similarity of a text to the topic: a TF-IDF cosine (Liu & Li 2017 eq. 3, docs/algorithms.md#topic-similarity) in
  * the classic SMART "lnc.ltc" form (Salton & Buckley; Manning et al., IR
  * book §6.4.3): the text side is sublinear tf (1 + ln tf) without IDF, the
  * topic side is sublinear tf x IDF (IDF from the pages judged so far), both

@@ -88,7 +88,7 @@ export interface PageLink {
   url: string;
   /** anchor text (capped), whitespace collapsed; alt text for <area>/<img> */
   anchor: string;
-  /** heuristic link-context window (seed 000), whitespace collapsed */
+  /** heuristic link-context window (docs/algorithms.md#link-context-window), whitespace collapsed */
   context: string;
   /** tag that carried the link: a, area, frame, iframe, meta (http-equiv=refresh) */
   tag: string;

@@ -1,5 +1,5 @@
 /**
- * URL canonicalisation (seed 001, rules (a)–(f)) on top of WHATWG `URL`.
+ * URL canonicalisation (Zou et al. 2009, rules (a)–(f), docs/algorithms.md#url-canonicalisation) on top of WHATWG `URL`.
  *
  * WHATWG parsing already does (a) lower-case scheme and host, (e) resolve
  * `.`/`..` segments and (f) drop default ports; this module adds
@@ -139,7 +139,7 @@ export function originOf(url: string): string {
   return new URL(url).origin;
 }
 
-/** Stable key for the seen set: hex MD5 of the canonical URL (seed 001's page-store name). */
+/** Stable key for the seen set: hex MD5 of the canonical URL (Zou et al.'s page-store name, docs/algorithms.md#page-repository). */
 export function urlKey(canonicalUrl: string): string {
   return hash('md5', canonicalUrl, 'hex');
 }

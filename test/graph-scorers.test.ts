@@ -1,4 +1,4 @@
-// The link-graph strategies (hits: seed 003 eq. 2; ipagerank: seed 004)
+// The link-graph strategies (docs/algorithms.md#hits, docs/algorithms.md#ipagerank)
 // driven through pageRelevance / linkScore / observe / rescore with fake
 // pages, as the classify stage and the frontier sink call them.
 import { test } from 'node:test';

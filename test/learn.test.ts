@@ -1,4 +1,5 @@
-// Learning primitives of seeds 000 and 001: Bernoulli NB, link/page features,
+// Learning primitives of docs/algorithms.md#nb-link and
+// docs/algorithms.md#bayes-kde: Bernoulli NB, link/page features,
 // TF-IDF, continuous (Gaussian / kernel) NB, metrics, k-fold splits, KL divergence.
 // Hand computations pin the formulas; a regression in smoothing, priors,
 // normalisation or the absent-feature term changes the numbers.
@@ -344,7 +345,7 @@ test('klDivergence: 0 for equal distributions, hand cases, smoothing', () => {
   assert.throws(() => klDivergence(new Map([['a', 1]]), new Map(), 0), TypeError);
 });
 
-test('klDivergenceShared keeps only words counted on both sides (seed 000 eqs. 3-5)', () => {
+test('klDivergenceShared keeps only words counted on both sides (Han et al. eqs. 3-5, docs/algorithms.md#kl-divergence)', () => {
   const p = new Map([['a', 1], ['b', 1], ['only-p', 50]]);
   const q = new Map([['a', 3], ['b', 1], ['only-q', 9]]);
   close(klDivergenceShared(p, q), 0.5 * Math.log(2 / 3) + 0.5 * Math.log(2));

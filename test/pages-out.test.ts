@@ -1,5 +1,5 @@
 /**
- * --pages-out: seed 001's page repository (src/stages/pages-out.ts): each
+ * --pages-out: docs/algorithms.md#page-repository (src/stages/pages-out.ts): each
  * kept body saved as DIR/ab/<md5 of the URL>, written atomically.
  */
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import { PageStore, pageFileName, pageFilePath, pagesOutStage } from '../src/sta
 import type { CrawlItem, FetchResult } from '../src/types.ts';
 import { fixtureReplay, parseLines, ROOT, runCli, tempDir } from './helpers/cli.ts';
 
-test("pageFileName is the MD5 of the URL as 32 hex characters (seed 001's example)", () => {
+test("pageFileName is the MD5 of the URL as 32 hex characters (Zou et al.'s example, docs/algorithms.md#page-repository)", () => {
   assert.equal(pageFileName('http://www.scu.edu.cn/'), '355bd40a1cffbb871d1fce0048a19972');
   assert.equal(pageFilePath('/x', 'http://www.scu.edu.cn/'), path.join('/x', '35', '355bd40a1cffbb871d1fce0048a19972'));
   assert.equal(pageFileName('http://例子.example/路径'), createHash('md5').update('http://例子.example/路径', 'utf8').digest('hex'));

@@ -213,7 +213,7 @@ describe('HostScheduler: replayed answers', () => {
   });
 });
 
-describe('HostScheduler: host diversity (seed 001)', () => {
+describe('HostScheduler: host diversity (docs/algorithms.md#host-diversity)', () => {
   it('K=3: a host among the last K-1 started is not diverse; it is again after K-1 other hosts', () => {
     const { s } = sched({ perHost: 10, hostDiversity: 3 });
     assert.equal(s.diverse(A), true);

@@ -1,7 +1,7 @@
 /**
  * The synthetic web generator (fixtures/synthetic-web.ts) and its proxy
- * (fixtures/serve-synthetic.ts): determinism, size, out-degree, the seed 004
- * properties (hubs, sibling locality, tunnels into islands), robots.txt,
+ * (fixtures/serve-synthetic.ts): determinism, size, out-degree, the SkyReach
+ * properties of docs/algorithms.md#topics-on-the-web (hubs, sibling locality, tunnels into islands), robots.txt,
  * and a short focused crawl through the proxy.
  */
 import assert from 'node:assert/strict';

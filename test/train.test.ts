@@ -158,7 +158,7 @@ describe('train from a WARC', () => {
     assert.deepEqual((await loadModel(join(dir, 'not-b.json'))).json.training.options.where, ['university!=b']);
   });
 
-  test('host lists label links and pages when the labels file has no row (seed 000, algorithm 2)', async () => {
+  test('host lists label links and pages when the labels file has no row (Han et al. algorithm 2, docs/algorithms.md#automatic-link-labels)', async () => {
     const pos = join(dir, 'pos.txt');
     const neg = join(dir, 'neg.txt');
     await writeFile(pos, '# topic sites\nELSEWHERE.test\n');
@@ -171,7 +171,8 @@ describe('train from a WARC', () => {
   });
 
   test('trains a model whose classifiers separate the classes', async () => {
-    // seed 000's links (only links to target pages positive): --no-hub-links
+    // Han et al.'s links (only links to target pages positive;
+    // docs/algorithms.md#automatic-link-labels): --no-hub-links
     const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--no-hub-links', '--out', modelPath]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
@@ -306,7 +307,7 @@ describe('train from texts', () => {
     const model = await loadModel(out);
     assert.equal(model.json.training.source, 'texts');
     assert.equal(model.json.training.counts.malformed, 5);
-    // texts keep seed 000's defaults: group 2, the classes' own counts
+    // texts keep Han et al.'s defaults (docs/algorithms.md#nb-link): group 2, the classes' own counts
     assert.equal(model.group, 2);
     assert.notEqual(model.json.link.classifier.balanced, true);
     assert.ok(model.linkProbability('银行 股票 大涨', '') > model.linkProbability('足球 比赛 冠军', ''));

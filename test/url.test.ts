@@ -127,7 +127,7 @@ for (const [input, want] of [
   });
 }
 
-test('urlKey is the hex MD5 of the canonical URL (seed 001 example)', () => {
+test('urlKey is the hex MD5 of the canonical URL (Zou et al. example, docs/algorithms.md#page-repository)', () => {
   assert.equal(urlKey('http://www.scu.edu.cn/'), '355bd40a1cffbb871d1fce0048a19972');
   assert.equal(urlKey(canonicalize('HTTP://WWW.SCU.EDU.CN:80/index.html#x') as string), '355bd40a1cffbb871d1fce0048a19972');
   assert.match(urlKey('http://a.com/'), /^[0-9a-f]{32}$/);

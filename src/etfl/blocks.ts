@@ -1,5 +1,5 @@
 /**
- * Seed 002's tag-block page relevance:
+ * Wu & Li's tag-block page relevance (docs/algorithms.md#tag-block-relevance):
  *
  *     R(p) = w_t·R_title + w_c·R_content + w_n·R_nav + w_a·R_anchor + w_o·R_other
  *
@@ -13,7 +13,7 @@
  * content (blocks.heading + blocks.content: headings are the emphasised key
  * tags of the body), navigation, anchor, other.
  *
- * Block weights (seed 002): impact_b = λ·impact0_b + (1−λ)·impact1_b and
+ * Block weights (Wu & Li 2015): impact_b = λ·impact0_b + (1−λ)·impact1_b and
  * w_b = impact_b / Σ impacts over the blocks present on the page (a block
  * with no token is not on the page: weight 0, so a page is not punished for
  * lacking, say, an "other" block).
@@ -33,7 +33,7 @@ import { termFreq, type SparseVector } from '../text/vector.ts';
 import type { ParsedPage } from '../types.ts';
 import type { FeatureLibrary } from './library.ts';
 
-/** The five block types of seed 002. */
+/** The five block types of docs/algorithms.md#tag-block-relevance. */
 export const ETFL_BLOCKS = ['title', 'content', 'navigation', 'anchor', 'other'] as const;
 export type EtflBlock = (typeof ETFL_BLOCKS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * `focuscrawl expand-topic`: the offline, user-confirmed path of seed 002's
+ * `focuscrawl expand-topic`: the offline, user-confirmed path of Wu & Li's (docs/algorithms.md#etfl)
  * dynamic terms. Mines candidate terms (W formula, src/etfl/expand.ts) from
  * a page collection, prints them as NDJSON and writes the topic file again
  * with the candidates under "mined" for the user to review before crawling.
@@ -17,7 +17,7 @@ export const EXPAND_TOPIC_SPEC: CommandSpec = {
   name: 'expand-topic',
   usage: ['expand-topic --topic FILE (--pages FILE | --warc FILE...) [--labels FILE --target LABEL] [--top-n N] [--top-l L] [--eta X] --out FILE'],
   summary:
-    'Mine candidate topic terms (seed 002): for each static term of the topic, the top-L pages about it; every other term e scores W = (f(e)/f_max) * ln(N/n_e) (f: frequency in those pages, N: pages read, n_e: pages holding e). The N best become candidates.',
+    'Mine candidate topic terms (Wu & Li 2015, docs/algorithms.md#term-miner): for each static term of the topic, the top-L pages about it; every other term e scores W = (f(e)/f_max) * ln(N/n_e) (f: frequency in those pages, N: pages read, n_e: pages holding e). The N best become candidates.',
   flags: [
     { group: 'Options', name: 'topic', type: 'string', value: 'FILE', help: 'topic.json (plain, or extended: kinds, synonyms, mined)' },
     { group: 'Options', name: 'pages', type: 'string', value: 'FILE', help: 'NDJSON pages: {"url","title","blocks"|"text"|"sentence","label"}' },

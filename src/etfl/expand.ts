@@ -1,7 +1,7 @@
 /**
  * `focuscrawl expand-topic`'s mining over page collections (WARC or NDJSON,
  * labelled or judged by R(p) ≥ η): feeds the pages about the topic to the
- * TermMiner (src/etfl/miner.ts, where the W formula of seed 002 is
+ * TermMiner (src/etfl/miner.ts, where the W formula of docs/algorithms.md#term-miner is
  * described) and returns the candidates for the user to review.
  */
 import { createReadStream } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Seed 002's topic feature library: the user's static terms plus dynamic
+ * Wu & Li's topic feature library (docs/algorithms.md#feature-library): the user's static terms plus dynamic
  * terms (synonyms / related terms from a thesaurus, and mined terms), and
  * concept substitution.
  *
@@ -39,7 +39,7 @@ import type { DocFreq, SparseVector } from '../text/vector.ts';
 import { TopicModel, parseTopic } from '../topic.ts';
 import type { Topic } from '../types.ts';
 
-/** The three kinds of static terms of seed 002. */
+/** The three kinds of static terms (docs/algorithms.md#feature-library). */
 export const TERM_KINDS = ['actors', 'domain', 'cues'] as const;
 export type TermKind = (typeof TERM_KINDS)[number];
 

@@ -1,5 +1,6 @@
 /**
- * The term miner of seed 002's extended topic feature library: for each
+ * The term miner of Wu & Li's extended topic feature library
+ * (docs/algorithms.md#term-miner): for each
  * static term s, the top-L pages about s; from them every term e gets
  *
  *     W(e) = (f(e) / f_max) · ln(N / n_e)

@@ -11,7 +11,7 @@
  *
  * A page's label is the label of its `finalUrl`, else of its `url`. It is
  * relevant when that label is the target. For N = 1..pages:
- * - harvest(N) = relevant pages among the first N / N (seed 001's harvest rate);
+ * - harvest(N) = relevant pages among the first N / N (the papers' harvest rate, docs/algorithms.md#measures);
  * - recall(N) = distinct target URLs found in the first N / all target URLs
  *   in the labels (or only those in `reachable`, when given).
  */

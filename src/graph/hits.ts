@@ -3,8 +3,8 @@
  * and bounded. Pure: no I/O.
  *
  * One iteration: a(v) = Σ_{u→v} h(u), L2-normalise a; then
- * h(u) = Σ_{u→v} a(v), L2-normalise h. The cold start is all ones (seed
- * 003); a warm start continues from the previous round's vectors, with
+ * h(u) = Σ_{u→v} a(v), L2-normalise h. The cold start is all ones (Liu & Li
+ * 2017, docs/algorithms.md#hits); a warm start continues from the previous round's vectors, with
  * nodes that have no previous value (NaN, negative, or beyond the previous
  * vector) starting at 1/sqrt(n), what a uniform unit vector holds. Stops
  * after `iterations`, or earlier once the L1 change of both vectors in one

@@ -1,5 +1,5 @@
 /**
- * IPageRank (seed 004, reconstructed in ALGORITHMS.md): PageRank whose
+ * IPageRank (Li, Zhao & Yu, reconstructed: docs/algorithms.md#ipagerank): PageRank whose
  * random surfer follows each link of a page with probability proportional
  * to the link's relevance weight RW (the edge weight):
  *
@@ -19,7 +19,7 @@
 import type { EdgeList } from './link-graph.ts';
 import { VectorPool } from './vector-pool.ts';
 
-/** Damping factor of seed 004. */
+/** Damping factor of SkyReach's IPageRank (docs/algorithms.md#ipagerank). */
 export const DAMPING = 0.85;
 
 export interface IPageRankOptions {

@@ -1,6 +1,6 @@
 /**
- * A compact, bounded link graph for the link-analysis strategies (seeds 003
- * and 004). Pure: no I/O.
+ * A compact, bounded link graph for the link-analysis strategies (docs/algorithms.md#hits
+ * and docs/algorithms.md#ipagerank). Pure: no I/O.
  *
  * - Nodes are URLs mapped to small integer ids (`id`/`add`); ids of evicted
  *   nodes are reused, so every id is below `maxNodes` and callers can keep

@@ -1,5 +1,5 @@
 /**
- * Bernoulli Naive Bayes over binary features (seed 000, eq. 2), two classes.
+ * Bernoulli Naive Bayes over binary features (Han et al. 2010 eq. 2, docs/algorithms.md#nb-link), two classes.
  *
  *   P(F_j | c) = (Count(F_j, c) + 1) / (n_c + 2)      Laplace smoothing
  *   P(+)       = (n₊ + 1) / (n₊ + n₋ + 2)              (also Laplace, so an
@@ -39,7 +39,7 @@ export interface BernoulliNBOptions {
    * Class-balanced likelihoods (default false): each class's counts are
    * scaled to half the examples before Laplace smoothing,
    *   P(F_j | c) = (Count(F_j, c)·N/(2n_c) + 1) / (N/2 + 2),  N = n₊ + n₋,
-   * as if trained on a balanced set (seed 000 trained on one). With
+   * as if trained on a balanced set (Han et al. trained on one, docs/algorithms.md#nb-link). With
    * unbalanced classes plain Laplace smoothing gives the small class the
    * larger floor, so every rare feature (even one seen only in negatives)
    * counts as evidence for the small class, and a link with many rare

@@ -1,5 +1,5 @@
 /**
- * Naive Bayes over continuous features (seed 001): each feature's density
+ * Naive Bayes over continuous features (Zou et al. 2009, docs/algorithms.md#bayes-kde): each feature's density
  * per class is either
  *
  * - **gaussian**: N(x; μ_cj, σ²_cj), mean and variance by maximum likelihood

@@ -1,6 +1,6 @@
 /**
  * Features for the learned classifiers: binary link-context features
- * (seed 000's feature groups), page tokens for the page classifier, and the
+ * (Han et al.'s feature groups, docs/algorithms.md#nb-link), page tokens for the page classifier, and the
  * rule that mines a domain dictionary from labelled training examples.
  */
 import type { ParsedPage, BlockType } from '../types.ts';
@@ -8,8 +8,8 @@ import type { Segmenter } from '../text/segmenter.ts';
 import { tokenize } from '../text/tokenize.ts';
 
 /**
- * Seed 000's feature groups: 1 = anchor words only; 2 = anchor + context
- * words + domain flags; beyond the seed, 3 = group 2 + the link's target URL
+ * Han et al.'s feature groups (docs/algorithms.md#nb-link): 1 = anchor words only; 2 = anchor + context
+ * words + domain flags; beyond the paper, 3 = group 2 + the link's target URL
  * (urlFeatures) and 4 = group 3 + the words of the parent page's title.
  */
 export type FeatureGroup = 1 | 2 | 3 | 4;
@@ -39,7 +39,7 @@ export interface LinkFeatureOptions {
   parentRelevant?: boolean;
 }
 
-/** Flag feature (group 4): the page the link is on is relevant (seed 004's linkage locality, learnt). */
+/** Flag feature (group 4): the page the link is on is relevant (SkyReach's linkage locality, learnt: docs/algorithms.md#topics-on-the-web). */
 export const PARENT_RELEVANT_FLAG = 'p:#relevant';
 
 /** Flag feature: the anchor contains a domain-dictionary token. */
@@ -48,7 +48,7 @@ export const ANCHOR_DOMAIN_FLAG = 'a:#domain';
 export const CONTEXT_DOMAIN_FLAG = 'c:#domain';
 
 /**
- * Distinct features of a link context (seed 000), in this order: 'a:'+token
+ * Distinct features of a link context (docs/algorithms.md#nb-link), in this order: 'a:'+token
  * for each distinct anchor token (first occurrence order); for group 2 and
  * up then 'c:'+token for each distinct context token (anchor and context
  * words stay distinct features: a:股票 vs c:股票), then 'a:#domain' when an
@@ -102,7 +102,7 @@ export function urlTokens(url: string): string[] {
 
 /**
  * Features of a link's target URL, known before the page is fetched (group
- * 3, beyond seed 000; ACHE's link classifier also reads the URL): 'u:' +
+ * 3, beyond Han et al.'s groups, docs/algorithms.md#nb-link; ACHE's link classifier also reads the URL): 'u:' +
  * each urlTokens() word (a distinct group, so anchor "courses" and URL
  * "courses" are different features), then structural flags, which contain
  * '#' and so never collide with words:

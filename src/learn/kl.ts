@@ -1,6 +1,6 @@
 /**
  * Kullback-Leibler divergence of word distributions given as counts
- * (seed 000 §3.2.1: are page words and link-context words one
+ * (Han et al. 2010 §3.2.1, docs/algorithms.md#kl-divergence: are page words and link-context words one
  * distribution?). Natural logarithm: the result is in nats.
  */
 
@@ -42,7 +42,7 @@ export function klDivergence(p: Map<string, number>, q: Map<string, number>, smo
 }
 
 /**
- * Seed 000's estimator (eqs. 3–5): keep only the words counted in both
+ * Han et al.'s estimator (eqs. 3–5, docs/algorithms.md#kl-divergence): keep only the words counted in both
  * maps, renormalise each side over those words, then KL(P || Q) without
  * smoothing. Returns NaN when the two maps share no word.
  */

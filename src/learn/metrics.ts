@@ -25,7 +25,7 @@ export interface BinaryMetrics {
 /**
  * Metrics of `scores` (higher = more positive) against `labels`. An example
  * is predicted positive iff its score is strictly above `threshold`
- * (default 0.5: "+ iff P(+|x) > P(−|x)", seed 001). AUC is threshold-free:
+ * (default 0.5: "+ iff P(+|x) > P(−|x)", docs/algorithms.md#bayes-kde). AUC is threshold-free:
  * the probability that a random positive scores above a random negative,
  * ties counting ½ (average ranks). Throws TypeError when the lengths differ,
  * a score is NaN or a label is not 0/1.

@@ -1,7 +1,7 @@
 /**
  * Multi-class Bernoulli Naive Bayes over binary features: the layered link
  * classifier of a context graph (Diligenti et al. 2000; one model over the
- * classes 0..C-1 instead of one per layer). Seed 000's two-class model
+ * classes 0..C-1 instead of one per layer). The two-class model of docs/algorithms.md#nb-link
  * (bernoulli-nb.ts) generalised:
  *
  *   P(F_j | c) = (Count(F_j, c)·s_c + 1) / (n_c·s_c + 2)     Laplace smoothing

@@ -1,5 +1,5 @@
 /**
- * Seed 001's "improved TF-IDF" (reconstructed: the cosine-normalised form)
+ * Zou et al.'s "improved TF-IDF" (docs/algorithms.md#bayes-kde; reconstructed: the cosine-normalised form)
  * with document frequencies learnt from a training set E:
  *
  *   w_s = tf_s · ln(|E| / df_s) / sqrt(Σ_r (tf_r · ln(|E| / df_r))²)

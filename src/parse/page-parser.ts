@@ -1,7 +1,8 @@
 /**
  * One-pass SAX page parser (no DOM): title, visible text grouped by block
- * type (seed 002's tag-block model), links with anchor text and seed 000's
- * heuristic link-context window. A pure state machine over htmlparser2's
+ * type (Wu & Li's tag-block model, docs/algorithms.md#tag-block-relevance), links with
+ * anchor text and Han et al.'s heuristic link-context window
+ * (docs/algorithms.md#link-context-window). A pure state machine over htmlparser2's
  * `Parser`: feed decoded text with `write()` in pieces of any size, then
  * call `end()`. The result does not depend on how the input was split.
  *
@@ -47,7 +48,7 @@
  *   or none (then every link of the page is nofollow). noindex likewise.
  * - Title: the text of the first <title>. When it is missing or generic
  *   ("", untitled, home, index, welcome, document, new page, "index of …",
- *   see GENERIC_TITLES) seed 004's heuristic replaces it: paragraphs (text
+ *   see GENERIC_TITLES) SkyReach's heuristic (docs/algorithms.md#title-heuristic) replaces it: paragraphs (text
  *   between block boundaries) are looked at until the first one of
  *   ≥ BODY_PARAGRAPH_CHARS characters (the body starts there); among the
  *   earlier paragraphs of ≤ TITLE_MAX_CHARS characters the title is the
@@ -55,7 +56,7 @@
  *   that is wholly emphasised (b, strong, big, center, font[size], h4–h6).
  *   If none qualifies the generic title stays. `blocks.title` is the title.
  *
- * Link-context window (seed 000), computed in one pass. Let T be the page's
+ * Link-context window (docs/algorithms.md#link-context-window), computed in one pass. Let T be the page's
  * visible text (all blocks but the title, collapsed, in document order; img
  * alt counts as text) and N = contextChars. A link occupies [s, e) of T: its
  * anchor text, or an empty span for area/frame/iframe. Links dropped above

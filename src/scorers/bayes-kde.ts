@@ -1,5 +1,5 @@
 /**
- * `bayes-kde` (seed 001): the priority of a link is P(+ | x) where x is the
+ * `bayes-kde` (Zou et al. 2009, docs/algorithms.md#bayes-kde): the priority of a link is P(+ | x) where x is the
  * cosine-normalised TF-IDF vector of its link context, from a Naive Bayes
  * classifier over continuous features with kernel densities (John & Langley;
  * the paper's crawler) or Gaussians (`density` parameter: kernel|gaussian).

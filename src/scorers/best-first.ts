@@ -1,5 +1,5 @@
 /**
- * `best-first` (seed 003 eq. 1): Score(P, i) = Sim(P) + Sim(anchor_i).
+ * `best-first` (Liu & Li 2017 eq. 1, docs/algorithms.md#best-first): Score(P, i) = Sim(P) + Sim(anchor_i).
  *
  * Sim(P) is the page's relevance from the shared judge; Sim(anchor_i) is the
  * same TF-IDF similarity (TopicModel.similarity) applied to the link's

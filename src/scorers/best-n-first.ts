@@ -1,5 +1,5 @@
 /**
- * `best-n-first` (seed 003's baseline): links are scored as in best-first,
+ * `best-n-first` (Liu & Li 2017's baseline, docs/algorithms.md#best-n-first): links are scored as in best-first,
  * but the crawl proceeds in rounds: the N best queued URLs are taken
  * together and fetched before any link found in the round can be taken.
  * The round size is the `roundSize` parameter (default 10); the frontier

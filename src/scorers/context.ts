@@ -23,12 +23,12 @@ export interface LearnedModel {
   /** P(target | page), the page classifier (relevance judge) */
   pageProbability(page: ParsedPage): number;
   /**
-   * P(+ | link context): Bernoulli NB over link-context features (seed 000);
+   * P(+ | link context): Bernoulli NB over link-context features (docs/algorithms.md#nb-link);
    * feature groups 3 and 4 also use the target `url` and the `parent` page
    * (ignored by groups 1 and 2)
    */
   linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number;
-  /** P(+ | link context): Naive Bayes over TF-IDF features with Gaussian or kernel densities (seed 001) */
+  /** P(+ | link context): Naive Bayes over TF-IDF features with Gaussian or kernel densities (docs/algorithms.md#bayes-kde) */
   kdeProbability(anchor: string, context: string, density: 'gaussian' | 'kernel'): number;
   /**
    * P(layer k | link), k = 0..the model's last layer: the layered link

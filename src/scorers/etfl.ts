@@ -1,5 +1,5 @@
 /**
- * `etfl` (seed 002): extended topic feature library + tag-block relevance.
+ * `etfl` (Wu & Li 2015, docs/algorithms.md#etfl): extended topic feature library + tag-block relevance.
  *
  * - Library: the terms of ctx.topic plus, when given, an extended topic
  *   file (`library` argument, or param `libraryPath`: a path read

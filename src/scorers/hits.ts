@@ -1,5 +1,5 @@
 /**
- * `hits` (seed 003 eq. 2, reconstructed in ALGORITHMS.md): Best-First fused
+ * `hits` (Liu & Li 2017 eq. 2, reconstructed: docs/algorithms.md#hits): Best-First fused
  * with HITS,
  *
  *   LinkScore(i) = A·(Sim(P) + B·Sim(anchor_i)) + C·(α·Authority(i) + β·Hub(i))
@@ -9,7 +9,7 @@
  * ½ context), or the trained link classifier's P(+ | anchor, context) when
  * a model is given.
  *
- * The graph (seed 003): nodes are relevant fetched pages and the links they
+ * The graph (Liu & Li 2017): nodes are relevant fetched pages and the links they
  * point to; an edge parent → child is added only from a page whose
  * relevance is at or above the threshold. Every `p` fetched pages, once at
  * least `p` pages were relevant, a HITS round runs and queued URLs are

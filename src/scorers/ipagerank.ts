@@ -1,5 +1,5 @@
 /**
- * `ipagerank` (seed 004, SkyReach, reconstructed in ALGORITHMS.md):
+ * `ipagerank` (Li, Zhao & Yu, SkyReach, reconstructed: docs/algorithms.md#ipagerank):
  * topic-weighted PageRank over the link graph the crawl has seen.
  *
  * RW(url) = max over the words w of the link's extended metadata (anchor

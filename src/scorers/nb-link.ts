@@ -1,11 +1,11 @@
 /**
- * `nb-link` (seed 000): the priority of a link is P(+ | its link context),
+ * `nb-link` (Han et al. 2010, docs/algorithms.md#nb-link): the priority of a link is P(+ | its link context),
  * from the Bernoulli Naive Bayes link-context classifier of a trained model
  * (`focuscrawl train`; feature group 1 to 4 as trained: 3 and 4 also read
  * the target URL and the page the link is on). With the `parentWeight`
  * parameter w (default 0) the score is (P + w·relevance of the page the
- * link is on)/(1 + w): links of relevant pages rank higher (seed 004's
- * linkage locality; helps where targets link to targets). The frontier keeps
+ * link is on)/(1 + w): links of relevant pages rank higher (SkyReach's
+ * linkage locality, docs/algorithms.md#topics-on-the-web; helps where targets link to targets). The frontier keeps
  * the highest probability first and raises a queued URL found again with a
  * higher probability (the store re-prioritises). Needs --model.
  */

@@ -8,7 +8,7 @@
  * `rescoreTop` queued URLs (default 2000) are re-scored with it. Its
  * features are those of link feature group `group` (default 4: anchor and
  * context words, the target URL's words and flags, the parent page's title;
- * 2 is seed 000's group; see learn/features.ts), so with group 3 or 4 a
+ * 2 is Han et al.'s group, docs/algorithms.md#nb-link; see learn/features.ts), so with group 3 or 4 a
  * link without anchor text still teaches its URL; the classifier is
  * class-balanced unless `balanced` is 0 (BernoulliNBOptions.balanced).
  *

@@ -1,5 +1,6 @@
 /**
- * Pages-out stage (`--pages-out DIR`): seed 001's page repository. Every
+ * Pages-out stage (`--pages-out DIR`): Zou et al.'s page repository
+ * (docs/algorithms.md#page-repository). Every
  * fetched body the crawl kept (HTML and XHTML pages, any status) is saved as
  * a file named by the 32-hex-character MD5 of the page's canonical URL (the
  * record's `url`, the URL requested), e.g. http://www.scu.edu.cn/ ->
@@ -24,7 +25,7 @@ import path from 'node:path';
 import { PagesOutError } from '../errors.ts';
 import type { CrawlItem } from '../types.ts';
 
-/** `md5(url)` as 32 hex characters (seed 001's page file name). */
+/** `md5(url)` as 32 hex characters (Zou et al.'s page file name, docs/algorithms.md#page-repository). */
 export function pageFileName(url: string): string {
   return createHash('md5').update(url, 'utf8').digest('hex');
 }

@@ -34,7 +34,7 @@ export interface SinkOptions {
   emit: (line: string) => Promise<void> | undefined;
   /** called after the item's batch is committed (frees its in-flight slot) */
   onCommitted?: (item: CrawlItem, record: OutputRecord) => void;
-  /** follow at most this many consecutive off-topic hops (seed 004's tunnel; default no limit) */
+  /** follow at most this many consecutive off-topic hops (SkyReach's tunnels, docs/algorithms.md#topics-on-the-web; default no limit) */
   tunnel?: number;
   /**
    * the strategy, told about each commit (observe, with each link's anchor

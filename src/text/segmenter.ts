@@ -4,7 +4,7 @@
  *
  * Backends:
  * - `node-rs` (default): `@node-rs/jieba`, jieba's search-engine mode
- *   (`cutForSearch(text, true)`, seed 003), which emits the sub-words of long
+ *   (`cutForSearch(text, true)`, docs/algorithms.md#word-segmentation), which emits the sub-words of long
  *   words as well as the words, so "太阳能" gives 太阳 and 太阳能. The
  *   dictionary (~0.1-0.2 s to load) is loaded on the first `cut`, once per
  *   process, so text without Han characters never pays for it.

@@ -24,12 +24,12 @@ export const TRAIN_SPEC: CommandSpec = {
     'train --texts FILE.ndjson... --text-field F --label-field F --target LABEL [--context-field F] --out MODEL.json [options]',
   ],
   summary:
-    'Fit a model for --model strategies: a page classifier (relevance judge), a Bernoulli Naive Bayes link-context classifier (seed 000) and TF-IDF Naive Bayes link classifiers with Gaussian and kernel densities (seed 001).',
+    'Fit a model for --model strategies: a page classifier (relevance judge), a Bernoulli Naive Bayes link-context classifier (Han et al. 2010, docs/algorithms.md#nb-link) and TF-IDF Naive Bayes link classifiers with Gaussian and kernel densities (Zou et al. 2009, docs/algorithms.md#bayes-kde).',
   flags: [
     { group: WARC, name: 'warc', type: 'string', value: 'FILE', multiple: true, help: 'WARC file (.warc or .warc.gz)' },
     { group: WARC, name: 'labels', type: 'string', value: 'FILE', help: 'TSV with a header row: url<TAB>label<TAB>...; labelled pages are page examples, links to labelled URLs link examples' },
     { group: WARC, name: 'where', type: 'string', value: 'COL=VAL', multiple: true, help: 'use only label rows whose column COL is VAL (COL!=VAL: is not VAL; all must hold); other rows are not used at all (keeps them unseen)' },
-    { group: WARC, name: 'positive-hosts', type: 'string', value: 'FILE', help: 'links to these hosts (one a line) are positive examples (seed 000, algorithm 2); pages on them are page examples when the labels file has no row' },
+    { group: WARC, name: 'positive-hosts', type: 'string', value: 'FILE', help: 'links to these hosts (one a line) are positive examples (Han et al. 2010, algorithm 2: docs/algorithms.md#automatic-link-labels); pages on them are page examples when the labels file has no row' },
     { group: WARC, name: 'negative-hosts', type: 'string', value: 'FILE', help: 'links to these hosts are negative examples' },
     { group: WARC, name: 'hub-links', type: 'boolean', negatable: true, defaultText: 'on', help: "also count as positive a link to a page that links to a target page other than the link's own page (a hub one step away; context-graph level 1); off: only links to target pages" },
     { group: WARC, name: 'layers', type: 'boolean', help: "also fit a layered link classifier (context graph, Diligenti et al. 2000): links labelled with their target's distance to a target page (0, 1, 2, 3+) in the WARC's link graph; needed by --strategy context-graph" },
@@ -39,8 +39,8 @@ export const TRAIN_SPEC: CommandSpec = {
     { group: TEXTS, name: 'context-field', type: 'string', value: 'F', help: 'optional field with the link context' },
     { group: COMMON, name: 'target', type: 'string', value: 'LABEL', help: 'the label to find (positive class)' },
     { group: COMMON, name: 'out', type: 'string', value: 'FILE', help: 'where to write the model (atomically)' },
-    { group: COMMON, name: 'feature-group', type: 'choice', value: '1|2|3|4', choices: ['1', '2', '3', '4'], defaultText: '4 with --warc, 2 with --texts, whose examples have no URL or page', help: "link features: 1 anchor words, 2 anchor + context words + domain flags (seed 000), 3 group 2 + the link's URL (path words, same-host, depth, extension flags), 4 group 3 + words of the title of the page it is on" },
-    { group: COMMON, name: 'balanced-links', type: 'boolean', negatable: true, defaultText: 'on with --warc, off with --texts', help: "class-balanced link classifier: each class's counts scaled to half the examples before smoothing (as if trained on a balanced set, like seed 000's); off: the classes' own counts" },
+    { group: COMMON, name: 'feature-group', type: 'choice', value: '1|2|3|4', choices: ['1', '2', '3', '4'], defaultText: '4 with --warc, 2 with --texts, whose examples have no URL or page', help: "link features: 1 anchor words, 2 anchor + context words + domain flags (Han et al. 2010, docs/algorithms.md#nb-link), 3 group 2 + the link's URL (path words, same-host, depth, extension flags), 4 group 3 + words of the title of the page it is on" },
+    { group: COMMON, name: 'balanced-links', type: 'boolean', negatable: true, defaultText: 'on with --warc, off with --texts', help: "class-balanced link classifier: each class's counts scaled to half the examples before smoothing (as if trained on a balanced set, like Han et al.'s, docs/algorithms.md#nb-link); off: the classes' own counts" },
     { group: COMMON, name: 'domain-terms', type: 'int', min: 0, max: 1_000_000, default: DEFAULT_DOMAIN_TERMS, help: 'size of the mined domain dictionary' },
     { group: COMMON, name: 'terms', type: 'int', min: 1, max: 1_000_000, default: DEFAULT_TOPIC_TERMS, help: "discriminative terms stored as the model's topic" },
     { group: COMMON, name: 'max-examples', type: 'int', min: 1, max: 1e9, default: DEFAULT_MAX_EXAMPLES, help: 'train on a uniform sample of at most N page and N link examples' },
@@ -125,7 +125,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   if (!values.out) throw new UsageError('--out FILE is required (see --help)');
   // the defaults measured best for links of a web (RESULTS.md: the three
   // universities, and each university left out of training); texts give a
-  // link example no URL or page, so they keep seed 000's group 2 as it was
+  // link example no URL or page, so they keep Han et al.'s group 2 (docs/algorithms.md#nb-link) as it was
   const fromWarc = warcs.length > 0;
   const groupValue = values['feature-group'] ?? (fromWarc ? '4' : '2');
   const group = Number(groupValue);

@@ -2,11 +2,11 @@
  * Training examples from WARC files plus labels: the labelled pages are
  * parsed as the crawler parses them, each becomes a page example, and each
  * link on them whose target's label is known becomes a link-context example
- * (seed 000's automatic link labelling, generalised from host lists to any
+ * (Han et al.'s automatic link labelling, docs/algorithms.md#automatic-link-labels, generalised from host lists to any
  * labelled URL).
  *
  * Labels come from a TSV file (`url<TAB>label<TAB>...`, a header row naming
- * the columns) and/or host lists (seed 000, algorithm 2: a link to a host of
+ * the columns) and/or host lists (Han et al. 2010, algorithm 2, docs/algorithms.md#automatic-link-labels: a link to a host of
  * the positive list is a positive example, to a host of the negative list a
  * negative one). `where` filters restrict the labels file to the rows whose
  * named columns have the given values; rows filtered out are not used at
@@ -124,14 +124,14 @@ export interface WarcOptions {
   /**
    * Also count as positive a link whose target page links to a target page
    * other than the page the link is on (a hub one step from the targets:
-   * seed 004's hub property, level 1 of a context graph; a page that only
+   * SkyReach's hubs (docs/algorithms.md#topics-on-the-web), level 1 of a context graph; a page that only
    * links back, as a course's homework page to the course, is no hub from
    * there). A link up to a target above the page in its site (same host;
    * the target a directory, an index page or a `/~user` home, and the page
    * under it: a homework page's link to its course, two levels up) does not
    * make a hub either: it is the site's navigation, not a way to new
    * targets. Without it only links
-   * straight to target pages are positive (seed 000).
+   * straight to target pages are positive (Han et al. 2010, docs/algorithms.md#automatic-link-labels).
    */
   hubLinks?: boolean;
   /**

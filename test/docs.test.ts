@@ -1,0 +1,106 @@
+// docs/algorithms.md (issue 26 item 4). What broke: code comments, help
+// texts, tests and docs cited the source papers as "seed 000" … "seed 004"
+// and ../shared/seeds/ALGORITHMS.md, files outside the repository that a
+// user's clone does not have. They now cite sections of docs/algorithms.md;
+// this test keeps every cited anchor pointing at a heading that exists and
+// keeps the old names from coming back.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './helpers/cli.ts';
+
+const ALGORITHMS = 'docs/algorithms.md';
+/** Where references live: the repository's own text, not node_modules or data. */
+const SCANNED = ['src', 'test', 'bench', 'docs', 'fixtures', 'README.md', 'RESULTS.md', 'BENCHMARKS.md', 'RELIABILITY.md'];
+const TEXT = /\.(ts|mts|mjs|js|md)$/;
+
+/** GitHub's heading anchor: lower case, punctuation dropped, each space a '-'; repeats get -1, -2, ... */
+function githubAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence = false;
+  for (const line of markdown.split('\n')) {
+    if (/^(```|~~~)/.test(line)) fence = !fence;
+    const m = fence ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (m === null) continue;
+    const base = m[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+/** Old out-of-repo references: "seed 003", "seeds 000–004", "Seed\n * 003", ALGORITHMS.md, shared/seeds. */
+const STALE = /\b[Ss]eeds?[\s*/]*00\d|ALGORITHMS\.md|shared\/seeds/g;
+
+function files(): string[] {
+  const out: string[] = [];
+  for (const entry of SCANNED) {
+    const abs = path.join(ROOT, entry);
+    if (statSync(abs).isFile()) out.push(entry);
+    else for (const f of readdirSync(abs, { recursive: true }) as string[]) if (TEXT.test(f)) out.push(path.join(entry, f));
+  }
+  // this file spells out what it looks for
+  return out.filter((f) => f !== path.join('test', 'docs.test.ts')).sort();
+}
+
+function lineOf(text: string, index: number): number {
+  return text.slice(0, index).split('\n').length;
+}
+
+test('githubAnchors follows GitHub: lower case, punctuation dropped, spaces to -, repeats numbered', () => {
+  const md = '# Algorithms\n## nb-link — Naive Bayes (Han et al., 2010)\n```\n# not a heading\n```\n### Topics on the web\n## Measures\n## Measures\n';
+  assert.deepEqual([...githubAnchors(md)], ['algorithms', 'nb-link--naive-bayes-han-et-al-2010', 'topics-on-the-web', 'measures', 'measures-1']);
+});
+
+test('the stale-reference pattern catches the old spellings, also across a comment line break', () => {
+  const old = ['seed', '003'];
+  for (const s of [old.join(' '), `S${old.join(' ').slice(1)}'s`, `seeds ${old[1]}–004`, `(${old[0]}\n * ${old[1]})`, '../shared/seeds/x', 'in ALGORITHMS.md']) {
+    assert.ok(s.match(STALE), s);
+  }
+  assert.equal('seeds file; --seed URL; 2003; seed 3'.match(STALE), null);
+});
+
+test('every docs/algorithms.md#anchor cited in the repository is a heading of docs/algorithms.md', () => {
+  const anchors = githubAnchors(readFileSync(path.join(ROOT, ALGORITHMS), 'utf8'));
+  const missing: string[] = [];
+  let cited = 0;
+  for (const file of files()) {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    // docs/algorithms.md#x, or algorithms.md#x relative to docs/
+    for (const m of text.matchAll(/algorithms\.md#([\p{L}\p{N}_-]+)/gu)) {
+      cited++;
+      if (!anchors.has(m[1]!)) missing.push(`${file}:${lineOf(text, m.index!)}: #${m[1]}`);
+    }
+    // links inside docs/algorithms.md itself: ](#x)
+    if (file === ALGORITHMS) {
+      for (const m of text.matchAll(/\]\(#([\p{L}\p{N}_-]+)\)/gu)) {
+        cited++;
+        if (!anchors.has(m[1]!)) missing.push(`${file}:${lineOf(text, m.index!)}: #${m[1]}`);
+      }
+    }
+  }
+  assert.deepEqual(missing, [], `anchors with no heading in ${ALGORITHMS} (headings: ${[...anchors].join(', ')})`);
+  assert.ok(cited >= 100, `expected the code to cite ${ALGORITHMS} (found ${cited} citations)`);
+});
+
+test('no reference to the out-of-repo seed files is left, except docs/algorithms.md\'s old-name table', () => {
+  const stale: string[] = [];
+  for (const file of files()) {
+    let text = readFileSync(path.join(ROOT, file), 'utf8');
+    if (file === ALGORITHMS) {
+      // the section "The five papers" may say which paper each old name was
+      const start = text.indexOf('\n## The five papers\n');
+      const end = text.indexOf('\n## ', start + 1);
+      assert.ok(start >= 0 && end > start, `${ALGORITHMS} has a "## The five papers" section`);
+      text = text.slice(0, start) + '\n'.repeat(text.slice(start, end).split('\n').length - 1) + text.slice(end);
+    }
+    for (const m of text.matchAll(STALE)) stale.push(`${file}:${lineOf(text, m.index!)}: ${JSON.stringify(m[0])}`);
+  }
+  assert.deepEqual(stale, [], `cite a section of ${ALGORITHMS} instead`);
+});
