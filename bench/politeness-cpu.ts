@@ -59,20 +59,24 @@ interface Run {
   wall: number;
   html: number;
   pages: number;
+  /** hosts with a page record: each cost a robots.txt request too */
+  hosts: number;
 }
 
 /** HTML pages (status 200, text/html) and all page records of a crawl's NDJSON. */
-function countPages(ndjson: string): { html: number; pages: number } {
+function countPages(ndjson: string): { html: number; pages: number; hosts: number } {
   let html = 0;
   let all = 0;
+  const hosts = new Set<string>();
   for (const line of ndjson.split('\n')) {
     if (line === '') continue;
-    const r = JSON.parse(line) as { type: string; status?: number; contentType?: string | null };
+    const r = JSON.parse(line) as { type: string; url: string; status?: number; contentType?: string | null };
     if (r.type !== 'page') continue;
     all++;
+    hosts.add(new URL(r.url).host);
     if (r.status === 200 && (r.contentType ?? '').startsWith('text/html')) html++;
   }
-  return { html, pages: all };
+  return { html, pages: all, hosts: hosts.size };
 }
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-polite-cpu-'));
@@ -98,7 +102,7 @@ try {
       const run: Run = { cpu: m.cpu, wall: m.wall, ...countPages(m.stdout) };
       results.get(delay)!.push(run);
       process.stderr.write(
-        `politeness-cpu: run ${r + 1}/${runs}, delay ${delay} ms: ${run.html} HTML of ${run.pages} pages, ` +
+        `politeness-cpu: run ${r + 1}/${runs}, delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
           `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall\n`,
       );
     }
@@ -114,7 +118,7 @@ for (const delay of delays) {
   const rs = results.get(delay)!;
   const ms = spread(rs.map((x) => (x.cpu / x.html) * 1000));
   perPage.set(delay, ms.median);
-  rows.push(`| ${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
+  rows.push(`| ${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
     `${cell(spread(rs.map((x) => x.html / x.wall)))} |`);
 }
 const base = perPage.get(delays[0])!;
@@ -125,8 +129,8 @@ const section = [
   '',
   `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, delays alternating.`,
   '',
-  '| --delay-ms | HTML pages | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) |',
-  '|---|---|---|---|---|',
+  '| --delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) |',
+  '|---|---|---|---|---|---|',
   ...rows,
   '',
   ...delays.slice(1).map((d) => `CPU per HTML page at ${d} ms against ${delays[0]} ms: ${fmt((perPage.get(d)! / base - 1) * 100, 1)}%.`),
