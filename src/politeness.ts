@@ -57,6 +57,7 @@ export class HostScheduler {
   #requestMs = 0;
   /** the last answer came from a replay proxy (a guess for hosts not yet answered) */
   #lastReplay = false;
+  readonly #releaseListeners = new Set<(host: string) => void>();
 
   constructor(opts: SchedulerOptions) {
     if (!(opts.perHost >= 1)) throw new TypeError('perHost must be >= 1');
@@ -75,6 +76,29 @@ export class HostScheduler {
   ready(host: string): boolean {
     const s = this.#hosts.get(host);
     return s === undefined || (s.active < this.#opts.perHost && s.nextAt <= this.#opts.now());
+  }
+
+  /** The scheduler's clock, ms. */
+  now(): number {
+    return this.#opts.now();
+  }
+
+  /**
+   * When a request to `host` may start (ignoring host diversity), on the
+   * clock of {@link now}: a time <= now() when it may now; Infinity while all
+   * its slots are in flight (then not before a {@link finish}, which calls
+   * the {@link onRelease} listeners). Only time and finish() make it earlier.
+   */
+  readyAt(host: string): number {
+    const s = this.#hosts.get(host);
+    if (s === undefined) return 0;
+    return s.active < this.#opts.perHost ? s.nextAt : Infinity;
+  }
+
+  /** Call `listener` with the host whenever a request ends ({@link finish}); returns the unsubscribe. */
+  onRelease(listener: (host: string) => void): () => void {
+    this.#releaseListeners.add(listener);
+    return () => this.#releaseListeners.delete(listener);
   }
 
   /** Would starting `host` now keep the last K fetches on K different hosts? */
@@ -107,6 +131,7 @@ export class HostScheduler {
     const s = this.#hosts.get(host);
     if (s === undefined || s.active === 0) throw new Error(`finish() without start() for ${host}`);
     s.active--;
+    for (const listener of this.#releaseListeners) listener(host);
     if (!requested) return;
     this.#lastReplay = replay;
     if (elapsedMs > 0) this.#requestMs = this.#requestMs === 0 ? elapsedMs : this.#requestMs + (elapsedMs - this.#requestMs) / 16;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { FrontierHead, type KeyedEntry, type Verdict } from '../src/frontier-head.ts';
+import { FrontierHead, type HostGate, type KeyedEntry, type Verdict } from '../src/frontier-head.ts';
 import { CrawlStore } from '../src/store.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { firstN } from '../src/iter.ts';
@@ -512,5 +512,132 @@ describe('FrontierHead.take verdicts', () => {
       return e.key === 'b' ? 'take' : 'fallback';
     });
     assert.deepEqual(asked, ['a', 'b']);
+  });
+});
+
+// Issue 23 item 2: at --delay-ms 1000, take() asked the verdict about every
+// buffered entry of every busy host on every call (2.5 s of a 24 s crawl of
+// the synthetic web). With a HostGate a busy host's entries are set aside.
+describe('FrontierHead.take with a HostGate', () => {
+  /** Key `k` on `host`: keys sort best first. */
+  function on(host: string, k: string, score = 0): KeyedEntry {
+    return { key: k, entry: { url: `http://${host}/${k}`, score, depth: 0, parent: null } };
+  }
+
+  async function headOf(rows: KeyedEntry[]): Promise<FrontierHead> {
+    const sorted = [...rows].sort((a, b) => (a.key < b.key ? -1 : 1));
+    const head = new FrontierHead({ capacity: 4096, load: async (gt, limit) => sorted.filter((r) => gt === undefined || r.key > gt).slice(0, limit) });
+    while (!head.complete) await head.grow();
+    return head;
+  }
+
+  /** A gate on a fake clock: each host ready at a time, or Infinity (busy until released). */
+  function gateOf(readyAt: Record<string, number>): HostGate & { clock: number; asked: string[] } {
+    const g = {
+      clock: 0,
+      asked: [] as string[],
+      now: () => g.clock,
+      readyAt: (host: string) => (g.asked.push(host), readyAt[host] ?? 0),
+    };
+    return g;
+  }
+
+  it("does not examine a busy host's entries again until its time comes or it is released", async () => {
+    const rows = [
+      ...Array.from({ length: 50 }, (_, i) => on('a.test', `a${String(i).padStart(2, '0')}`)),
+      ...Array.from({ length: 50 }, (_, i) => on('c.test', `c${String(i).padStart(2, '0')}`)),
+      on('b.test', 'b0'), on('b.test', 'b1'), on('b.test', 'b2'),
+    ];
+    const head = await headOf(rows);
+    const readyAt: Record<string, number> = { 'a.test': 1000, 'c.test': Infinity };
+    const gate = gateOf(readyAt);
+    const asked: string[] = [];
+    const verdict = (e: KeyedEntry): Verdict => {
+      asked.push(e.key);
+      const at = readyAt[new URL(e.entry.url).host] ?? 0;
+      return at <= gate.clock ? 'take' : 'skip';
+    };
+    assert.equal(head.take(verdict, -Infinity, gate)!.key, 'b0');
+    assert.deepEqual(asked, ['b0'], 'the 100 entries of the two busy hosts are not examined');
+    assert.deepEqual(gate.asked, ['a.test', 'b.test'], 'the gate is asked once per host, in the order of their best entries, until one is taken');
+    gate.clock = 500;
+    assert.equal(head.take(verdict, -Infinity, gate)!.key, 'b1');
+    assert.equal(head.take(verdict, -Infinity, gate)!.key, 'b2');
+    assert.equal(head.take(verdict, -Infinity, gate), null);
+    assert.equal(head.take(verdict, -Infinity, gate), null);
+    assert.deepEqual(asked, ['b0', 'b1', 'b2'], 'nor later, while they wait');
+    assert.equal(head.examined, 3);
+    assert.deepEqual(gate.asked.filter((h) => h !== 'b.test'), ['a.test', 'c.test'], 'parked hosts are not asked about again');
+
+    gate.clock = 1000; // a's time has come
+    assert.equal(head.take(verdict, -Infinity, gate)!.key, 'a00');
+    readyAt['a.test'] = 2000; // a busy again
+    head.release('c.test'); // c's request ended
+    readyAt['c.test'] = 0;
+    assert.equal(head.take(verdict, -Infinity, gate)!.key, 'c00');
+    assert.deepEqual(asked.slice(3), ['a00', 'c00']);
+    assert.equal(head.size, 98);
+  });
+
+  it('takes what the scan without a gate takes (random crawls)', async () => {
+    const rnd = prng(23);
+    for (let trial = 0; trial < 30; trial++) {
+      const hosts = Array.from({ length: 1 + Math.floor(rnd() * 8) }, (_, i) => `h${i}.test`);
+      let serial = 0;
+      const fresh = (): KeyedEntry => {
+        const score = Math.floor(rnd() * 4);
+        // keys sort best first: a higher score gets a smaller key
+        const key = `${9 - score}-${String(serial++).padStart(5, '0')}`;
+        return on(hosts[Math.floor(rnd() * hosts.length)], key, score);
+      };
+      const rows = Array.from({ length: 40 }, fresh);
+      const gated = await headOf(rows);
+      const plain = await headOf(rows);
+      const state = new Map<string, number>(); // host -> ready at (Infinity: busy)
+      const gate: HostGate = { now: () => clock, readyAt: (h) => state.get(h) ?? 0 };
+      let clock = 0;
+      const inflight = new Set<string>();
+      let fallbackHosts = new Set<string>();
+      const verdict = ({ entry }: KeyedEntry): Verdict => {
+        if (inflight.has(entry.url)) return 'skip';
+        const host = new URL(entry.url).host;
+        if ((state.get(host) ?? 0) > clock) return 'skip';
+        return fallbackHosts.has(host) ? 'fallback' : 'take';
+      };
+      for (let step = 0; step < 200; step++) {
+        const r = rnd();
+        if (r < 0.15) {
+          clock += Math.floor(rnd() * 300);
+        } else if (r < 0.3) {
+          // a request ends: its host waits a delay
+          const busy = [...state].filter(([, at]) => at === Infinity);
+          if (busy.length > 0) {
+            const [host] = busy[Math.floor(rnd() * busy.length)];
+            state.set(host, clock + Math.floor(rnd() * 500));
+            gated.release(host);
+          }
+        } else if (r < 0.4) {
+          // the store commits: new links, and a buffered entry goes (an in-flight one, rescored)
+          const added = Array.from({ length: Math.floor(rnd() * 4) }, fresh);
+          const removed = rnd() < 0.5 && plain.size > 0 ? [plain.best()!.key] : [];
+          gated.apply({ added, removed });
+          plain.apply({ added, removed });
+        } else if (r < 0.45) {
+          const extra = Array.from(gated.size > 0 ? [plain.best()!.entry.url] : []);
+          for (const u of extra) inflight.add(u);
+        } else {
+          fallbackHosts = new Set(hosts.filter(() => rnd() < 0.2));
+          const above = rnd() < 0.2 ? Math.floor(rnd() * 4) - 0.5 : -Infinity;
+          const want = plain.take(verdict, above);
+          const got = gated.take(verdict, above, gate);
+          assert.equal(got?.key ?? null, want?.key ?? null, `trial ${trial}, step ${step}`);
+          if (got !== null) {
+            const host = new URL(got.entry.url).host;
+            state.set(host, Infinity);
+          }
+        }
+        assert.equal(gated.size, plain.size);
+      }
+    }
   });
 });

@@ -408,3 +408,34 @@ describe('HostScheduler: wait estimates (for the frontier source\'s hold-back)',
     assert.equal(s.waitEstimateMs(A, u(A)), 300);
   });
 });
+
+describe('HostScheduler: readyAt and onRelease (the frontier head parks busy hosts by them)', () => {
+  it('readyAt: 0 for an unknown host, Infinity while its slots are full, then the end of its delay; ready() agrees', () => {
+    const { s, clock } = sched({ perHost: 1, delayMs: 300 });
+    assert.equal(s.readyAt(A), 0);
+    assert.equal(s.now(), clock.t);
+    s.start(A);
+    assert.equal(s.readyAt(A), Infinity);
+    assert.equal(s.ready(A), false);
+    s.finish(A, `http://${A}/`, false);
+    assert.equal(s.readyAt(A), clock.t + 300);
+    assert.equal(s.ready(A), false);
+    clock.t += 300;
+    assert.ok(s.readyAt(A) <= s.now());
+    assert.equal(s.ready(A), true);
+  });
+
+  it('onRelease hears every finish(), requested or not, until unsubscribed', () => {
+    const { s } = sched({ perHost: 2 });
+    const heard: string[] = [];
+    const off = s.onRelease((h) => heard.push(h));
+    s.start(A);
+    s.start(A);
+    s.finish(A, `http://${A}/1`, false);
+    s.finish(A, `http://${A}/2`, false, false);
+    off();
+    s.start(A);
+    s.finish(A, `http://${A}/3`, false);
+    assert.deepEqual(heard, [A, A]);
+  });
+});

@@ -10,7 +10,7 @@
  * workers the head is a ClaimHead (src/store/redis.ts): it leases URLs whose
  * host is free across all workers, and names how long to wait when none is.
  */
-import type { FrontierHeadLike, Verdict, KeyedEntry } from '../frontier-head.ts';
+import { hostOfCanonical, type FrontierHeadLike, type Verdict, type KeyedEntry } from '../frontier-head.ts';
 import type { Inflight } from '../inflight.ts';
 import type { HostScheduler } from '../politeness.ts';
 import type { CrawlItem } from '../types.ts';
@@ -70,12 +70,7 @@ export function holdAtOrBelow(head: FrontierHeadLike, scheduler: HostScheduler, 
   return bound < best.entry.score ? bound : -Infinity;
 }
 
-/** Host part of a canonical URL (canonical URLs always have a path). */
-export function hostOfCanonical(url: string): string {
-  const start = url.indexOf('//') + 2;
-  const end = url.indexOf('/', start);
-  return url.slice(start, end < 0 ? undefined : end);
-}
+export { hostOfCanonical };
 
 export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerator<CrawlItem> {
   const { head, scheduler, inflight, signal } = opts;
@@ -85,6 +80,17 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
     if (!scheduler.ready(host)) return 'skip';
     return scheduler.diverse(host) ? 'take' : 'fallback';
   };
+  // a request ended: the head looks again at the entries of its host (it sets a busy host's aside)
+  const unsubscribe = head.release === undefined ? () => {} : scheduler.onRelease((host) => head.release!(host));
+  try {
+    yield* pick(opts, verdict);
+  } finally {
+    unsubscribe();
+  }
+}
+
+async function* pick(opts: FrontierSourceOptions, verdict: (e: KeyedEntry) => Verdict): AsyncGenerator<CrawlItem> {
+  const { head, scheduler, inflight, signal } = opts;
   let takenInRound = 0;
   while (signal?.aborted !== true) {
     if (opts.roundSize !== undefined && takenInRound >= opts.roundSize) {
@@ -103,7 +109,7 @@ export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerat
     const wakes = inflight.wakes;
     await head.refill();
     const hold = holdAtOrBelow(head, scheduler, inflight, opts.holdBack ?? 0);
-    let picked = head.take(verdict, hold);
+    let picked = head.take(verdict, hold, scheduler);
     // with a hold, every URL worth a slot now waits for its host, and nothing beyond the buffer scores higher: wait below
     if (picked === null && hold === -Infinity) {
       if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl

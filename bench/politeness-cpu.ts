@@ -1,0 +1,138 @@
+/**
+ * Does politeness cost CPU? Issue 23 item 2: CPU per HTML page with
+ * `--delay-ms 1000` within 5% of `--delay-ms 0` (waiting is timers, not
+ * scanning).
+ *
+ *   node --import tsx bench/politeness-cpu.ts [--pages 6000] [--concurrency 64]
+ *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR] [--cpu-prof DIR]
+ *
+ * The synthetic web (fixtures/serve-synthetic.ts, 1,000,000 pages on 10,000
+ * hosts, no latency) is served by a proxy child; focuscrawl crawls it from
+ * `bin/focuscrawl` of `--repo` (default: this checkout; give another
+ * checkout to measure older code against the same proxy) with the bin's node
+ * flags, `--per-host 1` and each `--delay-ms`, given explicitly so it
+ * applies to the proxy's answers too. The delays alternate within each run
+ * (0, 1000, 0, 1000, ...), so a change of load on a shared machine hits
+ * both alike.
+ *
+ * Reported per delay: process CPU (user + sys, GNU time) per HTML page, i.e.
+ * per page record answered 200 with a text/html body (not 404s, which cost
+ * no parsing), and HTML pages/s of wall time (spawn to exit). Medians (min–max).
+ * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
+import { REPO, binNodeSetup, cell, codeVersion, fmt, machine, measure, spread, startProxy } from './lib/measure.ts';
+
+const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
+const SYNTH_TOPIC = 'astronomy';
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '6000' },
+    concurrency: { type: 'string', default: '64' },
+    delays: { type: 'string', default: '0,1000' },
+    runs: { type: 'string', default: '3' },
+    strategy: { type: 'string', default: 'bfs' },
+    repo: { type: 'string', default: REPO },
+    'cpu-prof': { type: 'string' },
+  },
+  strict: true,
+  allowPositionals: false,
+});
+const int = (name: string, text: string): number => {
+  if (!/^\d+$/.test(text)) throw new Error(`--${name} must be a non-negative integer, got ${text}`);
+  return Number(text);
+};
+const pages = int('pages', values.pages!);
+const concurrency = int('concurrency', values.concurrency!);
+const runs = int('runs', values.runs!);
+const delays = values.delays!.split(',').map((d) => int('delays', d));
+const strategy = values.strategy!;
+const repo = path.resolve(values.repo!);
+
+interface Run {
+  cpu: number;
+  wall: number;
+  html: number;
+  pages: number;
+  /** hosts with a page record: each cost a robots.txt request too */
+  hosts: number;
+}
+
+/** HTML pages (status 200, text/html) and all page records of a crawl's NDJSON. */
+function countPages(ndjson: string): { html: number; pages: number; hosts: number } {
+  let html = 0;
+  let all = 0;
+  const hosts = new Set<string>();
+  for (const line of ndjson.split('\n')) {
+    if (line === '') continue;
+    const r = JSON.parse(line) as { type: string; url: string; status?: number; contentType?: string | null };
+    if (r.type !== 'page') continue;
+    all++;
+    hosts.add(new URL(r.url).host);
+    if (r.status === 200 && (r.contentType ?? '').startsWith('text/html')) html++;
+  }
+  return { html, pages: all, hosts: hosts.size };
+}
+
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-polite-cpu-'));
+const synth = new SyntheticWeb(SYNTH_SPEC);
+const seeds = synth.seeds(SYNTH_TOPIC, 3);
+const topicFile = path.join(tmp, 'topic.json');
+await writeFile(topicFile, JSON.stringify(synth.topicFile(SYNTH_TOPIC)));
+const proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'),
+  `${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}`]);
+const bin = binNodeSetup();
+const loadBefore = os.loadavg()[0];
+const results = new Map<number, Run[]>(delays.map((d) => [d, []]));
+try {
+  for (let r = 0; r < runs; r++) {
+    for (const delay of delays) {
+      const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=delay${delay}-run${r + 1}.cpuprofile`];
+      const m = await measure([
+        process.execPath, ...bin.flags, ...prof, path.join(repo, 'bin/focuscrawl'), 'crawl', ...seeds.flatMap((s) => ['--seed', s]),
+        '--strategy', strategy, ...(strategy === 'bfs' ? [] : ['--topic', topicFile]),
+        '--proxy', proxy.url, '--store', path.join(tmp, 'store'), '--fresh', '--max-pages', String(pages),
+        '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay), '--quiet',
+      ], path.join(tmp, 'time'), `delay ${delay}`, { timeoutMs: 300_000, env: bin.env });
+      const run: Run = { cpu: m.cpu, wall: m.wall, ...countPages(m.stdout) };
+      results.get(delay)!.push(run);
+      process.stderr.write(
+        `politeness-cpu: run ${r + 1}/${runs}, delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
+          `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall\n`,
+      );
+    }
+  }
+} finally {
+  await proxy.stop();
+  await rm(tmp, { recursive: true, force: true });
+}
+
+const rows: string[] = [];
+const perPage = new Map<number, number>();
+for (const delay of delays) {
+  const rs = results.get(delay)!;
+  const ms = spread(rs.map((x) => (x.cpu / x.html) * 1000));
+  perPage.set(delay, ms.median);
+  rows.push(`| ${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
+    `${cell(spread(rs.map((x) => x.html / x.wall)))} |`);
+}
+const base = perPage.get(delays[0])!;
+const command = `node --import tsx bench/politeness-cpu.ts ${process.argv.slice(2).join(' ')}`.trim();
+const section = [
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${repo === REPO ? codeVersion() : `in ${repo}`}; ` +
+    `1-minute load average ${fmt(loadBefore, 2)} before, ${fmt(os.loadavg()[0], 2)} after. Command: \`${command}\`.`,
+  '',
+  `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, delays alternating.`,
+  '',
+  '| --delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) |',
+  '|---|---|---|---|---|---|',
+  ...rows,
+  '',
+  ...delays.slice(1).map((d) => `CPU per HTML page at ${d} ms against ${delays[0]} ms: ${fmt((perPage.get(d)! / base - 1) * 100, 1)}%.`),
+].join('\n');
+process.stdout.write(`${section}\n`);
