@@ -8,7 +8,7 @@
  *   node --import tsx bench/webkb-holdout.ts [--universities cornell,texas,washington]
  *        [--targets course,student,faculty] [--strategies nb-link,bayes-kde,best-first,etfl,online]
  *        [--train-on others|misc] [--scope domain|web] [--in-flight 8,16,24] [--train-flags "..."] [--param K=V]...
- *        [--skip-extensions LIST|none] [--section holdout|context-graph] [--write]
+ *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore] [--explore 0,0.2] [--write]
  *
  * For each held-out university U and target: a model trained on every
  * labelled page but U's (`focuscrawl train --where university!=U`; with
@@ -32,6 +32,11 @@
  * layer order with the held-out university's true layers 0, 1, 2, 3+, as
  * a perfect layer classifier would give), harvest in the first 200 pages,
  * medians with their range over the cells and each strategy's worst cell.
+ * `--explore E,...` runs every strategy at each exploration share (crawl
+ * --explore; default 0: the strategy alone) and `--section explore` prints
+ * (and with --write writes) that table: × bfs and × oracle at 50/80/90%,
+ * the worst cell, the cells above 1.1× bfs, harvest@200 against the same
+ * strategy without exploration (issue 22 items 2 and 3).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -63,6 +68,7 @@ const { values } = parseArgs({
     param: { type: 'string', multiple: true },
     'skip-extensions': { type: 'string' },
     section: { type: 'string', default: 'holdout' },
+    explore: { type: 'string', default: '0' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -83,7 +89,11 @@ const strategies = values.strategies!
     return { name, label, params: parseParams(own === undefined ? [] : own.split(',')) };
   });
 const needsLayers = strategies.some((s) => s.name === 'context-graph');
-if (values.section !== 'holdout' && values.section !== 'context-graph') fail(`--section is holdout or context-graph, got ${values.section}`);
+if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore') fail(`--section is holdout, context-graph or explore, got ${values.section}`);
+if (!/^(0|1|0?\.[0-9]+)(,(0|1|0?\.[0-9]+))*$/.test(values.explore!)) fail(`--explore must be shares from 0 to 1 separated by commas, got ${values.explore}`);
+const explores = values.explore!.split(',').map(Number);
+/** each strategy at each --explore value: "NAME" at 0 when that is the only value, else "NAME x=E" */
+const runsOf = strategies.flatMap((s) => explores.map((e) => ({ ...s, explore: e, label: explores.length === 1 && e === 0 ? s.label : `${s.label} x=${e}` })));
 if (values['train-on'] !== 'others' && values['train-on'] !== 'misc') fail(`--train-on is others or misc, got ${values['train-on']}`);
 if (values.scope !== 'domain' && values.scope !== 'web') fail(`--scope is domain or web, got ${values.scope}`);
 if (!/^[1-9][0-9]*(,[1-9][0-9]*)*$/.test(values['in-flight']!)) fail(`--in-flight must be positive integers separated by commas, got ${values['in-flight']}`);
@@ -140,7 +150,7 @@ for (const u of universities) {
     const model = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks }).model;
     const runs: [string, number[][]][] = [
       ['bfs', [simulateCrawl(out, seeds, fifo)]],
-      ...(await Promise.all(strategies.map(async (s) => [s.label, await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w)))] as [string, number[][]]))),
+      ...(await Promise.all(runsOf.map(async (s) => [s.label, await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]]))),
       ['oracle-link', [simulateCrawl(out, seeds, linkOracle(isTarget))]],
       ['oracle-layer1', [simulateCrawl(out, seeds, layerOracle(out, goals, 1))]],
       ['oracle-layer', [simulateCrawl(out, seeds, layerOracle(out, goals, 2))]],
@@ -158,7 +168,7 @@ for (const u of universities) {
     }
     cgCell.bfsHarvest = median(base('bfs').map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
     cgCells.push(cgCell);
-    if (values.section === 'context-graph') {
+    if (values.section !== 'holdout') {
       process.stderr.write(`webkb-holdout: ${u} ${target} done (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
       continue;
     }
@@ -190,6 +200,55 @@ const summary = [...ratios].map(([name, r]) => {
   return `| ${name} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${r.filter((x) => x <= 0.5).length} of ${r.length} | ${r.filter((x) => x < 1).length} of ${r.length} | ${requests} |`;
 });
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
+if (values.section === 'explore') {
+  // issue 22 items 2 and 3: every strategy at each --explore value against bfs and the graph oracle
+  const ratio = (a: number | null, b: number | null): number => (a === null ? Infinity : b === null || b === 0 ? NaN : a / b);
+  const x = (r: number): string => (Number.isFinite(r) ? r.toFixed(2) : r === Infinity ? '∞' : '–');
+  const spread = (v: number[]): string => `${x(median(v))} (${x(Math.min(...v))}–${x(Math.max(...v))})`;
+  const labels = runsOf.map((r) => r.label);
+  const cellRows: string[] = [];
+  for (const c of cgCells) {
+    cellRows.push(`| ${c.u} | ${c.target} | bfs | ${c.bfs.map(fmt).join(' / ')} | ${c.bfs.map((p, i) => x(ratio(p, c.oracle[i]!))).join(' / ')} | ${c.bfsHarvest!.toFixed(1)}% |`);
+    for (const r of c.rows.filter((r) => labels.includes(r.name) || r.name === 'oracle')) {
+      cellRows.push(`| ${c.u} | ${c.target} | ${r.name} | ${r.pages.map(fmt).join(' / ')} (${r.pages.map((p, i) => x(ratio(p, c.bfs[i]!))).join(' / ')}) | ${r.pages.map((p, i) => x(ratio(p, c.oracle[i]!))).join(' / ')} | ${r.harvest.toFixed(1)}% |`);
+    }
+  }
+  const summaryRows = runsOf.map((run) => {
+    const rowsOf = cgCells.map((c) => ({ c, r: c.rows.find((r) => r.name === run.label)! }));
+    const vsBfs = SHARES.map((_, i) => rowsOf.map(({ c, r }) => ratio(r.pages[i]!, c.bfs[i]!)));
+    const vsOracle = SHARES.map((_, i) => rowsOf.map(({ c, r }) => ratio(r.pages[i]!, c.oracle[i]!)));
+    const worstOf = ({ c, r }: (typeof rowsOf)[number]): number => Math.max(ratio(r.pages[0]!, c.bfs[0]!), ratio(r.pages[1]!, c.bfs[1]!));
+    const worst = rowsOf.reduce((w, cur) => (worstOf(cur) > worstOf(w) ? cur : w));
+    const over = rowsOf.filter((cell) => worstOf(cell) > 1.1).length;
+    // harvest@200 against the same strategy without exploration, when it ran
+    const plain = runsOf.find((o) => o.name === run.name && o.label.startsWith(run.name) && o.explore === 0 && JSON.stringify(o.params) === JSON.stringify(run.params));
+    const diffs = plain === undefined || plain === run ? null : rowsOf.map(({ c, r }) => r.harvest - c.rows.find((p) => p.name === plain.label)!.harvest);
+    const harvest = `${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}%${diffs === null ? '' : ` (${median(diffs) >= 0 ? '+' : ''}${median(diffs).toFixed(1)}, worst ${Math.min(...diffs).toFixed(1)})`}`;
+    return `| ${run.label} | ${vsBfs.map(spread).join(' · ')} | ${vsOracle.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(worstOf(worst))}) | ${over} of ${rowsOf.length} | ${harvest} |`;
+  });
+  const doc = [
+    '## Exploration and the tail, leave one university out (WebKB, simulated)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${((Date.now() - started) / 1000).toFixed(0)} s. ` +
+      `Command: \`node --import tsx bench/webkb-holdout.ts --section explore --strategies ${values.strategies} --explore ${values.explore}${values['in-flight'] === '8,16,24' ? '' : ` --in-flight ${values['in-flight']}`}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
+    '',
+    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`; ${inFlights.join(', ')} pages in flight, the median of the runs), each strategy with \`--explore\` at ${explores.join(' and ')} (x=E: src/scorers/explore.ts; 0: the strategy alone). ` +
+      "Pages are archived pages fetched until 50 / 80 / 90% of the held-out university's reachable targets, then (× bfs) divided by breadth-first's; × oracle divides by the graph oracle's (labels and whole graph known). harvest@200: targets among the first 200 pages. ∞: never reached.",
+    '',
+    '| held out | target | crawl | pages to 50 / 80 / 90% (× bfs) | × oracle | harvest@200 |',
+    '|---|---|---|---|---|---|',
+    ...cellRows,
+    '',
+    'Over the nine cells: median (range) of × bfs and × oracle at 50 · 80 · 90%; the worst cell (the larger × bfs of 50% and 80%); cells where that is above 1.1; harvest@200, median (against the same strategy without exploration: median change and the worst, in points):',
+    '',
+    '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst cell, 50/80% | cells > 1.1× bfs | harvest@200 |',
+    '|---|---|---|---|---|---|',
+    ...summaryRows,
+  ].join('\n');
+  process.stdout.write(`${doc}\n`);
+  if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-explore', doc);
+  process.exit(0);
+}
 if (values.section === 'context-graph') {
   const ratio = (a: number | null, b: number | null): number => (a === null ? Infinity : b === null || b === 0 ? NaN : a / b);
   const x = (r: number): string => (Number.isFinite(r) ? r.toFixed(2) : r === Infinity ? '∞' : '–');

@@ -164,6 +164,7 @@ async function crawlCommand(argv: string[]): Promise<number> {
     params,
     segmenter,
     tunnel: opt('tunnel') ?? Infinity,
+    explore: opt('explore'),
     storeDir: store,
     fresh: args.bool('fresh') === true,
     leaseMs: opt('lease-ms'),

@@ -39,6 +39,7 @@ import { DEFAULT_ROUND_SIZE } from './scorers/best-n-first.ts';
 import type { LearnedModel } from './scorers/context.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { createScorer, relevanceThreshold } from './scorers/index.ts';
+import { DEFAULT_EXPLORE } from './scorers/explore.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
 import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
@@ -80,6 +81,13 @@ export interface CrawlConfig {
   params?: Record<string, number | string>;
   /** follow at most this many consecutive off-topic hops (default no limit) */
   tunnel?: number;
+  /**
+   * --explore: the exploration and tail lanes over the strategy
+   * (src/scorers/explore.ts), the share of fetches they get at the start,
+   * 0 to 1 (default DEFAULT_EXPLORE; 0: the strategy alone). Not applied to
+   * `scorer` nor to bfs
+   */
+  explore?: number;
   /** Chinese word segmenter (default node-rs jieba) */
   segmenter?: Segmenter;
   storeDir: string;
@@ -267,7 +275,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const model = cfg.model ?? null;
   const params = { ...cfg.topic?.params, ...cfg.params };
   const focused = cfg.topic !== null || model !== null;
-  const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter }) : UNFOCUSED);
+  const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter, explore: cfg.strategy === 'bfs' ? 0 : cfg.explore ?? DEFAULT_EXPLORE }) : UNFOCUSED);
   const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
   const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
   const holdBack = cfg.holdBack ?? DEFAULT_HOLD_BACK;

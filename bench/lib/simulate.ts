@@ -42,7 +42,8 @@ export function parseTrainFlags(text: string): TrainFlags {
  * missing) from `seeds`: its own scorer scores the links and, for a strategy
  * that learns as it crawls (online, hits, ipagerank), is told each page's
  * commit and asked for re-scores (src/eval/sim-scorer.ts). `model` goes to
- * the scorer as `crawl --model` passes it. Returns the fetch order.
+ * the scorer as `crawl --model` passes it; `explore` as `crawl --explore`
+ * (default 0: the strategy alone). Returns the fetch order.
  */
 export async function simulateStrategy(
   graph: LinkGraph,
@@ -51,8 +52,9 @@ export async function simulateStrategy(
   model: Model,
   params: Record<string, number | string>,
   inFlight: number,
+  explore = 0,
 ): Promise<number[]> {
-  const scorer = createScorer(strategy, null, { model, params });
+  const scorer = createScorer(strategy, null, { model, params, explore });
   const { score, learn } = scorerSimulation(graph, scorer, seeds);
   return learn === null ? simulateScored(graph.out, seeds, score, { inFlight }) : simulateLearning(graph.out, seeds, score, learn, { inFlight });
 }

@@ -19,6 +19,7 @@ import { createContextGraphScorer } from './context-graph.ts';
 import { createEtflScorer } from './etfl.ts';
 import { createHitsScorer } from './hits.ts';
 import { createIPageRankScorer } from './ipagerank.ts';
+import { withExploration } from './explore.ts';
 
 export type { ScorerFactory } from './context.ts';
 
@@ -29,6 +30,14 @@ export interface ScorerOptions {
   model?: LearnedModel | null;
   /** strategy parameters, overriding the defaults */
   params?: Record<string, number | string>;
+  /**
+   * the exploration and tail lanes over the strategy (src/scorers/explore.ts):
+   * the share of fetches the breadth-first lane gets at the start, 0 to 1;
+   * 0 (the default here, and `crawl --explore 0`): the strategy alone, as
+   * its paper defines it. A crawl (CrawlConfig.explore) defaults to
+   * DEFAULT_EXPLORE
+   */
+  explore?: number;
 }
 
 const FACTORIES: Record<string, ScorerFactory> = {
@@ -90,5 +99,8 @@ export function createScorer(name: string, topic: Topic | null, opts: ScorerOpti
     judge: model ? (page) => model.pageProbability(page) : (page) => topicModel.judge(page),
     params,
   };
-  return factory(ctx);
+  const explore = opts.explore ?? 0;
+  if (!(explore >= 0 && explore <= 1)) throw new UsageError(`explore must be a number from 0 to 1, got ${JSON.stringify(opts.explore)}`);
+  const scorer = factory(ctx);
+  return explore > 0 ? withExploration(scorer, ctx, explore) : scorer;
 }
