@@ -483,6 +483,8 @@ async function crawlRun(opts: {
   store: string;
   target: number;
   concurrency: number;
+  /** more crawl flags (--crawl-arg) */
+  crawlArgs: string[];
   snapshotDir: string | null;
   /** names the run in progress lines */
   label: string;
@@ -491,7 +493,7 @@ async function crawlRun(opts: {
     ...(opts.snapshotDir === null ? [] : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.snapshotDir}`]),
     '--import', MEM_PROBE, ...opts.node, 'crawl', '--proxy', opts.proxy, ...opts.seeds.flatMap((s) => ['--seed', s]),
     '--topic', opts.topicFile, '--strategy', 'best-first', '--concurrency', String(opts.concurrency),
-    '--store', opts.store, '--fresh', '--stats-interval', '1', '--log-format', 'json',
+    '--store', opts.store, '--fresh', '--stats-interval', '1', '--log-format', 'json', ...opts.crawlArgs,
   ];
   const started = performance.now();
   const child = spawnChild(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
@@ -600,6 +602,7 @@ async function crawlBench(opts: {
   variants: Variant[];
   topic: string;
   concurrency: number;
+  crawlArgs: string[];
   heapSnapshot: boolean;
 }): Promise<string> {
   const web = new SyntheticWeb(parseWebSpec(opts.spec));
@@ -627,7 +630,7 @@ async function crawlBench(opts: {
       for (let r = 0; r < opts.runs; r++) {
         const snapshotDir = opts.heapSnapshot && r === opts.runs - 1 ? await mkdtemp(path.join(tmp, 'heap-')) : null;
         const store = path.join(tmp, 'store');
-        const run = await crawlRun({ node, env, proxy: proxy.url, seeds, topicFile, store, target: opts.target, concurrency: opts.concurrency, snapshotDir, label: `${variant} run ${r + 1}` });
+        const run = await crawlRun({ node, env, proxy: proxy.url, seeds, topicFile, store, target: opts.target, concurrency: opts.concurrency, crawlArgs: opts.crawlArgs, snapshotDir, label: `${variant} run ${r + 1}` });
         process.stderr.write(
           `scale-bench: crawl ${variant} run ${r + 1}: frontier ${fmt(run.frontier)} after ${fmt(run.pages)} pages in ${fmt(run.seconds)} s, ` +
             `peak RSS ${fmt(run.peakMb)} MB\n`,
@@ -754,6 +757,8 @@ async function main(): Promise<number> {
       variants: { type: 'string', default: DEFAULT_VARIANTS },
       topic: { type: 'string', default: 'astronomy' },
       concurrency: { type: 'string', default: '16' },
+      // one more crawl flag a time, e.g. --crawl-arg=--explore --crawl-arg=0
+      'crawl-arg': { type: 'string', multiple: true, default: [] },
       'heap-snapshot': { type: 'boolean', default: false },
       'heap-flags': { type: 'string' },
       'ldb-options': { type: 'string' },
@@ -822,6 +827,7 @@ async function main(): Promise<number> {
         variants,
         topic: values.topic!,
         concurrency: Number(values.concurrency),
+        crawlArgs: values['crawl-arg']!,
         heapSnapshot: values['heap-snapshot']!,
       }),
     ];
