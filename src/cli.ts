@@ -5,13 +5,13 @@
  * 2 bad input (unknown flag, missing seeds, unreadable topic, malformed URL),
  * 130/143 interrupted by SIGINT/SIGTERM (the store stays consistent).
  */
-import { flagError, helpText, parseCommand, usageProblems, type CommandSpec } from './args.ts';
+import { flagError, helpText, parseCommand, usageProblems, type CommandSpec } from './commands/args.ts';
 import { exitStatusOf, FocuscrawlError, UsageError } from './errors.ts';
-import { parseDomain, parsePattern } from './scope.ts';
-import { parseSkipExtensions } from './extensions.ts';
+import { parseDomain, parsePattern } from './urls/scope.ts';
+import { parseSkipExtensions } from './urls/extensions.ts';
 import type { CrawlConfig } from './pipeline.ts';
-import { LOG_LINE_MAX, sanitizeForTerminal } from './term.ts';
-import { VERSION } from './version.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from './output/terminal.ts';
+import { VERSION } from './util/version.ts';
 
 // Every command, and everything the crawl needs, is imported when it runs:
 // `--version`, `--help` and each command load only their own modules (vega,
@@ -50,17 +50,17 @@ Exit codes:
   130   crawl interrupted by SIGINT; 143: by SIGTERM (the store stays consistent)
 `;
 
-/** Each command's flag table (src/args.ts), loaded with the command; docs/cli.md is generated from them. */
+/** Each command's flag table (src/commands/args.ts), loaded with the command; docs/cli.md is generated from them. */
 export const COMMAND_SPECS: Record<string, () => Promise<CommandSpec>> = {
-  crawl: async () => (await import('./crawl-flags.ts')).CRAWL_SPEC,
-  replay: async () => (await import('./replay/command.ts')).REPLAY_SPEC,
-  train: async () => (await import('./train/command.ts')).TRAIN_SPEC,
-  eval: async () => (await import('./eval/command.ts')).EVAL_SPEC,
-  compare: async () => (await import('./eval/compare.ts')).COMPARE_SPEC,
-  'expand-topic': async () => (await import('./etfl/command.ts')).EXPAND_TOPIC_SPEC,
-  'gen-web': async () => (await import('./genweb/command.ts')).GENWEB_SPEC,
-  stats: async () => (await import('./stats-command.ts')).STATS_SPEC,
-  records: async () => (await import('./records-command.ts')).RECORDS_SPEC,
+  crawl: async () => (await import('./commands/crawl-flags.ts')).CRAWL_SPEC,
+  replay: async () => (await import('./commands/replay.ts')).REPLAY_SPEC,
+  train: async () => (await import('./commands/train.ts')).TRAIN_SPEC,
+  eval: async () => (await import('./commands/eval.ts')).EVAL_SPEC,
+  compare: async () => (await import('./commands/compare.ts')).COMPARE_SPEC,
+  'expand-topic': async () => (await import('./commands/expand-topic.ts')).EXPAND_TOPIC_SPEC,
+  'gen-web': async () => (await import('./commands/gen-web.ts')).GENWEB_SPEC,
+  stats: async () => (await import('./commands/stats.ts')).STATS_SPEC,
+  records: async () => (await import('./commands/records.ts')).RECORDS_SPEC,
 };
 
 /** The top-level help (`focuscrawl --help`). */
@@ -92,21 +92,21 @@ function parseAuth(values: string[]): CrawlConfig['auth'] {
 }
 
 async function crawlCommand(argv: string[]): Promise<number> {
-  const { CRAWL_SPEC } = await import('./crawl-flags.ts');
+  const { CRAWL_SPEC } = await import('./commands/crawl-flags.ts');
   const { help, args } = parseCommand(CRAWL_SPEC, argv);
   if (help) {
     process.stdout.write(helpText(CRAWL_SPEC));
     return 0;
   }
   const [{ canonicalize }, { readSeedsFile }, { loadTopic }, { needsModel }, { loadModel }, { getSegmenter }, { runCrawl }, { CrawlLog }] = await Promise.all([
-    import('./url.ts'),
-    import('./seeds.ts'),
-    import('./topic.ts'),
-    import('./scorers/index.ts'),
-    import('./model.ts'),
-    import('./text/segmenter.ts'),
+    import('./urls/canonical.ts'),
+    import('./seeds/file.ts'),
+    import('./relevance/topic.ts'),
+    import('./relevance/scorers/index.ts'),
+    import('./relevance/model.ts'),
+    import('./relevance/text/segmenter.ts'),
     import('./pipeline.ts'),
-    import('./crawl-log.ts'),
+    import('./output/crawl-log.ts'),
   ]);
   const num = (name: string): number => args.number(name)!;
   const opt = (name: string): number | undefined => args.number(name);
@@ -272,14 +272,14 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     if (cmd === 'crawl') return await crawlCommand(rest);
-    if (cmd === 'replay') return await (await import('./replay/command.ts')).runReplay(rest);
-    if (cmd === 'train') return await (await import('./train/command.ts')).runTrain(rest);
-    if (cmd === 'eval') return await (await import('./eval/command.ts')).runEval(rest);
-    if (cmd === 'compare') return await (await import('./eval/compare.ts')).runCompare(rest);
-    if (cmd === 'expand-topic') return await (await import('./etfl/command.ts')).runExpandTopic(rest);
-    if (cmd === 'gen-web') return await (await import('./genweb/command.ts')).runGenWeb(rest);
-    if (cmd === 'stats') return await (await import('./stats-command.ts')).runStats(rest);
-    if (cmd === 'records') return await (await import('./records-command.ts')).runRecords(rest);
+    if (cmd === 'replay') return await (await import('./commands/replay.ts')).runReplay(rest);
+    if (cmd === 'train') return await (await import('./commands/train.ts')).runTrain(rest);
+    if (cmd === 'eval') return await (await import('./commands/eval.ts')).runEval(rest);
+    if (cmd === 'compare') return await (await import('./commands/compare.ts')).runCompare(rest);
+    if (cmd === 'expand-topic') return await (await import('./commands/expand-topic.ts')).runExpandTopic(rest);
+    if (cmd === 'gen-web') return await (await import('./commands/gen-web.ts')).runGenWeb(rest);
+    if (cmd === 'stats') return await (await import('./commands/stats.ts')).runStats(rest);
+    if (cmd === 'records') return await (await import('./commands/records.ts')).runRecords(rest);
     throw new UsageError(`unknown command ${JSON.stringify(cmd)} (try focuscrawl --help)`);
   } catch (err) {
     const code = (err as { code?: unknown }).code;

@@ -24,26 +24,26 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NetworkError, StalledError, StoreLockedError, toItemError, UsageError, type FocuscrawlError } from './errors.ts';
-import { FrontierHead } from './frontier-head.ts';
-import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
-import { DEFAULT_USER_AGENT, HttpClient } from './http.ts';
-import type { Resolver } from './net/lookup.ts';
-import { Inflight } from './inflight.ts';
-import { firstN } from './iter.ts';
-import { stallWatchdog } from './stall.ts';
-import { LineOutput } from './output.ts';
-import { HostScheduler, politeDelayMs } from './politeness.ts';
-import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './retry.ts';
-import { RobotsCache } from './robots.ts';
-import { DEFAULT_ROUND_SIZE } from './scorers/best-n-first.ts';
-import type { LearnedModel } from './scorers/context.ts';
-import type { Segmenter } from './text/segmenter.ts';
-import { createScorer, relevanceThreshold } from './scorers/index.ts';
-import { DEFAULT_EXPLORE } from './scorers/explore.ts';
+import { FrontierHead } from './frontier/head.ts';
+import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './frontier/host-budget.ts';
+import { DEFAULT_USER_AGENT, HttpClient } from './fetch/http.ts';
+import type { Resolver } from './fetch/lookup.ts';
+import { Inflight } from './frontier/inflight.ts';
+import { firstN } from './util/iter.ts';
+import { stallWatchdog } from './frontier/stall.ts';
+import { LineOutput } from './output/ndjson.ts';
+import { HostScheduler, politeDelayMs } from './frontier/politeness.ts';
+import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './frontier/retry.ts';
+import { RobotsCache } from './fetch/robots.ts';
+import { DEFAULT_ROUND_SIZE } from './relevance/scorers/best-n-first.ts';
+import type { LearnedModel } from './relevance/scorers/context.ts';
+import type { Segmenter } from './relevance/text/segmenter.ts';
+import { createScorer, relevanceThreshold } from './relevance/scorers/index.ts';
+import { DEFAULT_EXPLORE } from './relevance/scorers/explore.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
 import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
-import { DEFAULT_NEAR_DUP_DISTANCE } from './simhash.ts';
+import { DEFAULT_NEAR_DUP_DISTANCE } from './relevance/simhash.ts';
 import { fetchStage } from './stages/fetch.ts';
 import { DEFAULT_HOLD_BACK, frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
@@ -51,19 +51,19 @@ import { parseStage } from './stages/parse.ts';
 import { DEFAULT_MAX_LINKS } from './parse/page-parser.ts';
 import { robotsAllows, robotsStage } from './stages/robots.ts';
 import { sinkStage, type LinkDropReason } from './stages/sink.ts';
-import type { StatsSnapshot } from './stats.ts';
-import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './stats-live.ts';
-import { CrawlStore, logKey } from './store.ts';
+import type { StatsSnapshot } from './output/stats.ts';
+import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './output/stats-live.ts';
+import { CrawlStore, logKey } from './store/level.ts';
 import type { RedisStore } from './store/redis.ts';
 import { inspectStoreDir, notAStore, removeStoreFiles, writeStoreMarker } from './store/dir.ts';
 import { isRedisStore, type Store } from './store/types.ts';
-import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
-import { compileScope, type ScopeRules } from './scope.ts';
-import { compileSkipExtensions } from './extensions.ts';
+import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './urls/traps.ts';
+import { compileScope, type ScopeRules } from './urls/scope.ts';
+import { compileSkipExtensions } from './urls/extensions.ts';
 import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
 import type { PageStore } from './stages/pages-out.ts';
-import type { WarcWriter } from './warc/writer.ts';
-import { canonicalize, originOf, type CanonOptions } from './url.ts';
+import type { WarcWriter } from './output/warc.ts';
+import { canonicalize, originOf, type CanonOptions } from './urls/canonical.ts';
 
 export interface CrawlConfig {
   seeds: string[];
@@ -83,7 +83,7 @@ export interface CrawlConfig {
   tunnel?: number;
   /**
    * --explore: the exploration and tail lanes over the strategy
-   * (src/scorers/explore.ts), the share of fetches they get at the start,
+   * (src/relevance/scorers/explore.ts), the share of fetches they get at the start,
    * 0 to 1 (default DEFAULT_EXPLORE; 0: the strategy alone). Not applied to
    * `scorer` nor to bfs
    */
@@ -104,35 +104,35 @@ export interface CrawlConfig {
   maxDepth: number;
   maxFrontier: number;
   dropIndex: boolean;
-  /** strip session ids from URLs (default true; src/url.ts) */
+  /** strip session ids from URLs (default true; src/urls/canonical.ts) */
   stripSessionIds?: boolean;
   /** pages per host, then its URLs become FC_HOST_BUDGET records (default DEFAULT_MAX_PAGES_PER_HOST; Infinity: none) */
   maxPagesPerHost?: number;
-  /** trap rules for links (src/traps.ts; default DEFAULT_TRAP_LIMITS; Infinity turns a rule off) */
+  /** trap rules for links (src/urls/traps.ts; default DEFAULT_TRAP_LIMITS; Infinity turns a rule off) */
   traps?: Partial<TrapLimits>;
-  /** which URLs may be queued (src/scope.ts; --allow-domain, --include, --exclude); default all */
+  /** which URLs may be queued (src/urls/scope.ts; --allow-domain, --include, --exclude); default all */
   scope?: ScopeRules;
-  /** links and sitemap entries ending in these extensions are not queued (src/extensions.ts; default DEFAULT_SKIP_EXTENSIONS; [] queues them all) */
+  /** links and sitemap entries ending in these extensions are not queued (src/urls/extensions.ts; default DEFAULT_SKIP_EXTENSIONS; [] queues them all) */
   skipExtensions?: readonly string[];
   proxy?: string;
   /**
    * the name lookup of every connection (default the system resolver,
-   * dns.lookup); tests pass loopbackLookup() from src/net/lookup.ts
+   * dns.lookup); tests pass loopbackLookup() from src/fetch/lookup.ts
    */
   lookup?: Resolver;
-  /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/sitemap.ts, seedFromSitemaps) */
+  /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/seeds/sitemap.ts, seedFromSitemaps) */
   sitemaps?: string[];
   /** --sitemaps-from-robots: also read the sitemaps the seeds' robots.txt files list */
   sitemapsFromRobots?: boolean;
   /** URLs taken from all sitemaps together (default DEFAULT_SITEMAP_MAX_URLS) */
   sitemapMaxUrls?: number;
-  /** near-duplicate Hamming distance (src/simhash.ts; default 3; 0 turns detection off) */
+  /** near-duplicate Hamming distance (src/relevance/simhash.ts; default 3; 0 turns detection off) */
   nearDupDistance?: number;
   /** pages with fewer tokens are never near-duplicates (default DEFAULT_NEAR_DUP_MIN_TOKENS) */
   nearDupMinTokens?: number;
   /** also fetch loopback/private/link-local/metadata addresses (default false; moot with `proxy`) */
   allowPrivate?: boolean;
-  /** --warc-out DIR: archive every fetched response as WARC/1.1 (src/warc/writer.ts, src/stages/warc-out.ts) */
+  /** --warc-out DIR: archive every fetched response as WARC/1.1 (src/output/warc.ts, src/stages/warc-out.ts) */
   warcOut?: string;
   /** --warc-max-size: bytes per WARC file before rolling over (default DEFAULT_WARC_MAX_SIZE, 1 GB) */
   warcMaxSize?: number;
@@ -142,7 +142,7 @@ export interface CrawlConfig {
   perHost: number;
   delayMs: number;
   delayExplicit: boolean;
-  /** --delay-factor: a host also waits this many times as long as its last request took (src/politeness.ts; default 0) */
+  /** --delay-factor: a host also waits this many times as long as its last request took (src/frontier/politeness.ts; default 0) */
   delayFactor?: number;
   hostDiversity: number;
   /** --hold-back: see FrontierSourceOptions.holdBack (default DEFAULT_HOLD_BACK; 0 = off) */
@@ -177,13 +177,13 @@ export interface CrawlConfig {
    * and the whole of one request (defaults 10 000, 20 000, 30 000, 60 000)
    */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; fetchMs?: number };
-  /** retries of transient failures and host backoff (src/retry.ts; default DEFAULT_RETRY_POLICY) */
+  /** retries of transient failures and host backoff (src/frontier/retry.ts; default DEFAULT_RETRY_POLICY) */
   retry?: Partial<RetryPolicy>;
   /** ms between stats records (default 10 000; 0: none, only the final stats are saved) */
   statsIntervalMs?: number;
   /** 'json': the summary is logged as one JSON object (default 'text') */
   logFormat?: 'text' | 'json';
-  /** receives a stats record every statsIntervalMs and the final one (src/stats.ts) */
+  /** receives a stats record every statsIntervalMs and the final one (src/output/stats.ts) */
   logStats?: (snapshot: StatsSnapshot) => void;
   /** receives a snapshot 4 times a second, for a progress line (the CLI: only on a terminal) */
   progress?: (snapshot: StatsSnapshot) => void;
@@ -333,7 +333,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     if (requeued > 0 && !cfg.quiet) cfg.log(`focuscrawl: ${requeued === 1 ? '1 URL' : `${requeued} URLs`} that got no answer in an earlier run ${requeued === 1 ? 'is' : 'are'} queued again`);
     await store.addSeeds(seeds);
     if ((cfg.sitemaps?.length ?? 0) > 0 || cfg.sitemapsFromRobots === true) {
-      const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');
+      const { seedFromSitemaps, sitemapLogLines } = await import('./seeds/sitemap.ts');
       const report = await seedFromSitemaps({
         sources: cfg.sitemaps ?? [], robotsOrigins: cfg.sitemapsFromRobots === true ? seeds.map((e) => originOf(e.url)) : [],
         client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, inScope, skipExtension, maxDepth: cfg.maxDepth,
@@ -347,8 +347,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     await budget.restore(store);
     // output files (loaded only when asked for: warcio is large)
     if (cfg.warcOut !== undefined) {
-      const { WarcWriter } = await import('./warc/writer.ts');
-      const { VERSION } = await import('./version.ts');
+      const { WarcWriter } = await import('./output/warc.ts');
+      const { VERSION } = await import('./util/version.ts');
       warc = await WarcWriter.create({
         dir: cfg.warcOut,
         maxSize: cfg.warcMaxSize,
@@ -456,7 +456,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     const timeLimit = Number.isFinite(maxTimeMs) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, started + maxTimeMs - Date.now())) : undefined;
     live.start();
     reporter = live;
-    // a lost wake-up must not end the process silently (exit 13): see src/stall.ts
+    // a lost wake-up must not end the process silently (exit 13): see src/frontier/stall.ts
     let stalled: StalledError | null = null;
     const onIdle = stallWatchdog({
       progress: () => store.committed,

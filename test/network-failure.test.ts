@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { HttpClient } from '../src/http.ts';
-import { isValidHostname, loopbackLookup } from '../src/net/lookup.ts';
+import { HttpClient } from '../src/fetch/http.ts';
+import { isValidHostname, loopbackLookup } from '../src/fetch/lookup.ts';
 import { runCrawl, type CrawlConfig } from '../src/pipeline.ts';
-import { createReplayServer } from '../src/replay/server.ts';
+import { createReplayServer } from '../src/tools/replay/server.ts';
 import { parseLines, ROOT, runCli, tempDir } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 

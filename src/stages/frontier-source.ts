@@ -10,9 +10,9 @@
  * workers the head is a ClaimHead (src/store/redis.ts): it leases URLs whose
  * host is free across all workers, and names how long to wait when none is.
  */
-import { hostOfCanonical, type FrontierHeadLike, type Verdict, type KeyedEntry } from '../frontier-head.ts';
-import type { Inflight } from '../inflight.ts';
-import type { HostScheduler } from '../politeness.ts';
+import { hostOfCanonical, type FrontierHeadLike, type Verdict, type KeyedEntry } from '../frontier/head.ts';
+import type { Inflight } from '../frontier/inflight.ts';
+import type { HostScheduler } from '../frontier/politeness.ts';
 import type { CrawlItem } from '../types.ts';
 
 export interface FrontierSourceOptions {

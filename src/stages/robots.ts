@@ -4,8 +4,8 @@
  * origin waits for a fetch; the others pass at once.
  */
 import { toItemError } from '../errors.ts';
-import { mapConcurrent } from '../iter.ts';
-import type { RobotsCache } from '../robots.ts';
+import { mapConcurrent } from '../util/iter.ts';
+import type { RobotsCache } from '../fetch/robots.ts';
 import type { CrawlItem, ItemError } from '../types.ts';
 
 /**

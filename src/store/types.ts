@@ -1,15 +1,15 @@
 /**
  * The crawl state store as the pipeline, the sink, the stats and the host
  * budget use it: exactly the methods they call. Two backends implement it:
- * CrawlStore (src/store.ts, LevelDB, embedded, the default) and RedisStore
+ * CrawlStore (src/store/level.ts, LevelDB, embedded, the default) and RedisStore
  * (src/store/redis.ts, `--store redis://HOST:PORT/DB`, shared by several
  * crawl workers). One contract test suite (test/store.test.ts) runs against
  * both.
  */
-import type { Commit, CommitHooks } from '../store.ts';
+import type { Commit, CommitHooks } from './level.ts';
 import type { FrontierEntry, Rescore } from '../types.ts';
 
-export type { Commit, CommitHooks, CommitLink, FrontierDelta, KeyedFrontierEntry, StoreOptions } from '../store.ts';
+export type { Commit, CommitHooks, CommitLink, FrontierDelta, KeyedFrontierEntry, StoreOptions } from './level.ts';
 
 /** Options of a commit or retry that only a shared (multi-worker) store uses. */
 export interface HostRelease {
