@@ -36,7 +36,8 @@ import { parseStage } from './stages/parse.ts';
 import { robotsStage } from './stages/robots.ts';
 import { sinkStage, toRecord } from './stages/sink.ts';
 import type { StatsSnapshot } from './output/stats.ts';
-import type { CrawlStore, StoreOptions } from './store/level.ts';
+import type { CrawlStore } from './store/level.ts';
+import type { StoreOptions } from './store/types.ts';
 import type { CrawlItem, OutputRecord, Topic } from './types.ts';
 import { canonicalize, type CanonOptions } from './urls/canonical.ts';
 import { VERSION } from './util/version.ts';
@@ -94,7 +95,8 @@ export type { SinkOptions, LinkGuard, LinkDropReason, RecordOptions } from './st
 export type { InScope, ScopeRules } from './urls/scope.ts';
 /** The built-in `skipExtensions` list, and the check a LinkGuard's `skipExtension` takes. */
 export { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from './urls/extensions.ts';
-export type { CrawlStore, StoreOptions } from './store/level.ts';
+export type { CrawlStore } from './store/level.ts';
+export type { StoreOptions } from './store/types.ts';
 export type { ReplayServer, ReplayServerOptions } from './tools/replay/server.ts';
 
 /** The output record of a finished item (what the sink writes), without a store. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { SEEN_CACHE_WAYS, SeenCache, type SeenMark } from '../src/store/seen-cache.ts';
-import { frontierKey } from '../src/store/level.ts';
+import { frontierKey } from '../src/store/keys.ts';
 import { urlKey } from '../src/urls/canonical.ts';
 
 const seqOf = (key: string): number => parseInt(key.slice(17), 16);

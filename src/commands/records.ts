@@ -17,7 +17,8 @@ import type { Writable } from 'node:stream';
 import { helpText, parseCommand, type CommandSpec } from './args.ts';
 import { LineOutput } from '../output/ndjson.ts';
 import { openRedisStore, requireStore } from './stats.ts';
-import { CrawlStore, logKey } from '../store/level.ts';
+import { CrawlStore } from '../store/level.ts';
+import { logKey } from '../store/keys.ts';
 import { isRedisStore, type Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../output/terminal.ts';
 

@@ -14,7 +14,7 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { logKey } from '../store/level.ts';
+import { logKey } from '../store/keys.ts';
 import type { Store } from '../store/types.ts';
 import { CrawlStats, parseSavedStats, savedRecords, type SavedStats, type StatsSample, type StatsSnapshot } from './stats.ts';
 import type { ErrorRecord, OutputRecord, PageRecord } from '../types.ts';

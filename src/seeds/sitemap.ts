@@ -38,7 +38,7 @@ import { CapExceededError, FocuscrawlError, SitemapError, toItemError, UsageErro
 import type { HttpClient } from '../fetch/http.ts';
 import type { RobotsCache } from '../fetch/robots.ts';
 import { robotsAllows } from '../stages/robots.ts';
-import type { CrawlStore } from '../store/level.ts';
+import type { Store } from '../store/types.ts';
 import type { InScope } from '../urls/scope.ts';
 import { trapReason, type TrapLimits } from '../urls/traps.ts';
 import type { FrontierEntry, ItemError, PageLink, ParsedPage, Scorer } from '../types.ts';
@@ -572,7 +572,7 @@ export interface SitemapSeedOptions {
   robotsOrigins: readonly string[];
   client: Pick<HttpClient, 'get' | 'getText' | 'checkAddress'>;
   robots: RobotsCache;
-  store: Pick<CrawlStore, 'addSeeds'>;
+  store: Pick<Store, 'addSeeds'>;
   /** scores an entry like a link (anchor = the words of its URL) on a virtual root page */
   scorer: Pick<Scorer, 'linkScore'>;
   canon: CanonOptions;

@@ -43,7 +43,8 @@ import { SEEN_CACHE_WAYS, SeenCache } from './seen-cache.ts';
 import { SeenFilter } from './seen-filter.ts';
 import { STORE_LEVELDB_OPTIONS } from './options.ts';
 import { JOURNAL_FILE, inspectStoreDir, makeStoreDir, notAStore, writeStoreMarker } from './dir.ts';
-import type { Store } from './types.ts';
+import { frontierKey, logKey, seqOf } from './keys.ts';
+import type { Commit, CommitHooks, FrontierDelta, Store, StoreOptions } from './types.ts';
 import type { FrontierEntry, Rescore } from '../types.ts';
 import { urlKey } from '../urls/canonical.ts';
 
@@ -61,44 +62,6 @@ interface Counters {
   b: number;
 }
 
-/** A link to enqueue from a committed page (already canonical and deduplicated). */
-export interface CommitLink {
-  url: string;
-  score: number;
-  depth: number;
-  parent: string;
-  anchor?: string;
-  context?: string;
-  offTopicHops?: number;
-}
-
-/** Everything one fetched page changes in the store, written atomically by `commit`. */
-export interface Commit {
-  /** the entry that was fetched (its URL is marked done and leaves the frontier) */
-  entry: FrontierEntry;
-  /** the output record, appended to the log */
-  record: object;
-  /** whether the record counts towards `pages` */
-  countsAsPage: boolean;
-  /** redirect hops: canonical URLs also marked done and removed from the frontier */
-  alsoDone?: string[];
-  /**
-   * the fetch got no answer (FC_NETWORK, FC_TIMEOUT after its retries): the
-   * URL is done for this run (its record is logged, links to it are not
-   * queued) but parked, and {@link Store.requeueParked} (the next run's
-   * start) queues it again. A definitive answer (any HTTP status, a robots
-   * refusal) leaves this unset: done for good.
-   */
-  retryLater?: boolean;
-  links: CommitLink[];
-  /**
-   * store the links' anchor and context in their frontier entries (default
-   * true); false for a strategy that never reads them back from the frontier
-   * (Scorer.readsQueuedText): they are most of an entry's bytes
-   */
-  keepText?: boolean;
-}
-
 /** Parked URLs queued again per batch by requeueParked. */
 const REQUEUE_BATCH = 4096;
 
@@ -106,49 +69,6 @@ const REQUEUE_BATCH = 4096;
 function parkedEntry(e: FrontierEntry): FrontierEntry {
   const { attempts: _attempts, seq: _seq, ...rest } = e as FrontierEntry & { seq?: number };
   return rest;
-}
-
-/** A frontier entry with its key. */
-export interface KeyedFrontierEntry {
-  key: string;
-  entry: FrontierEntry;
-}
-
-/** What one successful batch did to the frontier: keys put and keys deleted. */
-export interface FrontierDelta {
-  added: KeyedFrontierEntry[];
-  removed: string[];
-}
-
-export interface CommitHooks {
-  /**
-   * Called synchronously right after the batch is journaled (the commit) and
-   * before LevelDB gets it, after every read the commit needed. The sink
-   * writes the page's stdout record here, so the record and the durable
-   * commit are microseconds apart whatever else the process is doing (see
-   * src/stages/sink.ts). A journaled commit stands even if this throws.
-   */
-  beforeBatch?: () => void;
-}
-
-export interface StoreOptions {
-  /** keep at most this many frontier entries, evicting the lowest priority (default Infinity) */
-  maxFrontier?: number;
-  /**
-   * Called synchronously after each addSeeds/commit/retry/reprioritise
-   * batch is committed, with the frontier keys it put and deleted (for an
-   * in-memory frontier head); with write-behind, before LevelDB holds them.
-   * Must not throw: the batch is already committed when it runs.
-   */
-  onFrontierChange?: (delta: FrontierDelta) => void;
-  /**
-   * The journal file for a database passed in (a store in a directory
-   * always keeps one there): commits are journaled and written behind, as
-   * in a directory store, and open() replays the journal.
-   */
-  journal?: string;
-  /** seen marks kept in memory: a power of two, at least 16 (default 262,144, 6.6 MB) */
-  seenCacheSlots?: number;
 }
 
 type Root = AbstractLevel<any, any, any>;
@@ -171,43 +91,6 @@ const MAX_PENDING_OPS = 16_384;
  * links a site repeats on its pages are then found without a read.
  */
 const SEEN_CACHE_SLOTS = 1 << 18;
-/** scratch for frontierKey's float bits (one per module: keys are made one at a time) */
-const KEY_VIEW = new DataView(new ArrayBuffer(8));
-const SEQ_HEX = 14; // 0x1fffffffffffff = Number.MAX_SAFE_INTEGER fits in 14 hex digits
-
-/**
- * Frontier key of an entry: a forward iterator yields the HIGHEST score first
- * and equal scores in ascending `seq` (FIFO). The first 16 hex digits are the
- * float64 bits of -score made lexicographically sortable (negative numbers:
- * all bits flipped; others: sign bit flipped; -0 is folded into +0), then
- * '!', then `seq` as 14 hex digits. Throws TypeError for NaN or a bad seq.
- */
-export function frontierKey(score: number, seq: number): string {
-  if (typeof score !== 'number' || Number.isNaN(score)) throw new TypeError(`bad frontier score: ${score}`);
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new TypeError(`bad frontier seq: ${seq}`);
-  const view = KEY_VIEW;
-  view.setFloat64(0, score === 0 ? 0 : -score);
-  let hi = view.getUint32(0);
-  let lo = view.getUint32(4);
-  if (hi & 0x80000000) {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
-  } else {
-    hi = (hi | 0x80000000) >>> 0;
-  }
-  const hex = (n: number) => n.toString(16).padStart(8, '0');
-  return `${hex(hi)}${hex(lo)}!${seq.toString(16).padStart(SEQ_HEX, '0')}`;
-}
-
-/** The seq part of a frontier key. */
-function seqOf(key: string): number {
-  return parseInt(key.slice(17), 16);
-}
-
-/** Log key of the n-th committed record (n from 1); `log({ gt: logKey(n) })` resumes after it. */
-export function logKey(n: number): string {
-  return String(n).padStart(16, '0');
-}
 
 /** An error's message with its cause's (abstract-level hides the IO error, e.g. EROFS, in `cause`). */
 function reason(err: unknown): string {
