@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Rng } from '../src/util/random.ts';
-import { createReplayServer } from '../src/tools/replay/server.ts';
+import { createReplayServer } from '../src/replay/server.ts';
 import { CrawlStore } from '../src/store/level.ts';
 import type { OutputRecord } from '../src/types.ts';
 import {

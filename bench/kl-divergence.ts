@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util';
 import { WARCParser } from 'warcio';
 import { klDivergence, klDivergenceShared } from '../src/relevance/learn/kl.ts';
 import { seededRandom } from '../src/relevance/learn/metrics.ts';
-import { parseBody } from '../src/stages/parse.ts';
+import { parseBody } from '../src/parse/body.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { canonicalize } from '../src/urls/canonical.ts';
 import type { BlockType } from '../src/types.ts';

@@ -25,7 +25,7 @@ import { Readable, Writable } from 'node:stream';
 import { UsageError, toItemError } from './errors.ts';
 import { HttpClient } from './fetch/http.ts';
 import type { CrawlConfig, CrawlSummary } from './pipeline.ts';
-import type { ReplayServer, ReplayServerOptions } from './tools/replay/server.ts';
+import type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
 import { RobotsCache, type RobotsCacheOptions } from './fetch/robots.ts';
 import { knownStrategies, needsModel } from './relevance/scorers/index.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
@@ -79,7 +79,8 @@ export { getSegmenter, type Segmenter } from './relevance/text/segmenter.ts';
 /** The HTML parser: title, text blocks, links with context windows. */
 export { PageParser, type PageParserOptions } from './parse/page-parser.ts';
 export { sniffCharset } from './parse/charset.ts';
-export { parseBody as parseHtml, type ParseStageOptions } from './stages/parse.ts';
+export { parseBody as parseHtml } from './parse/body.ts';
+export type { ParseStageOptions } from './stages/parse.ts';
 
 /** HTTP client (timeouts, caps, proxy, private-address guard) and robots.txt cache, for the fetch and robots stages. */
 export { HttpClient, type HttpClientOptions } from './fetch/http.ts';
@@ -97,7 +98,7 @@ export type { InScope, ScopeRules } from './urls/scope.ts';
 export { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from './urls/extensions.ts';
 export type { CrawlStore } from './store/level.ts';
 export type { StoreOptions } from './store/types.ts';
-export type { ReplayServer, ReplayServerOptions } from './tools/replay/server.ts';
+export type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
 
 /** The output record of a finished item (what the sink writes), without a store. */
 export { toRecord };
@@ -209,7 +210,7 @@ export async function createStore(location: StoreLocation, opts: StoreOptions = 
  * `crawl({ proxy: server.url, ... })`. Close it with `server.close()`.
  */
 export async function createReplayServer(opts: ReplayServerOptions): Promise<ReplayServer> {
-  const replay = await import('./tools/replay/server.ts');
+  const replay = await import('./replay/server.ts');
   return replay.createReplayServer(opts);
 }
 

@@ -19,8 +19,8 @@ import iconv from 'iconv-lite';
 import { ProxyAgent, request } from 'undici';
 import { WARCParser } from 'warcio';
 import { canonicalize, hostOf } from '../src/urls/canonical.ts';
-import { parseBody } from '../src/stages/parse.ts';
-import { createReplayServer } from '../src/tools/replay/server.ts';
+import { parseBody } from '../src/parse/body.ts';
+import { createReplayServer } from '../src/replay/server.ts';
 import { generatePortalWeb, SYNTHETIC_COMMENT, WARCINFO_DESCRIPTION, type Headline, type PortalWeb, type WebRecord } from '../src/tools/genweb/portal.ts';
 import { labelsTsv, portalWarc, readHeadlines, runGenWeb } from '../src/commands/gen-web.ts';
 

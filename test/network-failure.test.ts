@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { HttpClient } from '../src/fetch/http.ts';
 import { isValidHostname, loopbackLookup } from '../src/fetch/lookup.ts';
 import { runCrawl, type CrawlConfig } from '../src/pipeline.ts';
-import { createReplayServer } from '../src/tools/replay/server.ts';
+import { createReplayServer } from '../src/replay/server.ts';
 import { parseLines, ROOT, runCli, tempDir } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 

@@ -12,8 +12,8 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { ProxyAgent, request } from 'undici';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { buildIndex, readResponse } from '../src/tools/replay/warc-index.ts';
-import { createReplayServer, type ReplayServer } from '../src/tools/replay/server.ts';
+import { buildIndex, readResponse } from '../src/replay/warc-index.ts';
+import { createReplayServer, type ReplayServer } from '../src/replay/server.ts';
 import { runReplay } from '../src/commands/replay.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));

@@ -16,7 +16,7 @@ import {
 } from '../src/relevance/simhash.ts';
 import { pageFingerprint } from '../src/stages/dedup.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
-import { parseBody } from '../src/stages/parse.ts';
+import { parseBody } from '../src/parse/body.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';
 
 const SEED = 20261122;

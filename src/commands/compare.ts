@@ -20,7 +20,7 @@ import { helpText, parseCommand, type CommandSpec } from './args.ts';
 import { UsageError } from '../errors.ts';
 import { parseWhere } from '../relevance/train/where.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../output/terminal.ts';
-import { createReplayServer } from '../tools/replay/server.ts';
+import { createReplayServer } from '../replay/server.ts';
 import {
   atFlag, emit, loadLabels, loadReachable, reportError, scoreRun, summaryLine, writePlot,
   type ScoreConfig, type ScoredRun,

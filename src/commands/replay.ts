@@ -9,7 +9,7 @@ import { helpText, ownMessage, parseCommand, type CommandSpec } from './args.ts'
 import type { Writable } from 'node:stream';
 import { ERROR_CODES, exitStatusOf, FocuscrawlError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../output/terminal.ts';
-import { createReplayServer } from '../tools/replay/server.ts';
+import { createReplayServer } from '../replay/server.ts';
 
 export const REPLAY_SPEC: CommandSpec = {
   name: 'replay',

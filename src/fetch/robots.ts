@@ -31,7 +31,8 @@
  * group's rules and Crawl-delay apply.
  */
 import robotsParserModule from 'robots-parser';
-import { TimeoutError } from '../errors.ts';
+import { TimeoutError, toItemError } from '../errors.ts';
+import type { ItemError } from '../types.ts';
 import { Lru } from '../util/lru.ts';
 
 // robots-parser is CommonJS (`module.exports = function`) but its typings say
@@ -243,5 +244,21 @@ export class RobotsCache {
 
   #unavailable(message: string): Entry {
     return { robot: null, crawlDelayMs: null, unavailable: message, expires: this.#now() + this.#unavailableMs };
+  }
+}
+
+/**
+ * The error for `url` when robots.txt forbids it (FC_ROBOTS_DISALLOWED) or
+ * its origin is off limits (FC_ROBOTS_UNAVAILABLE); null when it may be
+ * fetched. Never rejects: a malformed URL becomes an FC_INTERNAL error.
+ * The fetch stage uses it for every redirect hop.
+ */
+export async function robotsAllows(robots: RobotsCache, url: string): Promise<ItemError | null> {
+  try {
+    const verdict = await robots.check(url);
+    if (verdict.allowed) return null;
+    return { code: verdict.code ?? 'FC_ROBOTS_DISALLOWED', message: verdict.message ?? `robots.txt forbids ${url}` };
+  } catch (err) {
+    return toItemError(err);
   }
 }

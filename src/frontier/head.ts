@@ -14,6 +14,7 @@
  * load's iterator reads a snapshot taken before them.
  */
 import { MinHeap } from '../util/heap.ts';
+import { hostOfCanonical } from '../urls/canonical.ts';
 import type { FrontierEntry } from '../types.ts';
 
 export interface KeyedEntry {
@@ -45,13 +46,6 @@ export interface HostGate {
    * the passing of time or a release.
    */
   readyAt(host: string): number;
-}
-
-/** Host part of a canonical URL (canonical URLs always have a path). */
-export function hostOfCanonical(url: string): string {
-  const start = url.indexOf('//') + 2;
-  const end = url.indexOf('/', start);
-  return url.slice(start, end < 0 ? undefined : end);
 }
 
 /** The buffered entries of one host, and where the host stands in take()'s indexes. */

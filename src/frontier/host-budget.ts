@@ -24,7 +24,7 @@
  *
  * Memory: one map entry per host with a committed page (~100 bytes each).
  */
-import { hostOfCanonical } from '../stages/frontier-source.ts';
+import { hostOfCanonical } from '../urls/canonical.ts';
 import { logKey } from '../store/keys.ts';
 import type { Store } from '../store/types.ts';
 

@@ -5,7 +5,7 @@
  * WARCSerializer); digests are computed here with node:crypto (warcio's
  * hash-wasm costs about 1 ms a record) and each record is compressed as its
  * own gzip member with node:zlib, so a reader can seek
- * to any record (src/tools/replay/warc-index.ts does).
+ * to any record (src/replay/warc-index.ts does).
  *
  * Files: `<prefix>-<yyyyMMddHHmmssSSS>-<serial>.warc.gz`, each opened with a
  * `warcinfo` record, which is in it before the file has that name (see

@@ -13,7 +13,7 @@
  */
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.ts';
-import { readLines } from '../relevance/train/from-texts.ts';
+import { readLines } from '../util/read-lines.ts';
 import { canonicalize } from '../urls/canonical.ts';
 
 /**

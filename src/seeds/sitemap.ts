@@ -37,7 +37,7 @@ import { Parser } from 'htmlparser2';
 import { CapExceededError, FocuscrawlError, SitemapError, toItemError, UsageError } from '../errors.ts';
 import type { HttpClient } from '../fetch/http.ts';
 import type { RobotsCache } from '../fetch/robots.ts';
-import { robotsAllows } from '../stages/robots.ts';
+import { robotsAllows } from '../fetch/robots.ts';
 import type { Store } from '../store/types.ts';
 import type { InScope } from '../urls/scope.ts';
 import { trapReason, type TrapLimits } from '../urls/traps.ts';

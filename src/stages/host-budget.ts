@@ -7,7 +7,7 @@
 import { HostBudgetError, toItemError } from '../errors.ts';
 import type { HostBudget } from '../frontier/host-budget.ts';
 import type { CrawlItem } from '../types.ts';
-import { hostOfCanonical } from './frontier-source.ts';
+import { hostOfCanonical } from '../urls/canonical.ts';
 
 /** Sets FC_HOST_BUDGET on items the budget does not admit; yields every item in order. */
 export async function* hostBudgetStage(source: AsyncIterable<CrawlItem>, opts: { budget: HostBudget }): AsyncGenerator<CrawlItem> {

@@ -18,9 +18,8 @@ import type { Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../output/terminal.ts';
 import type { InScope } from '../urls/scope.ts';
 import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../urls/traps.ts';
-import { canonicalizer, type CanonOptions } from '../urls/canonical.ts';
+import { canonicalizer, hostOfCanonical, type CanonOptions } from '../urls/canonical.ts';
 import type { CrawlItem, ErrorRecord, FrontierEntry, Outlink, OutputRecord, PageRecord, QueuedLink, RecordOutlink, Scorer } from '../types.ts';
-import { hostOfCanonical } from './frontier-source.ts';
 
 export interface SinkOptions {
   store: Store;

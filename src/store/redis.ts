@@ -34,8 +34,7 @@ import { Redis } from 'ioredis';
 import { StoreError } from '../errors.ts';
 import type { KeyedEntry, Verdict } from '../frontier/head.ts';
 import type { FrontierEntry, Rescore } from '../types.ts';
-import { urlKey } from '../urls/canonical.ts';
-import { hostOfCanonical } from '../stages/frontier-source.ts';
+import { hostOfCanonical, urlKey } from '../urls/canonical.ts';
 import * as S from './redis-scripts.ts';
 import type { Commit, CommitHooks, HostRelease, Store, StoreOptions } from './types.ts';
 

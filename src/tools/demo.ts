@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ndjson from 'ndjson';
-import { createReplayServer } from './replay/server.ts';
+import { createReplayServer } from '../replay/server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = (name: string): string => path.join(root, 'fixtures', name);

@@ -143,3 +143,10 @@ export function originOf(url: string): string {
 export function urlKey(canonicalUrl: string): string {
   return hash('md5', canonicalUrl, 'hex');
 }
+
+/** Host part of a canonical URL (canonical URLs always have a path). */
+export function hostOfCanonical(url: string): string {
+  const start = url.indexOf('//') + 2;
+  const end = url.indexOf('/', start);
+  return url.slice(start, end < 0 ? undefined : end);
+}

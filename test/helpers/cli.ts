@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createReplayServer } from '../../src/tools/replay/server.ts';
+import { createReplayServer } from '../../src/replay/server.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = path.join(ROOT, 'bin', 'focuscrawl');

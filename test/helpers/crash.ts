@@ -30,7 +30,7 @@ import { Level } from 'level';
 import { compileSkipExtensions } from '../../src/urls/extensions.ts';
 import { HttpClient } from '../../src/fetch/http.ts';
 import { classifyStage } from '../../src/stages/classify.ts';
-import { parseBody } from '../../src/stages/parse.ts';
+import { parseBody } from '../../src/parse/body.ts';
 import { linksToQueue } from '../../src/stages/sink.ts';
 import { CrawlStore } from '../../src/store/level.ts';
 import type { CrawlItem, FetchResult, OutputRecord, Scorer } from '../../src/types.ts';

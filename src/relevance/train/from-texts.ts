@@ -6,8 +6,7 @@
  * are counted, reported and skipped. Also the line reader and the bounded
  * example sample the WARC reader shares.
  */
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { MAX_LINE_BYTES, readLines } from '../../util/read-lines.ts';
 import { UsageError } from '../../errors.ts';
 import type { ParsedPage } from '../../types.ts';
 import type { Segmenter } from '../text/segmenter.ts';
@@ -15,67 +14,10 @@ import { pageFeatures } from '../learn/features.ts';
 import { seededRandom } from '../learn/metrics.ts';
 import type { LinkExample, PageExample, TrainingData } from '../model.ts';
 
-/** Longest line read (bytes); a longer line is reported as malformed (NDJSON) or rejected (labels). */
-export const MAX_LINE_BYTES = 1024 * 1024;
 /** Default cap on the examples of each kind kept for training (a uniform sample beyond it). */
 export const DEFAULT_MAX_EXAMPLES = 500_000;
 
-/**
- * The lines of a UTF-8 text file without their line ends (LF or CRLF; a
- * leading BOM is dropped). A line longer than `maxLineBytes` is yielded as
- * null (its bytes are skipped, never buffered). Throws UsageError (FC_USAGE)
- * when the file cannot be read. `open` gives the bytes instead of the file
- * at `path` (which then only names them in messages), e.g. stdin.
- */
-export async function* readLines(path: string, maxLineBytes = MAX_LINE_BYTES, open: () => Readable = () => createReadStream(path)): AsyncGenerator<string | null> {
-  const decoder = new TextDecoder('utf-8');
-  let parts: Buffer[] = [];
-  let size = 0;
-  let overlong = false;
-  let first = true;
-  const take = (): string | null => {
-    let line: string | null = null;
-    if (!overlong) {
-      line = decoder.decode(Buffer.concat(parts, size));
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (first) line = line.replace(/^\uFEFF/, '');
-    }
-    first = false;
-    parts = [];
-    size = 0;
-    overlong = false;
-    return line;
-  };
-  let stream;
-  try {
-    stream = open();
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (;;) {
-        const nl = chunk.indexOf(0x0a, start);
-        const end = nl === -1 ? chunk.length : nl;
-        if (!overlong) {
-          if (size + end - start > maxLineBytes) {
-            overlong = true;
-            parts = [];
-            size = 0;
-          } else if (end > start) {
-            parts.push(chunk.subarray(start, end));
-            size += end - start;
-          }
-        }
-        if (nl === -1) break;
-        yield take();
-        start = nl + 1;
-      }
-    }
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`, { cause: err });
-  } finally {
-    stream?.destroy();
-  }
-  if (size > 0 || overlong) yield take();
-}
+export { MAX_LINE_BYTES, readLines };
 
 /**
  * A uniform random sample of at most `capacity` items of a stream

@@ -17,9 +17,9 @@
 import { FocuscrawlError } from '../../errors.ts';
 import { compileSkipExtensions } from '../../urls/extensions.ts';
 import { parseContentType } from '../../fetch/http.ts';
-import { buildIndex, readResponse } from '../replay/warc-index.ts';
+import { buildIndex, readResponse } from '../../replay/warc-index.ts';
 import { RobotsCache } from '../../fetch/robots.ts';
-import { parseBody } from '../../stages/parse.ts';
+import { parseBody } from '../../parse/body.ts';
 import { decodedBody, header } from '../../relevance/train/from-warc.ts';
 import type { PageLink, ParsedPage } from '../../types.ts';
 import { canonicalize } from '../../urls/canonical.ts';

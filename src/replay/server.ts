@@ -12,8 +12,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { canonicalize } from '../../urls/canonical.ts';
-import { toItemError } from '../../errors.ts';
+import { canonicalize } from '../urls/canonical.ts';
+import { toItemError } from '../errors.ts';
 import { buildIndex, readResponse, type ArchivedResponse, type WarcIndex } from './warc-index.ts';
 
 /** Header added to every answer of the replay proxy. */
