@@ -44,7 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { parseParams } from '../src/cli.ts';
+import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
 import { fitModel } from '../src/relevance/model.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';

@@ -52,7 +52,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
 import { fitModel, type Model } from '../src/relevance/model.ts';
-import { parseParams } from '../src/cli.ts';
+import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
 import { writeSection } from './lib/sections.ts';
 import { median, medianOrNull, parseTrainFlags, simulateStrategy } from './lib/simulate.ts';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { helpText, parseCommand, usageProblems } from '../src/commands/args.ts';
-import { CRAWL_SPEC } from '../src/commands/crawl-flags.ts';
+import { CRAWL_SPEC } from '../src/commands/crawl.ts';
 import { COMMAND_SPECS } from '../src/cli.ts';
 import { CLI_DOC, cliReference } from '../src/tools/cli-docs.ts';
 import { ROOT, runCli } from './helpers/cli.ts';

@@ -1,9 +1,14 @@
 /**
- * The flags of `focuscrawl crawl`: one entry each (src/commands/args.ts generates
- * parsing, validation, --help and docs/cli.md from it). A limit that counts
- * something (pages, frontier, path trap limits) takes 0 for "no limit".
+ * `focuscrawl crawl`: its flags, one entry each (src/commands/args.ts generates
+ * parsing, validation, --help and docs/cli.md from it), and the command,
+ * which turns them into a CrawlConfig and runs the pipeline. A limit that
+ * counts something (pages, frontier, path trap limits) takes 0 for "no limit".
  */
-import type { CommandSpec, Flag } from './args.ts';
+import { flagError, helpText, parseCommand, type CommandSpec, type Flag } from './args.ts';
+import { exitStatusOf, FocuscrawlError } from '../errors.ts';
+import type { CrawlConfig } from '../pipeline.ts';
+import { parseSkipExtensions } from '../urls/extensions.ts';
+import { parseDomain, parsePattern } from '../urls/scope.ts';
 import { DEFAULT_MAX_PAGES_PER_HOST } from '../frontier/host-budget.ts';
 import { DEFAULT_RETRY_POLICY } from '../frontier/retry.ts';
 import { knownStrategies } from '../relevance/scorers/index.ts';
@@ -113,3 +118,179 @@ export const CRAWL_SPEC: CommandSpec = {
     [143, 'interrupted by SIGTERM; as for 130'],
   ],
 };
+
+/** --text: the cap of a record's main text (100,000 characters: a long article, not a dump of a 1 MB page). */
+const DEFAULT_TEXT_CHARS = 100_000;
+
+/** --param KEY=VALUE values: numbers where they parse as one, else strings. */
+export function parseParams(values: string[]): Record<string, number | string> {
+  const params: Record<string, number | string> = {};
+  for (const v of values) {
+    const m = /^([A-Za-z][\w.-]*)=(.*)$/.exec(v);
+    if (m === null) throw flagError('crawl', 'param', `wants KEY=VALUE, got ${JSON.stringify(v)}`);
+    const n = Number(m[2]);
+    params[m[1]] = m[2].trim() !== '' && Number.isFinite(n) ? n : m[2];
+  }
+  return params;
+}
+
+function parseAuth(values: string[]): CrawlConfig['auth'] {
+  const auth: CrawlConfig['auth'] = {};
+  for (const v of values) {
+    const m = /^([^=]+)=([^:]*):(.*)$/.exec(v);
+    if (m === null) throw flagError('crawl', 'auth', `wants HOST=USER:PASS, got ${JSON.stringify(v)}`);
+    auth[m[1].toLowerCase()] = { user: m[2], pass: m[3] };
+  }
+  return auth;
+}
+
+/** `focuscrawl crawl ARGV`: runs the crawl; resolves to the exit code. */
+export async function runCrawlCommand(argv: string[]): Promise<number> {
+  const { help, args } = parseCommand(CRAWL_SPEC, argv);
+  if (help) {
+    process.stdout.write(helpText(CRAWL_SPEC));
+    return 0;
+  }
+  const [{ canonicalize }, { readSeedsFile }, { loadTopic }, { needsModel }, { loadModel }, { getSegmenter }, { runCrawl }, { CrawlLog }] = await Promise.all([
+    import('../urls/canonical.ts'),
+    import('../seeds/file.ts'),
+    import('../relevance/topic.ts'),
+    import('../relevance/scorers/index.ts'),
+    import('../relevance/model.ts'),
+    import('../relevance/text/segmenter.ts'),
+    import('../pipeline.ts'),
+    import('../output/crawl-log.ts'),
+  ]);
+  const num = (name: string): number => args.number(name)!;
+  const opt = (name: string): number | undefined => args.number(name);
+  let seeds = args.strings('seed');
+  for (const s of seeds) if (canonicalize(s) === null) throw flagError(CRAWL_SPEC, 'seed', `not an http(s) URL: ${JSON.stringify(s)}`);
+  const store = args.string('store')!;
+  if (args.has('lease-ms') && !/^rediss?:\/\//i.test(store)) throw flagError(CRAWL_SPEC, 'lease-ms', 'needs --store redis://HOST:PORT/DB');
+  const proxy = args.string('proxy');
+  if (proxy !== undefined) {
+    let proto = '';
+    try {
+      proto = new URL(proxy).protocol;
+    } catch {
+      /* reported below */
+    }
+    if (proto !== 'http:' && proto !== 'https:') throw flagError(CRAWL_SPEC, 'proxy', `not an http(s) URL: ${JSON.stringify(proxy)}`);
+  }
+  const params = parseParams(args.strings('param'));
+  const auth = parseAuth(args.strings('auth'));
+  const skipExtensions = args.has('skip-extensions') ? parseSkipExtensions(args.string('skip-extensions')!) : undefined;
+  const scope = {
+    domains: args.strings('allow-domain').map(parseDomain),
+    include: args.strings('include').map((v) => parsePattern('include', v)),
+    exclude: args.strings('exclude').map((v) => parsePattern('exclude', v)),
+  };
+  // concat, not push(...): a seeds file may hold more URLs than a call has room for arguments
+  const seedsFile = args.string('seeds');
+  if (seedsFile !== undefined) seeds = seeds.concat(await readSeedsFile(seedsFile));
+  const topicFile = args.string('topic');
+  const topic = topicFile === undefined ? null : await loadTopic(topicFile);
+  const segmenter = getSegmenter(args.string('segmenter'));
+  const modelFile = args.string('model');
+  const model = modelFile === undefined ? null : await loadModel(modelFile, segmenter);
+  // a model's link classifier is what it was trained for: nb-link by default (RESULTS.md, "Leave one university out")
+  const strategy = args.string('strategy') ?? (model !== null ? 'nb-link' : topic !== null ? 'best-first' : 'bfs');
+  if (needsModel(strategy) && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --model FILE (focuscrawl train)`);
+  if (strategy !== 'bfs' && topic === null && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --topic FILE`);
+  const density = args.string('density');
+  if (density !== undefined) params.density = density;
+  // etfl reads its feature library (synonyms, kinds, mined terms) from the topic file
+  if (strategy === 'etfl' && topicFile !== undefined) params.libraryPath ??= topicFile;
+  const logFormat = args.string('log-format') as 'text' | 'json';
+  const statsIntervalS = opt('stats-interval');
+  const maxTimeS = opt('max-time');
+  const timeout = opt('timeout-ms');
+  const quiet = args.bool('quiet') === true;
+  // a progress line only in text mode on a terminal, and not when records go to that terminal too
+  const progress = !quiet && logFormat === 'text' && process.stderr.isTTY === true && process.stdout.isTTY !== true;
+  const log = new CrawlLog(process.stderr, { format: logFormat, progress });
+  const config: CrawlConfig = {
+    seeds,
+    topic,
+    model,
+    strategy,
+    params,
+    segmenter,
+    tunnel: opt('tunnel') ?? Infinity,
+    explore: opt('explore'),
+    storeDir: store,
+    fresh: args.bool('fresh') === true,
+    leaseMs: opt('lease-ms'),
+    maxPages: opt('max-pages') ?? Infinity,
+    maxTimeMs: maxTimeS === undefined ? undefined : maxTimeS * 1000,
+    maxDepth: opt('max-depth') ?? Infinity,
+    maxFrontier: opt('max-frontier') ?? Infinity,
+    scope,
+    skipExtensions,
+    dropIndex: args.bool('keep-index-html') !== true,
+    stripSessionIds: args.bool('keep-session-ids') !== true,
+    maxPagesPerHost: num('max-pages-per-host'),
+    traps: {
+      maxRepeat: num('max-path-repeat'),
+      maxSegments: num('max-path-segments'),
+      maxUrlLength: num('max-url-length'),
+    },
+    proxy,
+    sitemaps: args.strings('sitemap'),
+    sitemapsFromRobots: args.bool('sitemaps-from-robots') === true,
+    sitemapMaxUrls: num('sitemap-max-urls'),
+    nearDupDistance: num('near-dup-distance'),
+    nearDupMinTokens: num('near-dup-min-tokens'),
+    allowPrivate: args.bool('allow-private') === true,
+    warcOut: args.string('warc-out'),
+    warcMaxSize: opt('warc-max-size'),
+    pagesOut: args.string('pages-out'),
+    textChars: opt('text-max-chars') ?? (args.bool('text') === true ? DEFAULT_TEXT_CHARS : 0),
+    outlinks: args.bool('outlinks') === true,
+    concurrency: num('concurrency'),
+    perHost: num('per-host'),
+    delayMs: num('delay-ms'),
+    delayExplicit: args.has('delay-ms'),
+    delayFactor: num('delay-factor'),
+    hostDiversity: num('host-diversity'),
+    holdBack: num('hold-back'),
+    maxBytes: num('max-bytes'),
+    maxLinksPerPage: num('max-links-per-page'),
+    userAgent: args.string('user-agent'),
+    auth,
+    timeouts: { connectMs: timeout, headersMs: timeout, bodyMs: timeout, fetchMs: num('fetch-timeout-ms') },
+    retry: {
+      retries: num('retries'),
+      baseMs: num('retry-base-ms'),
+      maxRetryAfterMs: num('max-retry-after') * 1000,
+    },
+    quiet,
+    statsIntervalMs: statsIntervalS === undefined ? undefined : Math.round(statsIntervalS * 1000),
+    logFormat,
+    logStats: quiet ? undefined : (snapshot) => log.stats(snapshot),
+    progress: progress ? (snapshot) => log.progress(snapshot) : undefined,
+    output: process.stdout,
+    log: (line) => log.line(line),
+  };
+  const ac = new AbortController();
+  let signalCode = 0;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    signalCode = sig === 'SIGINT' ? 130 : 143;
+    ac.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await runCrawl({ ...config, signal: ac.signal });
+  } catch (err) {
+    // through the log: the progress line is erased first, and with --log-format json it is a JSON line
+    if (!(err instanceof FocuscrawlError)) throw err;
+    log.fatal(err.code, err.message);
+    return exitStatusOf(err);
+  } finally {
+    log.clear();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return signalCode;
+}
