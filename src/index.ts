@@ -24,7 +24,8 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { UsageError, toItemError } from './errors.ts';
 import { HttpClient } from './fetch/http.ts';
-import type { CrawlConfig, CrawlSummary } from './pipeline.ts';
+import type { CrawlConfig } from './crawl/config.ts';
+import type { CrawlSummary } from './crawl/summary.ts';
 import type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
 import { RobotsCache, type RobotsCacheOptions } from './fetch/robots.ts';
 import { knownStrategies, needsModel } from './relevance/scorers/index.ts';
@@ -52,7 +53,7 @@ export type {
   BlockType, CrawlItem, ErrorRecord, FetchHop, FetchResult, FrontierEntry, ItemError, Outlink, OutputRecord,
   PageLink, PageRecord, ParsedPage, QueuedLink, RecordOutlink, Rescore, Scorer, Topic,
 } from './types.ts';
-export type { CrawlSummary } from './pipeline.ts';
+export type { CrawlSummary } from './crawl/summary.ts';
 export type { StatsSnapshot } from './output/stats.ts';
 
 /** Coded errors: every failure has a stable `code` (README "Exit codes", error records). */

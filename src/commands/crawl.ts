@@ -6,7 +6,7 @@
  */
 import { flagError, helpText, parseCommand, type CommandSpec, type Flag } from './args.ts';
 import { exitStatusOf, FocuscrawlError } from '../errors.ts';
-import type { CrawlConfig } from '../pipeline.ts';
+import type { CrawlConfig } from '../crawl/config.ts';
 import { parseSkipExtensions } from '../urls/extensions.ts';
 import { parseDomain, parsePattern } from '../urls/scope.ts';
 import { DEFAULT_MAX_PAGES_PER_HOST } from '../frontier/host-budget.ts';
