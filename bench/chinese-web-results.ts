@@ -9,7 +9,7 @@
  * model (`focuscrawl train --texts`, headline as anchor, keywords as
  * context), the odd lines become the web (`focuscrawl gen-web`), so no
  * headline the model saw is on the crawled web. Links of the web are
- * synthetic (see src/genweb/portal.ts).
+ * synthetic (see src/tools/genweb/portal.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

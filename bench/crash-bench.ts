@@ -19,9 +19,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Rng } from '../src/random.ts';
+import { Rng } from '../src/util/random.ts';
 import { createReplayServer } from '../src/replay/server.ts';
-import { CrawlStore } from '../src/store.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import type { OutputRecord } from '../src/types.ts';
 import {
   checkClosure, checkRequests, checkUnion, crashAndResume, reachedUrls, readLog, runUntilKilled, startCountingProxy,

@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/scorers/hits.ts';
+import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/relevance/scorers/hits.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
 import type { CrawlItem, PageLink, ParsedPage } from '../src/types.ts';
 import { UNIVERSE, breadthFirst, fetched, graphWebContext, outlinks, pageOf, relevanceOf, urlOf } from './lib/graph-web.ts';

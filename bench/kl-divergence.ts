@@ -31,11 +31,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WARCParser } from 'warcio';
-import { klDivergence, klDivergenceShared } from '../src/learn/kl.ts';
-import { seededRandom } from '../src/learn/metrics.ts';
-import { parseBody } from '../src/stages/parse.ts';
-import { tokenize } from '../src/text/tokenize.ts';
-import { canonicalize } from '../src/url.ts';
+import { klDivergence, klDivergenceShared } from '../src/relevance/learn/kl.ts';
+import { seededRandom } from '../src/relevance/learn/metrics.ts';
+import { parseBody } from '../src/parse/body.ts';
+import { tokenize } from '../src/relevance/text/tokenize.ts';
+import { canonicalize } from '../src/urls/canonical.ts';
 import type { BlockType } from '../src/types.ts';
 import { writeSection } from './lib/sections.ts';
 

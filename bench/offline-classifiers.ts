@@ -33,12 +33,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { BernoulliNB } from '../src/learn/bernoulli-nb.ts';
-import { ContinuousNB } from '../src/learn/continuous-nb.ts';
-import { linkFeatures, mineDomainTerms, type FeatureGroup } from '../src/learn/features.ts';
-import { binaryMetrics, kFoldIndices, type BinaryMetrics } from '../src/learn/metrics.ts';
-import { TfIdfVectorizer } from '../src/learn/tfidf.ts';
-import { tokenize } from '../src/text/tokenize.ts';
+import { BernoulliNB } from '../src/relevance/learn/bernoulli-nb.ts';
+import { ContinuousNB } from '../src/relevance/learn/continuous-nb.ts';
+import { linkFeatures, mineDomainTerms, type FeatureGroup } from '../src/relevance/learn/features.ts';
+import { binaryMetrics, kFoldIndices, type BinaryMetrics } from '../src/relevance/learn/metrics.ts';
+import { TfIdfVectorizer } from '../src/relevance/learn/tfidf.ts';
+import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

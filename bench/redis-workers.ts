@@ -25,7 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { readFileSync } from 'node:fs';
-import { canonicalize } from '../src/url.ts';
+import { canonicalize } from '../src/urls/canonical.ts';
 import { startRedis } from '../test/helpers/redis.ts';
 import { machine, REPO, startReplay } from './lib/measure.ts';
 import { WEBKB_COURSE_TOPIC, WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';

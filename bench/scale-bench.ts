@@ -8,7 +8,7 @@
  *               [--variants tsx,tsx+heap,js+arena+ldb+heap] [--topic astronomy]
  *               [--concurrency 16] [--heap-snapshot]
  *               [--heap-flags='--max-semi-space-size=2 ...'] [--ldb-options='{"maxOpenFiles":1000}']
- *   (--ldb-options: LevelDB options over the store's own, src/store-options.ts,
+ *   (--ldb-options: LevelDB options over the store's own, src/store/options.ts,
  *   for the `ldb` change of a crawl variant and for every store of the
  *   frontier part; KEEP_SNAPSHOT=dir keeps --heap-snapshot files there)
  *
@@ -46,11 +46,12 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Level } from 'level';
 import { parseWebSpec, SyntheticWeb } from '../fixtures/synthetic-web.ts';
-import { DEFAULT_HEAD_CAPACITY, FrontierHead } from '../src/frontier-head.ts';
-import { firstN } from '../src/iter.ts';
-import { Rng } from '../src/random.ts';
-import { CrawlStore, type CommitLink } from '../src/store.ts';
-import { STORE_LEVELDB_OPTIONS } from '../src/store-options.ts';
+import { DEFAULT_HEAD_CAPACITY, FrontierHead } from '../src/frontier/head.ts';
+import { firstN } from '../src/util/iter.ts';
+import { Rng } from '../src/util/random.ts';
+import { CrawlStore } from '../src/store/level.ts';
+import type { CommitLink } from '../src/store/types.ts';
+import { STORE_LEVELDB_OPTIONS } from '../src/store/options.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { REPO, RUN_DIST, binNodeSetup } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
@@ -267,7 +268,7 @@ let HEAP_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 
 /**
  * LevelDB options of the `ldb` change (--ldb-options replaces them): they
- * override whatever the store opens LevelDB with (src/store-options.ts).
+ * override whatever the store opens LevelDB with (src/store/options.ts).
  * By default classic-level's own defaults, i.e. the store as it was before
  * it had options of its own.
  */
@@ -307,7 +308,7 @@ c.ClassicLevel.prototype._open = function (options) { return open.call(this, { .
 async function bundleCli(dir: string): Promise<string> {
   const { build } = await import('esbuild');
   await symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
-  await symlink(path.join(REPO, 'package.json'), path.join(dir, 'package.json')); // src/version.ts reads ../package.json
+  await symlink(path.join(REPO, 'package.json'), path.join(dir, 'package.json')); // src/util/version.ts reads ../package.json
   const entry = path.join(dir, 'entry.ts');
   await writeFile(entry, `import { main } from ${JSON.stringify(path.join(REPO, 'src', 'cli.ts'))};\nprocess.exitCode = await main(process.argv.slice(2));\n`);
   const outfile = path.join(dir, 'js', 'cli.mjs');
@@ -797,7 +798,7 @@ async function main(): Promise<number> {
         'drawn from every URL seen (no locality: LevelDB reads). Per run: the median step (whole step: the mean, refills included); ' +
         'the table gives the median (min–max) over the runs. LevelDB options: ' +
         `\`${JSON.stringify(values['ldb-options'] !== undefined ? LDB_SMALL : STORE_LEVELDB_OPTIONS)}\`` +
-        `${values['ldb-options'] !== undefined ? ' (--ldb-options)' : ' (the store\'s, src/store-options.ts)'}.`,
+        `${values['ldb-options'] !== undefined ? ' (--ldb-options)' : ' (the store\'s, src/store/options.ts)'}.`,
       '',
       await frontierBench(sizes, Number(values.runs), Number(values.ops)),
     ];
@@ -817,7 +818,7 @@ async function main(): Promise<number> {
         `(\`${binLine()}\`): **dist+bin** is what an installed package runs; ` +
         '**+arena** sets MALLOC_ARENA_MAX=2; ' +
         `**+ldb** preloads a patch that opens LevelDB with \`${JSON.stringify(LDB_SMALL)}\` over the store's own options ` +
-        `(src/store-options.ts); **+heap** runs node with \`${HEAP_FLAGS.join(' ')}\`; **+uv** sets UV_THREADPOOL_SIZE=${UV_THREADS}. ` +
+        `(src/store/options.ts); **+heap** runs node with \`${HEAP_FLAGS.join(' ')}\`; **+uv** sets UV_THREADPOOL_SIZE=${UV_THREADS}. ` +
         'Each cell is the first sample at or past the frontier size, of the last run.',
       '',
       await crawlBench({

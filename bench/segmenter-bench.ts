@@ -1,7 +1,7 @@
 /**
  * The two Chinese segmenters side by side (issue 3): `@node-rs/jieba` (the
  * default) and `nodejieba` (optional), both in search mode with HMM, as
- * src/text/segmenter.ts calls them, on the TNEWS dev headlines.
+ * src/relevance/text/segmenter.ts calls them, on the TNEWS dev headlines.
  *
  *   node --import tsx bench/segmenter-bench.ts [--runs 3] [--mb 8] [--write]
  *
@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { getSegmenter, type Segmenter } from '../src/text/segmenter.ts';
+import { getSegmenter, type Segmenter } from '../src/relevance/text/segmenter.ts';
 import { REPO, cell, codeVersion, fmt, machine, spread } from './lib/measure.ts';
 import { writeSection } from './lib/sections.ts';
 
@@ -33,7 +33,7 @@ const RS_DICT = path.join(path.dirname(require.resolve('@node-rs/jieba/package.j
 type Backend = 'node-rs' | 'nodejieba';
 
 /**
- * The backend as `--segmenter` uses it (src/text/segmenter.ts); `rsDict`:
+ * The backend as `--segmenter` uses it (src/relevance/text/segmenter.ts); `rsDict`:
  * nodejieba given node-rs's dictionary and an empty user dictionary.
  */
 function load(backend: Backend, rsDict = false): Segmenter {

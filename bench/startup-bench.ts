@@ -85,10 +85,10 @@ async function main(): Promise<void> {
   }
   const imports: [string, string, string?][] = [
     ['undici (its index: all of undici)', 'undici'],
-    ['src/net/undici (the dispatchers and errors the client uses)', './dist/net/undici.js'],
-    ['dist/scorers/index.js (every strategy)', './dist/scorers/index.js'],
+    ['src/fetch/undici (the dispatchers and errors the client uses)', './dist/fetch/undici.js'],
+    ['dist/relevance/scorers/index.js (every strategy)', './dist/relevance/scorers/index.js'],
     ['dist/pipeline.js (what a crawl loads)', './dist/pipeline.js'],
-    ['the Chinese segmenter and its dictionary (the first cut of Han text: topics or pages in Chinese)', './dist/text/segmenter.js', "m.getSegmenter().cut('光伏发电')"],
+    ['the Chinese segmenter and its dictionary (the first cut of Han text: topics or pages in Chinese)', './dist/relevance/text/segmenter.js', "m.getSegmenter().cut('光伏发电')"],
   ];
   const importRows = imports.map(([label, spec, then]) => {
     const c = importCost(spec, then);

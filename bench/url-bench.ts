@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import os from 'node:os';
-import { canonicalize } from '../src/url.ts';
+import { canonicalize } from '../src/urls/canonical.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Number(values.runs);

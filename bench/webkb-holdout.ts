@@ -18,7 +18,7 @@
  * `--scope web`, anywhere the links lead: the three universities link to
  * each other, so such a crawl spends pages on the others' sites, whose
  * targets do not count here). Simulated as bench/webkb-oracle.ts simulates
- * (src/eval/oracle.ts: the strategy's own scorer, `--in-flight` pages taken
+ * (src/tools/eval/oracle.ts: the strategy's own scorer, `--in-flight` pages taken
  * ahead, the links the archive lacks fetched as 404s). Recall is over U's
  * target pages reachable from U's home page; pages counted are archived
  * pages fetched. Next to them breadth-first and two oracles (a perfect link
@@ -44,12 +44,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { parseParams } from '../src/cli.ts';
-import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/eval/oracle.ts';
-import { fitModel } from '../src/model.ts';
-import { parseSkipExtensions } from '../src/extensions.ts';
-import { compileScope } from '../src/scope.ts';
-import { readLabels, readWarc, type WhereFilter } from '../src/train/from-warc.ts';
+import { parseParams } from '../src/commands/crawl.ts';
+import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
+import { fitModel } from '../src/relevance/model.ts';
+import { parseSkipExtensions } from '../src/urls/extensions.ts';
+import { compileScope } from '../src/urls/scope.ts';
+import { readLabels, readWarc, type WhereFilter } from '../src/relevance/train/from-warc.ts';
 import { writeSection } from './lib/sections.ts';
 import { median, medianOrNull, parseTrainFlags, scopeGraph, simulateStrategy } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_TRAIN_FLAGS, WEBKB_UNIVERSITIES, WEBKB_WARC } from './lib/webkb.ts';
@@ -232,7 +232,7 @@ if (values.section === 'explore') {
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${((Date.now() - started) / 1000).toFixed(0)} s. ` +
       `Command: \`node --import tsx bench/webkb-holdout.ts --section explore --strategies ${values.strategies} --explore ${values.explore}${values['in-flight'] === '8,16,24' ? '' : ` --in-flight ${values['in-flight']}`}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
     '',
-    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`; ${inFlights.join(', ')} pages in flight, the median of the runs), each strategy with \`--explore\` at ${explores.join(' and ')} (x=E: src/scorers/explore.ts; 0: the strategy alone). ` +
+    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`; ${inFlights.join(', ')} pages in flight, the median of the runs), each strategy with \`--explore\` at ${explores.join(' and ')} (x=E: src/relevance/scorers/explore.ts; 0: the strategy alone). ` +
       "Pages are archived pages fetched until 50 / 80 / 90% of the held-out university's reachable targets, then (× bfs) divided by breadth-first's; × oracle divides by the graph oracle's (labels and whole graph known). harvest@200: targets among the first 200 pages. ∞: never reached.",
     '',
     '| held out | target | crawl | pages to 50 / 80 / 90% (× bfs) | × oracle | harvest@200 |',

@@ -50,10 +50,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { readLabels, readWarc } from '../src/train/from-warc.ts';
-import { fitModel, type Model } from '../src/model.ts';
-import { parseParams } from '../src/cli.ts';
-import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/eval/oracle.ts';
+import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
+import { fitModel, type Model } from '../src/relevance/model.ts';
+import { parseParams } from '../src/commands/crawl.ts';
+import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
 import { writeSection } from './lib/sections.ts';
 import { median, medianOrNull, parseTrainFlags, simulateStrategy } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
@@ -101,7 +101,7 @@ const labels = (await readLabels(WEBKB_LABELS)).labels;
  * The simulated crawl of `strategy` on the graph: its own scorer scores the
  * links and, for a strategy that learns as it crawls (online, hits,
  * ipagerank), is told each page's commit and asked for re-scores
- * (src/eval/sim-scorer.ts). The model is trained on the misc universities
+ * (src/tools/eval/sim-scorer.ts). The model is trained on the misc universities
  * only, with the flags of bench/webkb-results.ts (--train-flags), and passed
  * to the scorer as `crawl --model` does; the page relevance is the scorer's
  * own judge.

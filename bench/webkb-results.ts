@@ -61,8 +61,8 @@ const trainFlags = values['train-flags']!.split(/\s+/).filter(Boolean);
 const extraCrawlFlags = values['crawl-flags']!.split(/\s+/).filter(Boolean);
 const crawlFlags = [...CRAWL_FLAGS, ...extraCrawlFlags];
 // a model is reused across runs only when trained with the same flags by the
-// same training code (a changed src/train, src/learn or src/model.ts retrains)
-const trainingCode = ['src/model.ts', ...['src/train', 'src/learn'].flatMap((d) => readdirSync(path.join(ROOT, d)).sort().map((f) => path.join(d, f)))];
+// same training code (a changed src/relevance/train, src/relevance/learn or src/relevance/model.ts retrains)
+const trainingCode = ['src/relevance/model.ts', ...['src/relevance/train', 'src/relevance/learn'].flatMap((d) => readdirSync(path.join(ROOT, d)).sort().map((f) => path.join(d, f)))];
 const flagsTag = createHash('sha256')
   .update(trainFlags.join(' '))
   .update(trainingCode.map((f) => readFileSync(path.join(ROOT, f))).join('\0'))

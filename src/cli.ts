@@ -5,13 +5,10 @@
  * 2 bad input (unknown flag, missing seeds, unreadable topic, malformed URL),
  * 130/143 interrupted by SIGINT/SIGTERM (the store stays consistent).
  */
-import { flagError, helpText, parseCommand, usageProblems, type CommandSpec } from './args.ts';
+import { helpText, usageProblems, type CommandSpec } from './commands/args.ts';
 import { exitStatusOf, FocuscrawlError, UsageError } from './errors.ts';
-import { parseDomain, parsePattern } from './scope.ts';
-import { parseSkipExtensions } from './extensions.ts';
-import type { CrawlConfig } from './pipeline.ts';
-import { LOG_LINE_MAX, sanitizeForTerminal } from './term.ts';
-import { VERSION } from './version.ts';
+import { LOG_LINE_MAX, sanitizeForTerminal } from './output/terminal.ts';
+import { VERSION } from './util/version.ts';
 
 // Every command, and everything the crawl needs, is imported when it runs:
 // `--version`, `--help` and each command load only their own modules (vega,
@@ -50,197 +47,21 @@ Exit codes:
   130   crawl interrupted by SIGINT; 143: by SIGTERM (the store stays consistent)
 `;
 
-/** Each command's flag table (src/args.ts), loaded with the command; docs/cli.md is generated from them. */
+/** Each command's flag table (src/commands/args.ts), loaded with the command; docs/cli.md is generated from them. */
 export const COMMAND_SPECS: Record<string, () => Promise<CommandSpec>> = {
-  crawl: async () => (await import('./crawl-flags.ts')).CRAWL_SPEC,
-  replay: async () => (await import('./replay/command.ts')).REPLAY_SPEC,
-  train: async () => (await import('./train/command.ts')).TRAIN_SPEC,
-  eval: async () => (await import('./eval/command.ts')).EVAL_SPEC,
-  compare: async () => (await import('./eval/compare.ts')).COMPARE_SPEC,
-  'expand-topic': async () => (await import('./etfl/command.ts')).EXPAND_TOPIC_SPEC,
-  'gen-web': async () => (await import('./genweb/command.ts')).GENWEB_SPEC,
-  stats: async () => (await import('./stats-command.ts')).STATS_SPEC,
-  records: async () => (await import('./records-command.ts')).RECORDS_SPEC,
+  crawl: async () => (await import('./commands/crawl.ts')).CRAWL_SPEC,
+  replay: async () => (await import('./commands/replay.ts')).REPLAY_SPEC,
+  train: async () => (await import('./commands/train.ts')).TRAIN_SPEC,
+  eval: async () => (await import('./commands/eval.ts')).EVAL_SPEC,
+  compare: async () => (await import('./commands/compare.ts')).COMPARE_SPEC,
+  'expand-topic': async () => (await import('./commands/expand-topic.ts')).EXPAND_TOPIC_SPEC,
+  'gen-web': async () => (await import('./commands/gen-web.ts')).GENWEB_SPEC,
+  stats: async () => (await import('./commands/stats.ts')).STATS_SPEC,
+  records: async () => (await import('./commands/records.ts')).RECORDS_SPEC,
 };
 
 /** The top-level help (`focuscrawl --help`). */
 export const mainHelp = (): string => MAIN_HELP;
-
-/** --text: the cap of a record's main text (100,000 characters: a long article, not a dump of a 1 MB page). */
-const DEFAULT_TEXT_CHARS = 100_000;
-
-/** --param KEY=VALUE values: numbers where they parse as one, else strings. */
-export function parseParams(values: string[]): Record<string, number | string> {
-  const params: Record<string, number | string> = {};
-  for (const v of values) {
-    const m = /^([A-Za-z][\w.-]*)=(.*)$/.exec(v);
-    if (m === null) throw flagError('crawl', 'param', `wants KEY=VALUE, got ${JSON.stringify(v)}`);
-    const n = Number(m[2]);
-    params[m[1]] = m[2].trim() !== '' && Number.isFinite(n) ? n : m[2];
-  }
-  return params;
-}
-
-function parseAuth(values: string[]): CrawlConfig['auth'] {
-  const auth: CrawlConfig['auth'] = {};
-  for (const v of values) {
-    const m = /^([^=]+)=([^:]*):(.*)$/.exec(v);
-    if (m === null) throw flagError('crawl', 'auth', `wants HOST=USER:PASS, got ${JSON.stringify(v)}`);
-    auth[m[1].toLowerCase()] = { user: m[2], pass: m[3] };
-  }
-  return auth;
-}
-
-async function crawlCommand(argv: string[]): Promise<number> {
-  const { CRAWL_SPEC } = await import('./crawl-flags.ts');
-  const { help, args } = parseCommand(CRAWL_SPEC, argv);
-  if (help) {
-    process.stdout.write(helpText(CRAWL_SPEC));
-    return 0;
-  }
-  const [{ canonicalize }, { readSeedsFile }, { loadTopic }, { needsModel }, { loadModel }, { getSegmenter }, { runCrawl }, { CrawlLog }] = await Promise.all([
-    import('./url.ts'),
-    import('./seeds.ts'),
-    import('./topic.ts'),
-    import('./scorers/index.ts'),
-    import('./model.ts'),
-    import('./text/segmenter.ts'),
-    import('./pipeline.ts'),
-    import('./crawl-log.ts'),
-  ]);
-  const num = (name: string): number => args.number(name)!;
-  const opt = (name: string): number | undefined => args.number(name);
-  let seeds = args.strings('seed');
-  for (const s of seeds) if (canonicalize(s) === null) throw flagError(CRAWL_SPEC, 'seed', `not an http(s) URL: ${JSON.stringify(s)}`);
-  const store = args.string('store')!;
-  if (args.has('lease-ms') && !/^rediss?:\/\//i.test(store)) throw flagError(CRAWL_SPEC, 'lease-ms', 'needs --store redis://HOST:PORT/DB');
-  const proxy = args.string('proxy');
-  if (proxy !== undefined) {
-    let proto = '';
-    try {
-      proto = new URL(proxy).protocol;
-    } catch {
-      /* reported below */
-    }
-    if (proto !== 'http:' && proto !== 'https:') throw flagError(CRAWL_SPEC, 'proxy', `not an http(s) URL: ${JSON.stringify(proxy)}`);
-  }
-  const params = parseParams(args.strings('param'));
-  const auth = parseAuth(args.strings('auth'));
-  const skipExtensions = args.has('skip-extensions') ? parseSkipExtensions(args.string('skip-extensions')!) : undefined;
-  const scope = {
-    domains: args.strings('allow-domain').map(parseDomain),
-    include: args.strings('include').map((v) => parsePattern('include', v)),
-    exclude: args.strings('exclude').map((v) => parsePattern('exclude', v)),
-  };
-  // concat, not push(...): a seeds file may hold more URLs than a call has room for arguments
-  const seedsFile = args.string('seeds');
-  if (seedsFile !== undefined) seeds = seeds.concat(await readSeedsFile(seedsFile));
-  const topicFile = args.string('topic');
-  const topic = topicFile === undefined ? null : await loadTopic(topicFile);
-  const segmenter = getSegmenter(args.string('segmenter'));
-  const modelFile = args.string('model');
-  const model = modelFile === undefined ? null : await loadModel(modelFile, segmenter);
-  // a model's link classifier is what it was trained for: nb-link by default (RESULTS.md, "Leave one university out")
-  const strategy = args.string('strategy') ?? (model !== null ? 'nb-link' : topic !== null ? 'best-first' : 'bfs');
-  if (needsModel(strategy) && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --model FILE (focuscrawl train)`);
-  if (strategy !== 'bfs' && topic === null && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --topic FILE`);
-  const density = args.string('density');
-  if (density !== undefined) params.density = density;
-  // etfl reads its feature library (synonyms, kinds, mined terms) from the topic file
-  if (strategy === 'etfl' && topicFile !== undefined) params.libraryPath ??= topicFile;
-  const logFormat = args.string('log-format') as 'text' | 'json';
-  const statsIntervalS = opt('stats-interval');
-  const maxTimeS = opt('max-time');
-  const timeout = opt('timeout-ms');
-  const quiet = args.bool('quiet') === true;
-  // a progress line only in text mode on a terminal, and not when records go to that terminal too
-  const progress = !quiet && logFormat === 'text' && process.stderr.isTTY === true && process.stdout.isTTY !== true;
-  const log = new CrawlLog(process.stderr, { format: logFormat, progress });
-  const config: CrawlConfig = {
-    seeds,
-    topic,
-    model,
-    strategy,
-    params,
-    segmenter,
-    tunnel: opt('tunnel') ?? Infinity,
-    explore: opt('explore'),
-    storeDir: store,
-    fresh: args.bool('fresh') === true,
-    leaseMs: opt('lease-ms'),
-    maxPages: opt('max-pages') ?? Infinity,
-    maxTimeMs: maxTimeS === undefined ? undefined : maxTimeS * 1000,
-    maxDepth: opt('max-depth') ?? Infinity,
-    maxFrontier: opt('max-frontier') ?? Infinity,
-    scope,
-    skipExtensions,
-    dropIndex: args.bool('keep-index-html') !== true,
-    stripSessionIds: args.bool('keep-session-ids') !== true,
-    maxPagesPerHost: num('max-pages-per-host'),
-    traps: {
-      maxRepeat: num('max-path-repeat'),
-      maxSegments: num('max-path-segments'),
-      maxUrlLength: num('max-url-length'),
-    },
-    proxy,
-    sitemaps: args.strings('sitemap'),
-    sitemapsFromRobots: args.bool('sitemaps-from-robots') === true,
-    sitemapMaxUrls: num('sitemap-max-urls'),
-    nearDupDistance: num('near-dup-distance'),
-    nearDupMinTokens: num('near-dup-min-tokens'),
-    allowPrivate: args.bool('allow-private') === true,
-    warcOut: args.string('warc-out'),
-    warcMaxSize: opt('warc-max-size'),
-    pagesOut: args.string('pages-out'),
-    textChars: opt('text-max-chars') ?? (args.bool('text') === true ? DEFAULT_TEXT_CHARS : 0),
-    outlinks: args.bool('outlinks') === true,
-    concurrency: num('concurrency'),
-    perHost: num('per-host'),
-    delayMs: num('delay-ms'),
-    delayExplicit: args.has('delay-ms'),
-    delayFactor: num('delay-factor'),
-    hostDiversity: num('host-diversity'),
-    holdBack: num('hold-back'),
-    maxBytes: num('max-bytes'),
-    maxLinksPerPage: num('max-links-per-page'),
-    userAgent: args.string('user-agent'),
-    auth,
-    timeouts: { connectMs: timeout, headersMs: timeout, bodyMs: timeout, fetchMs: num('fetch-timeout-ms') },
-    retry: {
-      retries: num('retries'),
-      baseMs: num('retry-base-ms'),
-      maxRetryAfterMs: num('max-retry-after') * 1000,
-    },
-    quiet,
-    statsIntervalMs: statsIntervalS === undefined ? undefined : Math.round(statsIntervalS * 1000),
-    logFormat,
-    logStats: quiet ? undefined : (snapshot) => log.stats(snapshot),
-    progress: progress ? (snapshot) => log.progress(snapshot) : undefined,
-    output: process.stdout,
-    log: (line) => log.line(line),
-  };
-  const ac = new AbortController();
-  let signalCode = 0;
-  const onSignal = (sig: NodeJS.Signals): void => {
-    signalCode = sig === 'SIGINT' ? 130 : 143;
-    ac.abort();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await runCrawl({ ...config, signal: ac.signal });
-  } catch (err) {
-    // through the log: the progress line is erased first, and with --log-format json it is a JSON line
-    if (!(err instanceof FocuscrawlError)) throw err;
-    log.fatal(err.code, err.message);
-    return exitStatusOf(err);
-  } finally {
-    log.clear();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-  return signalCode;
-}
 
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -271,15 +92,15 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
     }
-    if (cmd === 'crawl') return await crawlCommand(rest);
-    if (cmd === 'replay') return await (await import('./replay/command.ts')).runReplay(rest);
-    if (cmd === 'train') return await (await import('./train/command.ts')).runTrain(rest);
-    if (cmd === 'eval') return await (await import('./eval/command.ts')).runEval(rest);
-    if (cmd === 'compare') return await (await import('./eval/compare.ts')).runCompare(rest);
-    if (cmd === 'expand-topic') return await (await import('./etfl/command.ts')).runExpandTopic(rest);
-    if (cmd === 'gen-web') return await (await import('./genweb/command.ts')).runGenWeb(rest);
-    if (cmd === 'stats') return await (await import('./stats-command.ts')).runStats(rest);
-    if (cmd === 'records') return await (await import('./records-command.ts')).runRecords(rest);
+    if (cmd === 'crawl') return await (await import('./commands/crawl.ts')).runCrawlCommand(rest);
+    if (cmd === 'replay') return await (await import('./commands/replay.ts')).runReplay(rest);
+    if (cmd === 'train') return await (await import('./commands/train.ts')).runTrain(rest);
+    if (cmd === 'eval') return await (await import('./commands/eval.ts')).runEval(rest);
+    if (cmd === 'compare') return await (await import('./commands/compare.ts')).runCompare(rest);
+    if (cmd === 'expand-topic') return await (await import('./commands/expand-topic.ts')).runExpandTopic(rest);
+    if (cmd === 'gen-web') return await (await import('./commands/gen-web.ts')).runGenWeb(rest);
+    if (cmd === 'stats') return await (await import('./commands/stats.ts')).runStats(rest);
+    if (cmd === 'records') return await (await import('./commands/records.ts')).runRecords(rest);
     throw new UsageError(`unknown command ${JSON.stringify(cmd)} (try focuscrawl --help)`);
   } catch (err) {
     const code = (err as { code?: unknown }).code;

@@ -144,7 +144,7 @@ export class PagesOutError extends FocuscrawlError {
 
 /**
  * The crawl's event loop kept emptying with the crawl unfinished and no
- * progress for longer than a request may take (src/stall.ts): exit 1.
+ * progress for longer than a request may take (src/frontier/stall.ts): exit 1.
  */
 export class StalledError extends FocuscrawlError {
   constructor(state: string, options?: { cause?: unknown }) {

@@ -23,11 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { UsageError, toItemError } from './errors.ts';
-import { HttpClient } from './http.ts';
-import type { CrawlConfig, CrawlSummary } from './pipeline.ts';
+import { HttpClient } from './fetch/http.ts';
+import type { CrawlConfig } from './crawl/config.ts';
+import type { CrawlSummary } from './crawl/summary.ts';
 import type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
-import { RobotsCache, type RobotsCacheOptions } from './robots.ts';
-import { knownStrategies, needsModel } from './scorers/index.ts';
+import { RobotsCache, type RobotsCacheOptions } from './fetch/robots.ts';
+import { knownStrategies, needsModel } from './relevance/scorers/index.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
 import { dedupStage } from './stages/dedup.ts';
@@ -35,11 +36,12 @@ import { fetchStage } from './stages/fetch.ts';
 import { parseStage } from './stages/parse.ts';
 import { robotsStage } from './stages/robots.ts';
 import { sinkStage, toRecord } from './stages/sink.ts';
-import type { StatsSnapshot } from './stats.ts';
-import type { CrawlStore, StoreOptions } from './store.ts';
+import type { StatsSnapshot } from './output/stats.ts';
+import type { CrawlStore } from './store/level.ts';
+import type { StoreOptions } from './store/types.ts';
 import type { CrawlItem, OutputRecord, Topic } from './types.ts';
-import { canonicalize, type CanonOptions } from './url.ts';
-import { VERSION } from './version.ts';
+import { canonicalize, type CanonOptions } from './urls/canonical.ts';
+import { VERSION } from './util/version.ts';
 
 // ---- re-exports -------------------------------------------------------------
 
@@ -51,8 +53,8 @@ export type {
   BlockType, CrawlItem, ErrorRecord, FetchHop, FetchResult, FrontierEntry, ItemError, Outlink, OutputRecord,
   PageLink, PageRecord, ParsedPage, QueuedLink, RecordOutlink, Rescore, Scorer, Topic,
 } from './types.ts';
-export type { CrawlSummary } from './pipeline.ts';
-export type { StatsSnapshot } from './stats.ts';
+export type { CrawlSummary } from './crawl/summary.ts';
+export type { StatsSnapshot } from './output/stats.ts';
 
 /** Coded errors: every failure has a stable `code` (README "Exit codes", error records). */
 export {
@@ -63,38 +65,40 @@ export {
 } from './errors.ts';
 
 /** URL canonicalisation, as the crawler's seen set uses it (null for a non-http(s) URL). */
-export { canonicalize, type CanonOptions } from './url.ts';
+export { canonicalize, type CanonOptions } from './urls/canonical.ts';
 
 /** Strategies: the scorer factory, the registered names, the relevance threshold rule. */
-export { createScorer, knownStrategies, needsModel, relevanceThreshold, type ScorerOptions } from './scorers/index.ts';
-export type { LearnedModel } from './scorers/context.ts';
+export { createScorer, knownStrategies, needsModel, relevanceThreshold, type ScorerOptions } from './relevance/scorers/index.ts';
+export type { LearnedModel } from './relevance/scorers/context.ts';
 /** Topics (topic.json) and the TF-IDF judge every strategy shares. */
-export { loadTopic, parseTopic, TopicModel, DEFAULT_THRESHOLD, type TopicModelOptions } from './topic.ts';
+export { loadTopic, parseTopic, TopicModel, DEFAULT_THRESHOLD, type TopicModelOptions } from './relevance/topic.ts';
 /** Trained models (`focuscrawl train` output, `--model`). */
-export { loadModel, type Model } from './model.ts';
+export { loadModel, type Model } from './relevance/model.ts';
 /** Chinese word segmentation backends (`--segmenter`). */
-export { getSegmenter, type Segmenter } from './text/segmenter.ts';
+export { getSegmenter, type Segmenter } from './relevance/text/segmenter.ts';
 
 /** The HTML parser: title, text blocks, links with context windows. */
 export { PageParser, type PageParserOptions } from './parse/page-parser.ts';
 export { sniffCharset } from './parse/charset.ts';
-export { parseBody as parseHtml, type ParseStageOptions } from './stages/parse.ts';
+export { parseBody as parseHtml } from './parse/body.ts';
+export type { ParseStageOptions } from './stages/parse.ts';
 
 /** HTTP client (timeouts, caps, proxy, private-address guard) and robots.txt cache, for the fetch and robots stages. */
-export { HttpClient, type HttpClientOptions } from './http.ts';
+export { HttpClient, type HttpClientOptions } from './fetch/http.ts';
 /** Name lookups of the HTTP client (CrawlConfig.lookup, HttpClientOptions.lookup): the system default and a loopback-only one for tests. */
-export { isValidHostname, loopbackLookup, systemLookup, type Resolver } from './net/lookup.ts';
-export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots.ts';
+export { isValidHostname, loopbackLookup, systemLookup, type Resolver } from './fetch/lookup.ts';
+export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './fetch/robots.ts';
 /** Near-duplicate index for the dedup stage. */
 export { NearDuplicates, type NearDuplicatesOptions } from './stages/dedup.ts';
 
 export type { ClassifyOptions } from './stages/classify.ts';
 export type { FetchStageOptions } from './stages/fetch.ts';
 export type { SinkOptions, LinkGuard, LinkDropReason, RecordOptions } from './stages/sink.ts';
-export type { InScope, ScopeRules } from './scope.ts';
+export type { InScope, ScopeRules } from './urls/scope.ts';
 /** The built-in `skipExtensions` list, and the check a LinkGuard's `skipExtension` takes. */
-export { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from './extensions.ts';
-export type { CrawlStore, StoreOptions } from './store.ts';
+export { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS } from './urls/extensions.ts';
+export type { CrawlStore } from './store/level.ts';
+export type { StoreOptions } from './store/types.ts';
 export type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
 
 /** The output record of a finished item (what the sink writes), without a store. */
@@ -195,7 +199,7 @@ export type StoreLocation = string | { level: Exclude<Parameters<typeof CrawlSto
  * (FC_STORE_LOCKED) while a crawl holds it, StoreError (FC_STORE) otherwise.
  */
 export async function createStore(location: StoreLocation, opts: StoreOptions = {}): Promise<CrawlStore> {
-  const { CrawlStore } = await import('./store.ts');
+  const { CrawlStore } = await import('./store/level.ts');
   return CrawlStore.open(typeof location === 'string' ? location : location.level, opts);
 }
 

@@ -20,195 +20,48 @@
  */
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NetworkError, StalledError, StoreLockedError, toItemError, UsageError, type FocuscrawlError } from './errors.ts';
-import { FrontierHead } from './frontier-head.ts';
-import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
-import { DEFAULT_USER_AGENT, HttpClient } from './http.ts';
-import type { Resolver } from './net/lookup.ts';
-import { Inflight } from './inflight.ts';
-import { firstN } from './iter.ts';
-import { stallWatchdog } from './stall.ts';
-import { LineOutput } from './output.ts';
-import { HostScheduler, politeDelayMs } from './politeness.ts';
-import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './retry.ts';
-import { RobotsCache } from './robots.ts';
-import { DEFAULT_ROUND_SIZE } from './scorers/best-n-first.ts';
-import type { LearnedModel } from './scorers/context.ts';
-import type { Segmenter } from './text/segmenter.ts';
-import { createScorer, relevanceThreshold } from './scorers/index.ts';
-import { DEFAULT_EXPLORE } from './scorers/explore.ts';
+import { StalledError, StoreLockedError, toItemError, UsageError } from './errors.ts';
+import { FrontierHead } from './frontier/head.ts';
+import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './frontier/host-budget.ts';
+import { DEFAULT_USER_AGENT, HttpClient } from './fetch/http.ts';
+import { Inflight } from './frontier/inflight.ts';
+import { firstN } from './util/iter.ts';
+import { stallWatchdog } from './frontier/stall.ts';
+import { LineOutput } from './output/ndjson.ts';
+import { HostScheduler, politeDelayMs } from './frontier/politeness.ts';
+import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './frontier/retry.ts';
+import { RobotsCache, robotsAllows } from './fetch/robots.ts';
+import { DEFAULT_ROUND_SIZE } from './relevance/scorers/best-n-first.ts';
+import { createScorer, relevanceThreshold } from './relevance/scorers/index.ts';
+import { DEFAULT_EXPLORE } from './relevance/scorers/explore.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
 import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
-import { DEFAULT_NEAR_DUP_DISTANCE } from './simhash.ts';
+import { DEFAULT_NEAR_DUP_DISTANCE } from './relevance/simhash.ts';
 import { fetchStage } from './stages/fetch.ts';
-import { DEFAULT_HOLD_BACK, frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
+import { DEFAULT_HOLD_BACK, frontierSource } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
 import { DEFAULT_MAX_LINKS } from './parse/page-parser.ts';
-import { robotsAllows, robotsStage } from './stages/robots.ts';
-import { sinkStage, type LinkDropReason } from './stages/sink.ts';
-import type { StatsSnapshot } from './stats.ts';
-import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './stats-live.ts';
-import { CrawlStore, logKey } from './store.ts';
+import { robotsStage } from './stages/robots.ts';
+import { sinkStage } from './stages/sink.ts';
+import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './output/stats-live.ts';
+import { CrawlStore } from './store/level.ts';
+import { logKey } from './store/keys.ts';
 import type { RedisStore } from './store/redis.ts';
 import { inspectStoreDir, notAStore, removeStoreFiles, writeStoreMarker } from './store/dir.ts';
 import { isRedisStore, type Store } from './store/types.ts';
-import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
-import { compileScope, type ScopeRules } from './scope.ts';
-import { compileSkipExtensions } from './extensions.ts';
-import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer, Topic } from './types.ts';
+import { DEFAULT_TRAP_LIMITS } from './urls/traps.ts';
+import { compileScope } from './urls/scope.ts';
+import { compileSkipExtensions } from './urls/extensions.ts';
+import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer } from './types.ts';
 import type { PageStore } from './stages/pages-out.ts';
-import type { WarcWriter } from './warc/writer.ts';
-import { canonicalize, originOf, type CanonOptions } from './url.ts';
-
-export interface CrawlConfig {
-  seeds: string[];
-  topic: Topic | null;
-  /** a trained model (--model): its page classifier judges relevance */
-  model?: LearnedModel | null;
-  strategy: string;
-  /**
-   * a scorer of your own (library use), in place of `strategy`'s; records name
-   * it by `scorer.name`; a page is relevant at the topic's or model's
-   * threshold, or `params.threshold` (default 0.2)
-   */
-  scorer?: Scorer;
-  /** strategy parameters: the topic's `params`, then --param overrides */
-  params?: Record<string, number | string>;
-  /** follow at most this many consecutive off-topic hops (default no limit) */
-  tunnel?: number;
-  /**
-   * --explore: the exploration and tail lanes over the strategy
-   * (src/scorers/explore.ts), the share of fetches they get at the start,
-   * 0 to 1 (default DEFAULT_EXPLORE; 0: the strategy alone). Not applied to
-   * `scorer` nor to bfs
-   */
-  explore?: number;
-  /** Chinese word segmenter (default node-rs jieba) */
-  segmenter?: Segmenter;
-  storeDir: string;
-  fresh: boolean;
-  /** lease of a claimed URL with a Redis store, ms (src/store/redis.ts; default 30 000) */
-  leaseMs?: number;
-  maxPages: number;
-  /**
-   * --max-time: stop after this many ms (default no limit); requests in
-   * flight are cancelled and go back to the frontier, as on SIGTERM, and the
-   * summary says 'time-limit'
-   */
-  maxTimeMs?: number;
-  maxDepth: number;
-  maxFrontier: number;
-  dropIndex: boolean;
-  /** strip session ids from URLs (default true; src/url.ts) */
-  stripSessionIds?: boolean;
-  /** pages per host, then its URLs become FC_HOST_BUDGET records (default DEFAULT_MAX_PAGES_PER_HOST; Infinity: none) */
-  maxPagesPerHost?: number;
-  /** trap rules for links (src/traps.ts; default DEFAULT_TRAP_LIMITS; Infinity turns a rule off) */
-  traps?: Partial<TrapLimits>;
-  /** which URLs may be queued (src/scope.ts; --allow-domain, --include, --exclude); default all */
-  scope?: ScopeRules;
-  /** links and sitemap entries ending in these extensions are not queued (src/extensions.ts; default DEFAULT_SKIP_EXTENSIONS; [] queues them all) */
-  skipExtensions?: readonly string[];
-  proxy?: string;
-  /**
-   * the name lookup of every connection (default the system resolver,
-   * dns.lookup); tests pass loopbackLookup() from src/net/lookup.ts
-   */
-  lookup?: Resolver;
-  /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/sitemap.ts, seedFromSitemaps) */
-  sitemaps?: string[];
-  /** --sitemaps-from-robots: also read the sitemaps the seeds' robots.txt files list */
-  sitemapsFromRobots?: boolean;
-  /** URLs taken from all sitemaps together (default DEFAULT_SITEMAP_MAX_URLS) */
-  sitemapMaxUrls?: number;
-  /** near-duplicate Hamming distance (src/simhash.ts; default 3; 0 turns detection off) */
-  nearDupDistance?: number;
-  /** pages with fewer tokens are never near-duplicates (default DEFAULT_NEAR_DUP_MIN_TOKENS) */
-  nearDupMinTokens?: number;
-  /** also fetch loopback/private/link-local/metadata addresses (default false; moot with `proxy`) */
-  allowPrivate?: boolean;
-  /** --warc-out DIR: archive every fetched response as WARC/1.1 (src/warc/writer.ts, src/stages/warc-out.ts) */
-  warcOut?: string;
-  /** --warc-max-size: bytes per WARC file before rolling over (default DEFAULT_WARC_MAX_SIZE, 1 GB) */
-  warcMaxSize?: number;
-  /** --pages-out DIR: save each kept body as DIR/ab/<md5(url)> (src/stages/pages-out.ts) */
-  pagesOut?: string;
-  concurrency: number;
-  perHost: number;
-  delayMs: number;
-  delayExplicit: boolean;
-  /** --delay-factor: a host also waits this many times as long as its last request took (src/politeness.ts; default 0) */
-  delayFactor?: number;
-  hostDiversity: number;
-  /** --hold-back: see FrontierSourceOptions.holdBack (default DEFAULT_HOLD_BACK; 0 = off) */
-  holdBack?: number;
-  maxBytes: number;
-  userAgent?: string;
-  auth: Record<string, { user: string; pass: string }>;
-  quiet: boolean;
-  /** where NDJSON records go (process.stdout in the CLI) */
-  output: Writable;
-  /** one line of human-readable log (stderr in the CLI) */
-  log: (line: string) => void;
-  signal?: AbortSignal;
-  /** link-context window, characters each side (docs/algorithms.md#link-context-window) */
-  contextChars?: number;
-  /**
-   * --max-links-per-page: links read per page (default DEFAULT_MAX_LINKS,
-   * 5000); the rest are dropped, counted as 'links-per-page' in
-   * `summary.dropped`, and the record says `caps: ['links']`
-   */
-  maxLinksPerPage?: number;
-  /**
-   * --text: each HTML page's record carries its main text (`text`, one line
-   * per block, navigation left out), at most this many characters (default
-   * 0: no text)
-   */
-  textChars?: number;
-  /** --outlinks: each page record lists the page's links (url, anchor, score) */
-  outlinks?: boolean;
-  /**
-   * HTTP timeouts in ms: connect, complete headers, gap between body chunks,
-   * and the whole of one request (defaults 10 000, 20 000, 30 000, 60 000)
-   */
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; fetchMs?: number };
-  /** retries of transient failures and host backoff (src/retry.ts; default DEFAULT_RETRY_POLICY) */
-  retry?: Partial<RetryPolicy>;
-  /** ms between stats records (default 10 000; 0: none, only the final stats are saved) */
-  statsIntervalMs?: number;
-  /** 'json': the summary is logged as one JSON object (default 'text') */
-  logFormat?: 'text' | 'json';
-  /** receives a stats record every statsIntervalMs and the final one (src/stats.ts) */
-  logStats?: (snapshot: StatsSnapshot) => void;
-  /** receives a snapshot 4 times a second, for a progress line (the CLI: only on a terminal) */
-  progress?: (snapshot: StatsSnapshot) => void;
-}
-
-export interface CrawlSummary {
-  /** pages committed in this run */
-  pages: number;
-  relevant: number;
-  errors: number;
-  /** pages committed in the store over all runs */
-  totalPages: number;
-  frontier: number;
-  ms: number;
-  /** why the crawl ended */
-  stopped: 'done' | 'output-closed' | 'aborted' | 'time-limit';
-  /** links not queued in this run, by trap rule, 'host-budget', ... (once per page and URL; 'links-per-page': once per link cut) */
-  dropped: Partial<Record<LinkDropReason, number>>;
-  /** with a Redis store: commands this worker sent it (one round-trip each) */
-  storeRoundTrips?: number;
-  /** Redis store: commits sent again after reconnects, and how many found their URL committed by another worker */
-  storeReplays?: { sent: number; conflicts: number };
-  /** near-duplicate pages committed in this run (their links were not queued) */
-  nearDuplicates?: number;
-}
+import type { WarcWriter } from './output/warc.ts';
+import { canonicalize, hostOfCanonical, originOf, type CanonOptions } from './urls/canonical.ts';
+import type { CrawlConfig } from './crawl/config.ts';
+import { dropLine, noAnswerError, type CrawlSummary } from './crawl/summary.ts';
 
 const NO_SEEDS = 'no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)';
 
@@ -249,12 +102,6 @@ const runPipeline = pipeline as (...stages: unknown[]) => Promise<void>;
 /** Abort reason when the reader of the output went away. */
 const OUTPUT_CLOSED = new Error('output closed');
 const TIME_LIMIT = new Error('--max-time reached');
-
-/** `; links dropped: path-repetition 3, host-budget 12`, or '' when none was. */
-function dropLine(dropped: CrawlSummary['dropped']): string {
-  const parts = Object.entries(dropped).map(([reason, n]) => `${reason} ${n}`);
-  return parts.length === 0 ? '' : `; links dropped: ${parts.join(', ')}`;
-}
 
 /** Run one crawl (or resume it) until the frontier is empty, max pages, abort, or stdout closes. */
 export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
@@ -333,7 +180,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     if (requeued > 0 && !cfg.quiet) cfg.log(`focuscrawl: ${requeued === 1 ? '1 URL' : `${requeued} URLs`} that got no answer in an earlier run ${requeued === 1 ? 'is' : 'are'} queued again`);
     await store.addSeeds(seeds);
     if ((cfg.sitemaps?.length ?? 0) > 0 || cfg.sitemapsFromRobots === true) {
-      const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');
+      const { seedFromSitemaps, sitemapLogLines } = await import('./seeds/sitemap.ts');
       const report = await seedFromSitemaps({
         sources: cfg.sitemaps ?? [], robotsOrigins: cfg.sitemapsFromRobots === true ? seeds.map((e) => originOf(e.url)) : [],
         client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, inScope, skipExtension, maxDepth: cfg.maxDepth,
@@ -347,8 +194,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     await budget.restore(store);
     // output files (loaded only when asked for: warcio is large)
     if (cfg.warcOut !== undefined) {
-      const { WarcWriter } = await import('./warc/writer.ts');
-      const { VERSION } = await import('./version.ts');
+      const { WarcWriter } = await import('./output/warc.ts');
+      const { VERSION } = await import('./util/version.ts');
       warc = await WarcWriter.create({
         dir: cfg.warcOut,
         maxSize: cfg.warcMaxSize,
@@ -456,7 +303,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     const timeLimit = Number.isFinite(maxTimeMs) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, started + maxTimeMs - Date.now())) : undefined;
     live.start();
     reporter = live;
-    // a lost wake-up must not end the process silently (exit 13): see src/stall.ts
+    // a lost wake-up must not end the process silently (exit 13): see src/frontier/stall.ts
     let stalled: StalledError | null = null;
     const onIdle = stallWatchdog({
       progress: () => store.committed,
@@ -577,43 +424,4 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   }
   if (unreachable !== null) throw unreachable;
   return summary;
-}
-
-/**
- * The NetworkError (FC_NETWORK) of a run in which requests were made and
- * not one got an answer (every one failed with FC_NETWORK or FC_TIMEOUT: no
- * network, the proxy down, no DNS), or null. Its URLs are parked, so a
- * rerun tries them again; the error makes that run exit non-zero rather
- * than look like an empty success.
- */
-function noAnswerError(client: HttpClient, proxy: string | undefined, fromSeeds: boolean): NetworkError | null {
-  const { answered, failed, firstFailure } = client.outcomes;
-  if (answered > 0 || failed === 0 || firstFailure === null) return null;
-  const what = fromSeeds ? 'any seed' : 'any queued URL';
-  return new NetworkError(
-    `could not reach ${what} (${describeFailure(firstFailure, proxy)}); ${failed} requests, none answered. ` +
-      'Their URLs are kept for the next run: rerun with the same --store once the network is back',
-    { cause: firstFailure },
-  );
-}
-
-/** A network failure in a few words, naming the proxy when it is the proxy that refused. */
-function describeFailure(err: FocuscrawlError, proxy: string | undefined): string {
-  if (proxy !== undefined) {
-    let proxyHost = proxy;
-    let proxyPort = '';
-    try {
-      const u = new URL(proxy);
-      proxyHost = u.host;
-      proxyPort = u.port || (u.protocol === 'https:' ? '443' : '80');
-    } catch {
-      // a bad --proxy is refused before the crawl
-    }
-    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-      const x = e as { code?: unknown; port?: unknown };
-      if (x.code === 'ECONNREFUSED' && (x.port === undefined || String(x.port) === proxyPort)) return `proxy ${proxyHost} refused the connection`;
-    }
-    return `through proxy ${proxyHost}: ${err.code}: ${err.message}`;
-  }
-  return `${err.code}: ${err.message}`;
 }

@@ -31,7 +31,7 @@ export interface FrontierEntry {
   offTopicHops?: number;
   /** discovery order, assigned by the store; FIFO tie-break */
   seq?: number;
-  /** fetch attempts already made that failed transiently (absent: none; see src/retry.ts) */
+  /** fetch attempts already made that failed transiently (absent: none; see src/frontier/retry.ts) */
   attempts?: number;
 }
 
@@ -203,7 +203,7 @@ export interface PageRecord {
   links: number;
   strategy: string;
   ms: number;
-  /** fetch attempts, present when more than one (src/retry.ts) */
+  /** fetch attempts, present when more than one (src/frontier/retry.ts) */
   attempts?: number;
   /** SimHash of the page text, 16 hex digits (present when near-duplicate detection fingerprinted the page) */
   simhash?: string;
@@ -229,7 +229,7 @@ export interface ErrorRecord {
   depth: number;
   parent: string | null;
   strategy: string;
-  /** fetch attempts, present when more than one (src/retry.ts) */
+  /** fetch attempts, present when more than one (src/frontier/retry.ts) */
   attempts?: number;
 }
 

@@ -15,10 +15,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import { MAX_MODEL_BYTES, ModelError, fitModel, loadModel, type ModelJSON } from '../src/model.ts';
-import { readCapped } from '../src/read-capped.ts';
-import { MAX_SEED_LINE_BYTES, classifySeedLine, readSeedsFile } from '../src/seeds.ts';
-import { MAX_TOPIC_BYTES, loadTopic } from '../src/topic.ts';
+import { MAX_MODEL_BYTES, ModelError, fitModel, loadModel, type ModelJSON } from '../src/relevance/model.ts';
+import { readCapped } from '../src/util/read-capped.ts';
+import { MAX_SEED_LINE_BYTES, classifySeedLine, readSeedsFile } from '../src/seeds/file.ts';
+import { MAX_TOPIC_BYTES, loadTopic } from '../src/relevance/topic.ts';
 import { parseLines, runCli, tempDir, type CliResult } from './helpers/cli.ts';
 
 /** A temp dir removed when the test ends, and a writer of files in it. */

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyStage } from '../src/stages/classify.ts';
-import { createScorer } from '../src/scorers/index.ts';
-import { parseTopic } from '../src/topic.ts';
+import { createScorer } from '../src/relevance/scorers/index.ts';
+import { parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, FetchResult, PageLink, ParsedPage, Scorer } from '../src/types.ts';
-import type { CanonOptions } from '../src/url.ts';
+import type { CanonOptions } from '../src/urls/canonical.ts';
 
 const topic = parseTopic({ name: 'solar', terms: ['solar energy', 'photovoltaic'] }, 'test');
 

@@ -1,4 +1,4 @@
-// The one argument layer (src/args.ts), issue 21 items 8, 10, 11. What broke:
+// The one argument layer (src/commands/args.ts), issue 21 items 8, 10, 11. What broke:
 // `--concurrency -3` and a flag without its value printed Node's "argument is
 // ambiguous" with no FC code; `--concurrency 1e9` and 20-digit numbers were
 // accepted; `--max-pages 0` crawled nothing while `--max-pages-per-host 0`
@@ -9,10 +9,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { helpText, parseCommand, usageProblems } from '../src/args.ts';
-import { CRAWL_SPEC } from '../src/crawl-flags.ts';
+import { helpText, parseCommand, usageProblems } from '../src/commands/args.ts';
+import { CRAWL_SPEC } from '../src/commands/crawl.ts';
 import { COMMAND_SPECS } from '../src/cli.ts';
-import { CLI_DOC, cliReference } from '../src/cli-docs.ts';
+import { CLI_DOC, cliReference } from '../src/tools/cli-docs.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 
 const SEED = ['--seed', 'http://x.example/'];

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CrawlStore } from '../src/store.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import { STORE_MARKER } from '../src/store/dir.ts';
 import { runCli, tempDir } from './helpers/cli.ts';
 

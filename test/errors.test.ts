@@ -13,9 +13,9 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as errors from '../src/errors.ts';
 import { ERROR_CODES, FetchError, FocuscrawlError, exitStatusOf, type ErrorCode, type ErrorCodeInfo } from '../src/errors.ts';
-import { EXIT_CODES_DOC, codeTable, withCodeTable } from '../src/error-docs.ts';
-import { MAX_LINE_CHARS } from '../src/etfl/expand.ts';
-import { CrawlStore } from '../src/store.ts';
+import { EXIT_CODES_DOC, codeTable, withCodeTable } from '../src/tools/error-docs.ts';
+import { MAX_LINE_CHARS } from '../src/tools/etfl/expand.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import { ROOT, tempDir, type CliResult } from './helpers/cli.ts';
 
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];

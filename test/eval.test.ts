@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { CurveSampler, Evaluator, evaluate, parseLabels } from '../src/eval/metrics.ts';
-import { downsample, plotCurves } from '../src/eval/plot.ts';
-import { readRecords, runEval } from '../src/eval/command.ts';
-import { runCompare } from '../src/eval/compare.ts';
+import { CurveSampler, Evaluator, evaluate, parseLabels } from '../src/tools/eval/metrics.ts';
+import { downsample, plotCurves } from '../src/tools/eval/plot.ts';
+import { readRecords, runEval } from '../src/commands/eval.ts';
+import { runCompare } from '../src/commands/compare.ts';
 import { ROOT, parseLines, tempDir } from './helpers/cli.ts';
 
 const LABELS_TSV = [

@@ -1,13 +1,13 @@
-// The exploration and tail lanes (src/scorers/explore.ts, `crawl --explore`):
+// The exploration and tail lanes (src/relevance/scorers/explore.ts, `crawl --explore`):
 // bounded memory, determinism, ε that adapts to the wrapped strategy's
 // harvest, the tail lane, and `--explore 0` leaving the strategy untouched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { createScorer } from '../src/scorers/index.ts';
-import { LIFT_SCORE, withExploration, type ExploreScorer } from '../src/scorers/explore.ts';
-import type { ScorerContext } from '../src/scorers/context.ts';
-import { parseTopic } from '../src/topic.ts';
+import { createScorer } from '../src/relevance/scorers/index.ts';
+import { LIFT_SCORE, withExploration, type ExploreScorer } from '../src/relevance/scorers/explore.ts';
+import type { ScorerContext } from '../src/relevance/scorers/context.ts';
+import { parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, ParsedPage, QueuedLink, Rescore, Scorer } from '../src/types.ts';
 import { makePage } from './helpers/pages.ts';
 import { parseLines, runCli, fixtureReplay } from './helpers/cli.ts';

@@ -1,12 +1,12 @@
 /**
- * --skip-extensions (src/extensions.ts): links and sitemap entries to files
+ * --skip-extensions (src/urls/extensions.ts): links and sitemap entries to files
  * that are not pages are not queued; seeds and redirects are fetched.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS, parseSkipExtensions } from '../src/extensions.ts';
+import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS, parseSkipExtensions } from '../src/urls/extensions.ts';
 import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
 import type { CrawlItem, Outlink } from '../src/types.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';

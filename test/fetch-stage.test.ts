@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpClient } from '../src/http.ts';
+import { HttpClient } from '../src/fetch/http.ts';
 import { fetchStage, type FetchStageOptions } from '../src/stages/fetch.ts';
 import type { CrawlItem } from '../src/types.ts';
 import { serve, type Handler } from './helpers/serve.ts';

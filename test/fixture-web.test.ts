@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import { Parser } from 'htmlparser2';
 import { WARCParser } from 'warcio';
-import { canonicalize, hostOf } from '../src/url.ts';
+import { canonicalize, hostOf } from '../src/urls/canonical.ts';
 
 interface Robots {
   isAllowed(url: string, ua?: string): boolean | undefined;

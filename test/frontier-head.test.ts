@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { FrontierHead, type HostGate, type KeyedEntry, type Verdict } from '../src/frontier-head.ts';
-import { CrawlStore } from '../src/store.ts';
+import { FrontierHead, type HostGate, type KeyedEntry, type Verdict } from '../src/frontier/head.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import type { FrontierEntry } from '../src/types.ts';
-import { firstN } from '../src/iter.ts';
-import { seededRandom as prng } from '../src/random.ts';
+import { firstN } from '../src/util/iter.ts';
+import { seededRandom as prng } from '../src/util/random.ts';
 
 const U = (p: string) => `http://h${p.length % 3}.test/${p}`;
 

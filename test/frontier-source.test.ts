@@ -1,14 +1,15 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { FrontierHead } from '../src/frontier-head.ts';
-import { Inflight } from '../src/inflight.ts';
-import { HostScheduler, type SchedulerOptions } from '../src/politeness.ts';
-import { frontierSource, hostOfCanonical } from '../src/stages/frontier-source.ts';
-import { CrawlStore, type CommitLink } from '../src/store.ts';
+import { FrontierHead } from '../src/frontier/head.ts';
+import { Inflight } from '../src/frontier/inflight.ts';
+import { HostScheduler, type SchedulerOptions } from '../src/frontier/politeness.ts';
+import { frontierSource } from '../src/stages/frontier-source.ts';
+import { CrawlStore } from '../src/store/level.ts';
+import type { CommitLink } from '../src/store/types.ts';
 import type { CrawlItem, FrontierEntry } from '../src/types.ts';
-import { canonicalize } from '../src/url.ts';
-import { firstN } from '../src/iter.ts';
+import { canonicalize, hostOfCanonical } from '../src/urls/canonical.ts';
+import { firstN } from '../src/util/iter.ts';
 
 function seed(url: string, score: number): FrontierEntry {
   return { url, score, depth: 0, parent: null };

@@ -9,9 +9,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontierHead, type KeyedEntry } from '../src/frontier-head.ts';
-import { Inflight } from '../src/inflight.ts';
-import { HostScheduler } from '../src/politeness.ts';
+import { FrontierHead, type KeyedEntry } from '../src/frontier/head.ts';
+import { Inflight } from '../src/frontier/inflight.ts';
+import { HostScheduler } from '../src/frontier/politeness.ts';
 import { frontierSource } from '../src/stages/frontier-source.ts';
 
 test('Inflight.wait(ms, signal, since) resolves at once when a wake() came after `since` was read', async () => {

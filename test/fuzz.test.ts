@@ -9,8 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { PageParser, type PageParserOptions } from '../src/parse/page-parser.ts';
-import { parseBody, parseStage } from '../src/stages/parse.ts';
-import { canonicalize } from '../src/url.ts';
+import { parseBody } from '../src/parse/body.ts';
+import { parseStage } from '../src/stages/parse.ts';
+import { canonicalize } from '../src/urls/canonical.ts';
 import type { CrawlItem, FetchResult, ParsedPage } from '../src/types.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_050_505);

@@ -18,11 +18,11 @@ import { Writable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { ProxyAgent, request } from 'undici';
 import { WARCParser } from 'warcio';
-import { canonicalize, hostOf } from '../src/url.ts';
-import { parseBody } from '../src/stages/parse.ts';
+import { canonicalize, hostOf } from '../src/urls/canonical.ts';
+import { parseBody } from '../src/parse/body.ts';
 import { createReplayServer } from '../src/replay/server.ts';
-import { generatePortalWeb, SYNTHETIC_COMMENT, WARCINFO_DESCRIPTION, type Headline, type PortalWeb, type WebRecord } from '../src/genweb/portal.ts';
-import { labelsTsv, portalWarc, readHeadlines, runGenWeb } from '../src/genweb/command.ts';
+import { generatePortalWeb, SYNTHETIC_COMMENT, WARCINFO_DESCRIPTION, type Headline, type PortalWeb, type WebRecord } from '../src/tools/genweb/portal.ts';
+import { labelsTsv, portalWarc, readHeadlines, runGenWeb } from '../src/commands/gen-web.ts';
 
 const TNEWS = fileURLToPath(new URL('../../shared/corpora/tnews/tnews-dev.ndjson', import.meta.url));
 

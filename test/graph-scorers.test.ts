@@ -4,13 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../src/errors.ts';
-import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/scorers/hits.ts';
-import { createIPageRankScorer } from '../src/scorers/ipagerank.ts';
-import type { ScorerContext } from '../src/scorers/context.ts';
+import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/relevance/scorers/hits.ts';
+import { createIPageRankScorer } from '../src/relevance/scorers/ipagerank.ts';
+import type { ScorerContext } from '../src/relevance/scorers/context.ts';
 import { classifyStage } from '../src/stages/classify.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
-import type { CanonOptions } from '../src/url.ts';
-import { TopicModel, parseTopic } from '../src/topic.ts';
+import type { CanonOptions } from '../src/urls/canonical.ts';
+import { TopicModel, parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, FetchResult, PageLink, ParsedPage, QueuedLink, Rescore } from '../src/types.ts';
 
 const TOPIC = parseTopic({ name: 'solar', terms: ['solar energy', 'photovoltaic'] }, 'test');

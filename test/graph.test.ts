@@ -2,10 +2,10 @@
 // IPageRank against closed-form values, largestK, UrlFilter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CrawlGraph, LinkGraph, UrlFilter, largestK, smallestK } from '../src/graph/link-graph.ts';
-import { hits } from '../src/graph/hits.ts';
-import { VectorPool } from '../src/graph/vector-pool.ts';
-import { ipagerank } from '../src/graph/ipagerank.ts';
+import { CrawlGraph, LinkGraph, UrlFilter, largestK, smallestK } from '../src/relevance/graph/link-graph.ts';
+import { hits } from '../src/relevance/graph/hits.ts';
+import { VectorPool } from '../src/relevance/graph/vector-pool.ts';
+import { ipagerank } from '../src/relevance/graph/ipagerank.ts';
 
 /** A graph from "a>b" edge specs (weight after ':'), nodes in order of appearance. */
 function build(specs: string[], caps = { maxNodes: 100, maxEdges: 1000 }): LinkGraph {

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { FocuscrawlError } from '../src/errors.ts';
-import { HttpClient } from '../src/http.ts';
+import { HttpClient } from '../src/fetch/http.ts';
 
 /** A fake forward proxy counting its connections; answers with the request line it got. */
 async function countingProxy(t: TestContext, status = 200): Promise<{ url: string; connections: () => number }> {

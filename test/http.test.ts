@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import zlib from 'node:zlib';
-import { DEFAULT_USER_AGENT, HttpClient, isParseable, parseContentType } from '../src/http.ts';
+import { DEFAULT_USER_AGENT, HttpClient, isParseable, parseContentType } from '../src/fetch/http.ts';
 import { serve } from './helpers/serve.ts';
 import { rejectsWithCode } from './helpers/assert.ts';
 

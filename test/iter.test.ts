@@ -1,8 +1,8 @@
-/** mapConcurrent (src/iter.ts): bounded concurrency, completion order, backpressure, errors, early stop. */
+/** mapConcurrent (src/util/iter.ts): bounded concurrency, completion order, backpressure, errors, early stop. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mapConcurrent } from '../src/iter.ts';
+import { mapConcurrent } from '../src/util/iter.ts';
 
 /** Yields 0..n-1, counting how many were pulled; `closed` once return() ran. */
 function counted(n: number) {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Journal } from '../src/journal.ts';
-import { CrawlStore } from '../src/store.ts';
+import { Journal } from '../src/store/journal.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import { tempDir } from './helpers/cli.ts';
 
 const entry = (url: string) => ({ url, score: 1, depth: 0, parent: null });

@@ -5,14 +5,14 @@
 // normalisation or the absent-feature term changes the numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BernoulliNB, sigmoid } from '../src/learn/bernoulli-nb.ts';
-import { ContinuousNB } from '../src/learn/continuous-nb.ts';
-import { PARENT_RELEVANT_FLAG, linkFeatures, mineDomainTerms, pageFeatures, urlFeatures, urlTokens } from '../src/learn/features.ts';
-import { klDivergence, klDivergenceShared } from '../src/learn/kl.ts';
-import { binaryMetrics, informationGain, kFoldIndices, seededRandom } from '../src/learn/metrics.ts';
-import { TfIdfVectorizer } from '../src/learn/tfidf.ts';
+import { BernoulliNB, sigmoid } from '../src/relevance/learn/bernoulli-nb.ts';
+import { ContinuousNB } from '../src/relevance/learn/continuous-nb.ts';
+import { PARENT_RELEVANT_FLAG, linkFeatures, mineDomainTerms, pageFeatures, urlFeatures, urlTokens } from '../src/relevance/learn/features.ts';
+import { klDivergence, klDivergenceShared } from '../src/relevance/learn/kl.ts';
+import { binaryMetrics, informationGain, kFoldIndices, seededRandom } from '../src/relevance/learn/metrics.ts';
+import { TfIdfVectorizer } from '../src/relevance/learn/tfidf.ts';
 import type { ParsedPage } from '../src/types.ts';
-import type { SparseVector } from '../src/text/vector.ts';
+import type { SparseVector } from '../src/relevance/text/vector.ts';
 
 const close = (actual: number, expected: number, eps = 1e-9): void =>
   assert.ok(Math.abs(actual - expected) <= eps, `expected ${expected}, got ${actual}`);

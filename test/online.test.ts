@@ -3,8 +3,8 @@
 // re-scored after each retraining.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createScorer } from '../src/scorers/index.ts';
-import { parseTopic } from '../src/topic.ts';
+import { createScorer } from '../src/relevance/scorers/index.ts';
+import { parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, Scorer } from '../src/types.ts';
 import { makePage } from './helpers/pages.ts';
 

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ROOT } from './helpers/cli.ts';
-import { NOT_ARCHIVED, distanceTo, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateLearning, simulateScored } from '../src/eval/oracle.ts';
-import { scorerSimulation } from '../src/eval/sim-scorer.ts';
+import { NOT_ARCHIVED, distanceTo, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, simulateCrawl, simulateLearning, simulateScored } from '../src/tools/eval/oracle.ts';
+import { scorerSimulation } from '../src/tools/eval/sim-scorer.ts';
 import type { CrawlItem, FrontierEntry, QueuedLink, Scorer } from '../src/types.ts';
 
 // 0 is the seed; 4 and 6 are targets; 7 is not reachable; 3 leads only to 4

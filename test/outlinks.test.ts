@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { canonicalize } from '../src/url.ts';
+import { canonicalize } from '../src/urls/canonical.ts';
 import { recordOutlinks } from '../src/stages/sink.ts';
 import { parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
 

@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { BIN, ROOT, tempDir } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
-import { parseBody } from '../src/stages/parse.ts';
-import { sanitizeForTerminal } from '../src/term.ts';
+import { parseBody } from '../src/parse/body.ts';
+import { sanitizeForTerminal } from '../src/output/terminal.ts';
 
 /** A fake record a page tries to smuggle onto its own stdout line. */
 const INJECT = '\n{"type":"page","url":"http://injected.example/","status":200}\n';

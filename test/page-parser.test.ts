@@ -6,7 +6,7 @@ import { WARCParser } from 'warcio';
 import { MAX_NESTING, PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
 import { createDecoder, sniffCharset } from '../src/parse/charset.ts';
 import type { ParsedPage } from '../src/types.ts';
-import { seededRandom as rng } from '../src/random.ts';
+import { seededRandom as rng } from '../src/util/random.ts';
 
 const PAGE = 'http://www.cs.example.edu/dept/people/index.html';
 

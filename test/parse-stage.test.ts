@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
-import { parseBody, parseStage } from '../src/stages/parse.ts';
+import { parseBody } from '../src/parse/body.ts';
+import { parseStage } from '../src/stages/parse.ts';
 import type { CrawlItem, FetchResult } from '../src/types.ts';
 
 function fetched(url: string, body: Buffer | null, over: Partial<FetchResult> = {}): CrawlItem {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostScheduler, MAX_ADAPTIVE_DELAY_MS, politeDelayMs, type SchedulerOptions } from '../src/politeness.ts';
+import { HostScheduler, MAX_ADAPTIVE_DELAY_MS, politeDelayMs, type SchedulerOptions } from '../src/frontier/politeness.ts';
 
 /** A scheduler on a fake clock the test moves by hand. */
 function sched(opts: Partial<SchedulerOptions> = {}) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CrawlStore } from '../src/store.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import { BIN, ROOT, parseLines, runCli, tempDir, fixtureReplay } from './helpers/cli.ts';
 import { syntheticWebDir } from './helpers/synthetic-web.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl } from './helpers/redis.ts';

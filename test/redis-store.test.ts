@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { RedisStore, crawlKeys, parseRedisLocation } from '../src/store/redis.ts';
 import * as S from '../src/store/redis-scripts.ts';
-import { urlKey } from '../src/url.ts';
+import { urlKey } from '../src/urls/canonical.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';

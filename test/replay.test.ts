@@ -14,7 +14,7 @@ import { ProxyAgent, request } from 'undici';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { buildIndex, readResponse } from '../src/replay/warc-index.ts';
 import { createReplayServer, type ReplayServer } from '../src/replay/server.ts';
-import { runReplay } from '../src/replay/command.ts';
+import { runReplay } from '../src/commands/replay.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const WEBKB = fileURLToPath(new URL('../../shared/corpora/webkb/webkb.warc.gz', import.meta.url));
@@ -422,7 +422,7 @@ describe('runReplay', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '-e',
-        "import('./src/replay/command.ts').then(async (m) => { process.exitCode = await m.runReplay(process.argv.slice(1)); })",
+        "import('./src/commands/replay.ts').then(async (m) => { process.exitCode = await m.runReplay(process.argv.slice(1)); })",
         '--', '--warc', mainWarc],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -1,4 +1,4 @@
-// Bounded retries with backoff (src/retry.ts): Retry-After parsing, the
+// Bounded retries with backoff (src/frontier/retry.ts): Retry-After parsing, the
 // retry decision and host backoff, the sink's retry commit, the store's
 // retry batch (also replayed from the journal), and end-to-end crawls of
 // servers that fail and recover, always fail, or ask us to wait.
@@ -9,13 +9,14 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { MemoryLevel } from 'memory-level';
 import type { ErrorCode } from '../src/errors.ts';
-import { loopbackLookup } from '../src/net/lookup.ts';
-import { runCrawl, type CrawlConfig } from '../src/pipeline.ts';
-import { HostScheduler } from '../src/politeness.ts';
-import { seededRandom } from '../src/random.ts';
-import { hostBackoffMs, isRetryable, parseRetryAfter, shouldRetry, type RetryPolicy } from '../src/retry.ts';
+import { loopbackLookup } from '../src/fetch/lookup.ts';
+import type { CrawlConfig } from '../src/crawl/config.ts';
+import { runCrawl } from '../src/pipeline.ts';
+import { HostScheduler } from '../src/frontier/politeness.ts';
+import { seededRandom } from '../src/util/random.ts';
+import { hostBackoffMs, isRetryable, parseRetryAfter, shouldRetry, type RetryPolicy } from '../src/frontier/retry.ts';
 import { sinkStage } from '../src/stages/sink.ts';
-import { CrawlStore } from '../src/store.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import type { CrawlItem, FetchResult, FrontierEntry } from '../src/types.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';

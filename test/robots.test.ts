@@ -4,10 +4,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { NetworkError } from '../src/errors.ts';
-import { Lru } from '../src/lru.ts';
-import { RobotsCache, cutRobotsBody, type RobotsFetch } from '../src/robots.ts';
-import { robotsAllows, robotsStage } from '../src/stages/robots.ts';
-import { canonicalize } from '../src/url.ts';
+import { Lru } from '../src/util/lru.ts';
+import { RobotsCache, cutRobotsBody, type RobotsFetch } from '../src/fetch/robots.ts';
+import { robotsAllows } from '../src/fetch/robots.ts';
+import { robotsStage } from '../src/stages/robots.ts';
+import { canonicalize } from '../src/urls/canonical.ts';
 import type { CrawlItem } from '../src/types.ts';
 
 interface Site {

@@ -1,12 +1,12 @@
 /**
- * Crawl scope (src/scope.ts): --allow-domain, --include and --exclude decide
+ * Crawl scope (src/urls/scope.ts): --allow-domain, --include and --exclude decide
  * which links and sitemap entries are queued; seeds are always fetched.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compileScope, hostNameOf, parseDomain, parsePattern } from '../src/scope.ts';
+import { compileScope, hostNameOf, parseDomain, parsePattern } from '../src/urls/scope.ts';
 import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
 import type { CrawlItem, Outlink } from '../src/types.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';

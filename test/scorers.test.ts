@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createScorer, knownStrategies, needsModel } from '../src/scorers/index.ts';
+import { createScorer, knownStrategies, needsModel } from '../src/relevance/scorers/index.ts';
 
 /** Strategies that run on a term topic alone. */
 const termStrategies = (): string[] => knownStrategies().filter((n) => !needsModel(n));
-import { TopicModel, parseTopic } from '../src/topic.ts';
+import { TopicModel, parseTopic } from '../src/relevance/topic.ts';
 import { UsageError } from '../src/errors.ts';
 import type { CrawlItem, PageLink, Topic } from '../src/types.ts';
 import { makePage } from './helpers/pages.ts';

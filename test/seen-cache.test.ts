@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { SEEN_CACHE_WAYS, SeenCache, type SeenMark } from '../src/seen-cache.ts';
-import { frontierKey } from '../src/store.ts';
-import { urlKey } from '../src/url.ts';
+import { SEEN_CACHE_WAYS, SeenCache, type SeenMark } from '../src/store/seen-cache.ts';
+import { frontierKey } from '../src/store/keys.ts';
+import { urlKey } from '../src/urls/canonical.ts';
 
 const seqOf = (key: string): number => parseInt(key.slice(17), 16);
 const cache = (slots: number): SeenCache => new SeenCache(slots, frontierKey, seqOf);

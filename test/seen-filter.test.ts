@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MemoryLevel } from 'memory-level';
-import { SeenFilter } from '../src/seen-filter.ts';
-import { CrawlStore } from '../src/store.ts';
-import { urlKey } from '../src/url.ts';
+import { SeenFilter } from '../src/store/seen-filter.ts';
+import { CrawlStore } from '../src/store/level.ts';
+import { urlKey } from '../src/urls/canonical.ts';
 
 test('a key added is always found; one never added rarely is', () => {
   const f = new SeenFilter();

@@ -1,5 +1,5 @@
 // SimHash fingerprints, the band index, and near-duplicate detection in a
-// crawl (src/simhash.ts, src/stages/dedup.ts).
+// crawl (src/relevance/simhash.ts, src/stages/dedup.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -13,10 +13,10 @@ import {
   simhashTokens,
   SimHashIndex,
   type Fingerprint,
-} from '../src/simhash.ts';
+} from '../src/relevance/simhash.ts';
 import { pageFingerprint } from '../src/stages/dedup.ts';
-import { tokenize } from '../src/text/tokenize.ts';
-import { parseBody } from '../src/stages/parse.ts';
+import { tokenize } from '../src/relevance/text/tokenize.ts';
+import { parseBody } from '../src/parse/body.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';
 
 const SEED = 20261122;

@@ -2,7 +2,7 @@ import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
 import { linksToQueue, SINK_TURN_MS, sinkStage, toRecord } from '../src/stages/sink.ts';
-import { CrawlStore } from '../src/store.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import type { CrawlItem, FetchResult, FrontierEntry, Outlink, OutputRecord, ParsedPage, QueuedLink } from '../src/types.ts';
 
 const PAGE_FIELDS = [

@@ -1,4 +1,4 @@
-// Sitemaps as a seed source (src/sitemap.ts): the streaming parser, gzip and
+// Sitemaps as a seed source (src/seeds/sitemap.ts): the streaming parser, gzip and
 // its cap, indexes, the cross-host rule, and crawls seeded by --sitemap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
-import { HttpClient } from '../src/http.ts';
+import { HttpClient } from '../src/fetch/http.ts';
 import {
   loadSitemaps,
   parseSitemapText,
@@ -17,7 +17,7 @@ import {
   sitemapsFromRobots,
   type SitemapFetch,
   type SitemapUrl,
-} from '../src/sitemap.ts';
+} from '../src/seeds/sitemap.ts';
 import { parseLines, runCli, tempDir } from './helpers/cli.ts';
 
 const SEED = 20261122;

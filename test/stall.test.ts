@@ -1,4 +1,4 @@
-// The stall watchdog (src/stall.ts). What broke: a full test run once saw a
+// The stall watchdog (src/frontier/stall.ts). What broke: a full test run once saw a
 // crawl end with exit 13 ("unsettled top-level await"), no error line and
 // no summary, which is what Node does when the event loop empties while the
 // crawl still waits. The watchdog keeps the loop alive and wakes the crawl,
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { StalledError } from '../src/errors.ts';
-import { stallWatchdog } from '../src/stall.ts';
+import { stallWatchdog } from '../src/frontier/stall.ts';
 
 const later = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,7 +59,7 @@ test('stallWatchdog: logs once per stall, wakes the crawl after intervalMs, fail
 
 /** Run a script that awaits something only the watchdog's wake-up (or failure) settles, with the watchdog on 'beforeExit'. */
 function runStalled(wakeHelps: boolean): ReturnType<typeof spawnSync> {
-  const stall = fileURLToPath(new URL('../src/stall.ts', import.meta.url));
+  const stall = fileURLToPath(new URL('../src/frontier/stall.ts', import.meta.url));
   const script = `
     import { stallWatchdog } from ${JSON.stringify(stall)};
     let resolve;

@@ -12,11 +12,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryLevel } from 'memory-level';
-import { CrawlLog } from '../src/crawl-log.ts';
-import { CrawlStats, formatProgress, formatStatsLine, MAX_ERROR_CODES, OTHER_ERRORS, parseSavedStats, type StatsSnapshot } from '../src/stats.ts';
-import { runStats, storeStats } from '../src/stats-command.ts';
-import { LIVE_STATS_FILE, loadCrawlStats, StatsReporter, STATS_META_KEY } from '../src/stats-live.ts';
-import { CrawlStore } from '../src/store.ts';
+import { CrawlLog } from '../src/output/crawl-log.ts';
+import { CrawlStats, formatProgress, formatStatsLine, MAX_ERROR_CODES, OTHER_ERRORS, parseSavedStats, type StatsSnapshot } from '../src/output/stats.ts';
+import { runStats, storeStats } from '../src/commands/stats.ts';
+import { LIVE_STATS_FILE, loadCrawlStats, StatsReporter, STATS_META_KEY } from '../src/output/stats-live.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import type { ErrorRecord, PageRecord } from '../src/types.ts';
 import { BIN, ROOT, fixtureReplay, parseLines, runCli, spawnCli, tempDir } from './helpers/cli.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CrawlStore } from '../src/store.ts';
+import { CrawlStore } from '../src/store/level.ts';
 import { BIN, ROOT, parseLines, fixtureReplay } from './helpers/cli.ts';
 
 test('| head -5: exit 0, five records, the store opens and agrees', async (t) => {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CrawlStore } from '../src/store.ts';
-import { STORE_LEVELDB_OPTIONS } from '../src/store-options.ts';
+import { CrawlStore } from '../src/store/level.ts';
+import { STORE_LEVELDB_OPTIONS } from '../src/store/options.ts';
 import type { FrontierEntry } from '../src/types.ts';
 
 const dirs: string[] = [];
@@ -17,7 +17,7 @@ describe('store LevelDB options (issue 4: memory)', () => {
     // LevelDB 1.20 SanitizeOptions clips max_open_files to [74, 50000],
     // write_buffer_size to [64 KiB, 1 GiB], max_file_size to [1 MiB, 1 GiB]
     // and block_size to [1 KiB, 4 MiB]; a value outside is raised without a
-    // word, and the memory bound src/store-options.ts documents would not hold.
+    // word, and the memory bound src/store/options.ts documents would not hold.
     const o = STORE_LEVELDB_OPTIONS;
     assert.ok(o.maxOpenFiles >= 74 && o.maxOpenFiles <= 50_000);
     assert.ok(o.writeBufferSize >= 64 * 2 ** 10 && o.writeBufferSize <= 2 ** 30);

@@ -9,16 +9,17 @@ import type { AbstractLevel } from 'abstract-level';
 import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
 import { Redis } from 'ioredis';
-import { CrawlStore, frontierKey, logKey, type FrontierDelta, type StoreOptions } from '../src/store.ts';
+import { CrawlStore } from '../src/store/level.ts';
+import { frontierKey, logKey } from '../src/store/keys.ts';
 import { JOURNAL_FILE, STORE_MARKER, inspectStoreDir, isStoreFile, removeStoreFiles } from '../src/store/dir.ts';
 import { RedisStore } from '../src/store/redis.ts';
-import type { Store } from '../src/store/types.ts';
+import type { FrontierDelta, Store, StoreOptions } from '../src/store/types.ts';
 import type { FrontierEntry } from '../src/types.ts';
-import { urlKey } from '../src/url.ts';
+import { urlKey } from '../src/urls/canonical.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const storeModule = pathToFileURL(path.join(repoRoot, 'src/store.ts')).href;
+const storeModule = pathToFileURL(path.join(repoRoot, 'src/store/level.ts')).href;
 
 const tmpDirs: string[] = [];
 after(async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DEFAULT_TERMINAL_MAX, sanitizeForTerminal, stringifyForTerminal } from '../src/term.ts';
+import { DEFAULT_TERMINAL_MAX, sanitizeForTerminal, stringifyForTerminal } from '../src/output/terminal.ts';
 
 /** Characters a terminal acts on, or that make the line lie about its content. */
 const DANGEROUS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

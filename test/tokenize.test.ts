@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { tokenize, tokenizeGeneral } from '../src/text/tokenize.ts';
-import { getSegmenter, knownSegmenters, type Segmenter } from '../src/text/segmenter.ts';
-import { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isStopword } from '../src/text/stopwords.ts';
-import { DocFreq, cosine, sublinear, termFreq, tfidf } from '../src/text/vector.ts';
+import { tokenize, tokenizeGeneral } from '../src/relevance/text/tokenize.ts';
+import { getSegmenter, knownSegmenters, type Segmenter } from '../src/relevance/text/segmenter.ts';
+import { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isStopword } from '../src/relevance/text/stopwords.ts';
+import { DocFreq, cosine, sublinear, termFreq, tfidf } from '../src/relevance/text/vector.ts';
 import { UsageError } from '../src/errors.ts';
 
 test('ASCII text: the scanner gives exactly what the general (regex) path gives', () => {

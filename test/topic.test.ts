@@ -4,10 +4,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { DEFAULT_THRESHOLD, PROFILE_TERMS, TopicModel, loadTopic, parseTopic, strongestTerms } from '../src/topic.ts';
-import { cosine, sublinear, termFreq, tfidf, type SparseVector } from '../src/text/vector.ts';
+import { DEFAULT_THRESHOLD, PROFILE_TERMS, TopicModel, loadTopic, parseTopic, strongestTerms } from '../src/relevance/topic.ts';
+import { cosine, sublinear, termFreq, tfidf, type SparseVector } from '../src/relevance/text/vector.ts';
 import { TopicError } from '../src/errors.ts';
-import { CONTEXT_WEIGHT, anchorSimilarity } from '../src/scorers/best-first.ts';
+import { CONTEXT_WEIGHT, anchorSimilarity } from '../src/relevance/scorers/best-first.ts';
 
 const isBadTopic = (re: RegExp) => (e: unknown) => e instanceof TopicError && e.code === 'FC_BAD_TOPIC' && re.test(e.message);
 

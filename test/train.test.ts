@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/model.ts';
-import { runTrain } from '../src/train/command.ts';
-import { readLabels, readWarc } from '../src/train/from-warc.ts';
-import { readLines, readTexts, textPage } from '../src/train/from-texts.ts';
+import { Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/relevance/model.ts';
+import { runTrain } from '../src/commands/train.ts';
+import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
+import { readLines, readTexts, textPage } from '../src/relevance/train/from-texts.ts';
 import type { ParsedPage } from '../src/types.ts';
 
 /** A Writable that keeps what is written. */

@@ -1,17 +1,17 @@
 /**
- * Crawler traps (issue 5): the path rules of src/traps.ts, the link guard in
- * linksToQueue, the per-host page budget (src/host-budget.ts, its stage and
+ * Crawler traps (issue 5): the path rules of src/urls/traps.ts, the link guard in
+ * linksToQueue, the per-host page budget (src/frontier/host-budget.ts, its stage and
  * its persistence) and two CLI crawls of a small trap web on 127.0.0.1.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { MemoryLevel } from 'memory-level';
-import { HOST_PAGES_KEY, HostBudget } from '../src/host-budget.ts';
+import { HOST_PAGES_KEY, HostBudget } from '../src/frontier/host-budget.ts';
 import { hostBudgetStage } from '../src/stages/host-budget.ts';
 import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
-import { CrawlStore } from '../src/store.ts';
-import { DEFAULT_TRAP_LIMITS, hasRepetition, pathSegments, trapReason, type TrapReason } from '../src/traps.ts';
+import { CrawlStore } from '../src/store/level.ts';
+import { DEFAULT_TRAP_LIMITS, hasRepetition, pathSegments, trapReason, type TrapReason } from '../src/urls/traps.ts';
 import type { CrawlItem, FrontierEntry, Outlink } from '../src/types.ts';
 import { runCli, parseLines, tempDir } from './helpers/cli.ts';
 import { makePage } from './helpers/pages.ts';

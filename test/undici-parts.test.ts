@@ -1,4 +1,4 @@
-// src/net/undici.ts loads undici's dispatchers and error classes from their
+// src/fetch/undici.ts loads undici's dispatchers and error classes from their
 // own files instead of undici's index (start-up time and memory). These
 // tests fail when an undici release moves or renames those files.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
 import * as all from 'undici';
-import { undici } from '../src/net/undici.ts';
+import { undici } from '../src/fetch/undici.ts';
 
 const execFileP = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -37,7 +37,7 @@ test('the HTTP client fetches, directly and through a proxy, in a process that n
   // the server answers as a forward proxy would: absolute-form targets arrive as the path
   const script = `
     import { createRequire } from 'node:module';
-    import { HttpClient } from './src/http.ts';
+    import { HttpClient } from './src/fetch/http.ts';
     const out = [];
     for (const opts of [{ allowPrivate: true }, { proxy: ${JSON.stringify(origin)} }]) {
       const client = new HttpClient(opts);

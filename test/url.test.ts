@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalize, canonicalizer, hostOf, originOf, urlKey, type CanonOptions } from '../src/url.ts';
+import { canonicalize, canonicalizer, hostOf, originOf, urlKey, type CanonOptions } from '../src/urls/canonical.ts';
 
 interface Row {
   what: string;
@@ -112,7 +112,7 @@ test('canonicalize: ~ and %7E are one URL (and one key)', () => {
   assert.equal(urlKey(a as string), urlKey(b as string));
 });
 
-// src/url.ts strips any trailing '?' from href, not only an empty query, so a
+// src/urls/canonical.ts strips any trailing '?' from href, not only an empty query, so a
 // query that ends in '?' loses it ('?x?' becomes '?x', a different URL) and
 // '??' becomes '?', which a second pass then removes (not idempotent).
 // Fix: drop the '?' only when `u.search === ''`.

@@ -1,5 +1,5 @@
 /**
- * --warc-out: the WARC writer (src/warc/writer.ts), the stage that feeds it
+ * --warc-out: the WARC writer (src/output/warc.ts), the stage that feeds it
  * (src/stages/warc-out.ts), a crawl of a live server that sends gzip and
  * chunked answers, and the round trip crawl -> WARC -> replay -> crawl on
  * the bundled fixture web.
@@ -19,7 +19,7 @@ import { buildIndex, readResponse } from '../src/replay/warc-index.ts';
 import { exchangesOf, warcOutStage } from '../src/stages/warc-out.ts';
 import { pageFilePath } from '../src/stages/pages-out.ts';
 import type { CrawlItem, FetchResult } from '../src/types.ts';
-import { archivedResponseHeaders, WarcWriter, type WarcPage } from '../src/warc/writer.ts';
+import { archivedResponseHeaders, WarcWriter, type WarcPage } from '../src/output/warc.ts';
 import { fixtureReplay, parseLines, ROOT, runCli, spawnCli, tempDir } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
@@ -205,7 +205,7 @@ test('writer: a write cut short by the file size limit fails with FC_WARC and st
   const script = path.join(dir, 'fill.mts');
   await writeFile(
     script,
-    `import { WarcWriter } from ${JSON.stringify(path.join(ROOT, 'src', 'warc', 'writer.ts'))};\n` +
+    `import { WarcWriter } from ${JSON.stringify(path.join(ROOT, 'src', 'output', 'warc.ts'))};\n` +
       `const w = await WarcWriter.create({ dir: process.argv[2] });\n` +
       `const body = Buffer.from(Array.from({ length: 3000 }, (_v, i) => String((i * 7919) % 10007)).join(' '));\n` +
       `let ok = 0; let code = null; let again = null;\n` +

@@ -7,9 +7,9 @@
  * anchors name the target's cluster ("photovoltaic" for on-topic
  * clusters).
  */
-import { seededRandom as prng } from '../../src/random.ts';
-import type { ScorerContext } from '../../src/scorers/context.ts';
-import { TopicModel } from '../../src/topic.ts';
+import { seededRandom as prng } from '../../src/util/random.ts';
+import type { ScorerContext } from '../../src/relevance/scorers/context.ts';
+import { TopicModel } from '../../src/relevance/topic.ts';
 import type { FetchResult, PageLink, ParsedPage } from '../../src/types.ts';
 
 export const UNIVERSE = 1_000_000;

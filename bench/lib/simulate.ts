@@ -4,11 +4,11 @@
  * strategy's own scorer over an archive's link graph, and their medians.
  */
 import { parseArgs } from 'node:util';
-import { isFeatureGroup, type FeatureGroup } from '../../src/learn/features.ts';
-import type { Model } from '../../src/model.ts';
-import { simulateLearning, simulateScored, type LinkGraph } from '../../src/eval/oracle.ts';
-import { scorerSimulation } from '../../src/eval/sim-scorer.ts';
-import { createScorer } from '../../src/scorers/index.ts';
+import { isFeatureGroup, type FeatureGroup } from '../../src/relevance/learn/features.ts';
+import type { Model } from '../../src/relevance/model.ts';
+import { simulateLearning, simulateScored, type LinkGraph } from '../../src/tools/eval/oracle.ts';
+import { scorerSimulation } from '../../src/tools/eval/sim-scorer.ts';
+import { createScorer } from '../../src/relevance/scorers/index.ts';
 
 /** The training options `--train-flags` may carry (those of `focuscrawl train` that change a model). */
 export interface TrainFlags {
@@ -41,7 +41,7 @@ export function parseTrainFlags(text: string): TrainFlags {
  * The simulated crawl of `strategy` on `graph` (read with keepPages and
  * missing) from `seeds`: its own scorer scores the links and, for a strategy
  * that learns as it crawls (online, hits, ipagerank), is told each page's
- * commit and asked for re-scores (src/eval/sim-scorer.ts). `model` goes to
+ * commit and asked for re-scores (src/tools/eval/sim-scorer.ts). `model` goes to
  * the scorer as `crawl --model` passes it; `explore` as `crawl --explore`
  * (default 0: the strategy alone). Returns the fetch order.
  */
@@ -61,7 +61,7 @@ export async function simulateStrategy(
 
 /**
  * `graph` with only the edges into nodes `keep` accepts: a crawl that queues
- * no link outside its scope (`crawl --allow-domain`, src/scope.ts). The
+ * no link outside its scope (`crawl --allow-domain`, src/urls/scope.ts). The
  * links behind each edge stay paired with it.
  */
 export function scopeGraph(graph: LinkGraph, keep: (v: number) => boolean): LinkGraph {

@@ -3,7 +3,7 @@
  *
  * Requests arrive in absolute-form (`GET http://host/path HTTP/1.1`, what
  * undici's ProxyAgent with `proxyTunnel: false` sends) or origin-form with a
- * Host header. The target is canonicalised (src/url.ts) and looked up in the
+ * Host header. The target is canonicalised (src/urls/canonical.ts) and looked up in the
  * index; unknown URLs (including a host's /robots.txt) answer 404. Every
  * answer carries `x-focuscrawl-replay: 1`. Nothing is logged.
  *
@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { canonicalize } from '../url.ts';
+import { canonicalize } from '../urls/canonical.ts';
 import { toItemError } from '../errors.ts';
 import { buildIndex, readResponse, type ArchivedResponse, type WarcIndex } from './warc-index.ts';
 

@@ -20,7 +20,7 @@ import { pipeline as pipelinePromise } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { AsyncIterReader, HeadersMultiMap, WARCParser } from 'warcio';
-import { canonicalize } from '../url.ts';
+import { canonicalize } from '../urls/canonical.ts';
 import { BadWarcError, CapExceededError, FocuscrawlError, UsageError } from '../errors.ts';
 
 /** Largest HTTP payload served for one record (bytes). */

@@ -7,7 +7,7 @@
  * The HTTP client checks again at connect time, for every request.
  */
 import { toItemError } from '../errors.ts';
-import { mapConcurrent } from '../iter.ts';
+import { mapConcurrent } from '../util/iter.ts';
 import type { CrawlItem } from '../types.ts';
 
 /**

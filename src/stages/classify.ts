@@ -21,7 +21,7 @@
 import { toItemError } from '../errors.ts';
 import { DEFAULT_MAX_LINKS } from '../parse/page-parser.ts';
 import type { CrawlItem, Outlink, Scorer } from '../types.ts';
-import { canonicalizer, type CanonOptions } from '../url.ts';
+import { canonicalizer, type CanonOptions } from '../urls/canonical.ts';
 
 export interface ClassifyOptions {
   scorer: Scorer;

@@ -1,7 +1,7 @@
 /**
  * Near-duplicate stage (after classify, before the frontier sink): a 2xx
  * HTML page whose text is within Hamming distance k of an earlier page's
- * SimHash (src/simhash.ts) gets `item.duplicateOf` (the earlier page's URL).
+ * SimHash (src/relevance/simhash.ts) gets `item.duplicateOf` (the earlier page's URL).
  * It is still committed and counted as a page, but the sink queues none of
  * its links (src/stages/sink.ts, linksToQueue): a mirror or a copy adds no
  * new paths worth the fetches.
@@ -9,7 +9,7 @@
  * - Text fingerprinted: the page's title, heading, content and other blocks
  *   and the anchor texts of its links outside navigation regions (not the
  *   navigation: a shared menu makes different pages alike), tokenised with
- *   stop words kept (src/text/tokenize.ts); at most the first
+ *   stop words kept (src/relevance/text/tokenize.ts); at most the first
  *   MAX_FINGERPRINT_CHARS (16 Ki) characters of that text.
  * - Pages with fewer than `minTokens` distinct tokens (30) get no
  *   fingerprint and are never duplicates: an empty page, a one-line "moved"
@@ -26,9 +26,9 @@
  * map for pages between this stage and their commit.
  */
 import { toItemError } from '../errors.ts';
-import { fingerprintFromHex, fingerprintToHex, simhashTokens, SimHashIndex, type Fingerprint } from '../simhash.ts';
-import type { Segmenter } from '../text/segmenter.ts';
-import { tokenize } from '../text/tokenize.ts';
+import { fingerprintFromHex, fingerprintToHex, simhashTokens, SimHashIndex, type Fingerprint } from '../relevance/simhash.ts';
+import type { Segmenter } from '../relevance/text/segmenter.ts';
+import { tokenize } from '../relevance/text/tokenize.ts';
 import type { CrawlItem, ParsedPage } from '../types.ts';
 
 /** Pages with fewer distinct tokens than this are never near-duplicates. */

@@ -5,9 +5,9 @@
  */
 import { setMaxListeners } from 'node:events';
 import { BadRedirectError, DecodeError, TooManyRedirectsError, toItemError } from '../errors.ts';
-import type { HttpClient } from '../http.ts';
+import type { HttpClient } from '../fetch/http.ts';
 import type { CrawlItem, FetchHop, FetchResult, ItemError } from '../types.ts';
-import { canonicalize, type CanonOptions } from '../url.ts';
+import { canonicalize, type CanonOptions } from '../urls/canonical.ts';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 

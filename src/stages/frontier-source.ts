@@ -10,10 +10,11 @@
  * workers the head is a ClaimHead (src/store/redis.ts): it leases URLs whose
  * host is free across all workers, and names how long to wait when none is.
  */
-import { hostOfCanonical, type FrontierHeadLike, type Verdict, type KeyedEntry } from '../frontier-head.ts';
-import type { Inflight } from '../inflight.ts';
-import type { HostScheduler } from '../politeness.ts';
+import type { FrontierHeadLike, Verdict, KeyedEntry } from '../frontier/head.ts';
+import type { Inflight } from '../frontier/inflight.ts';
+import type { HostScheduler } from '../frontier/politeness.ts';
 import type { CrawlItem } from '../types.ts';
+import { hostOfCanonical } from '../urls/canonical.ts';
 
 export interface FrontierSourceOptions {
   head: FrontierHeadLike;
@@ -69,8 +70,6 @@ export function holdAtOrBelow(head: FrontierHeadLike, scheduler: HostScheduler, 
   const bound = head.scoreAt(1 - share);
   return bound < best.entry.score ? bound : -Infinity;
 }
-
-export { hostOfCanonical };
 
 export async function* frontierSource(opts: FrontierSourceOptions): AsyncGenerator<CrawlItem> {
   const { head, scheduler, inflight, signal } = opts;

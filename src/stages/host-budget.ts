@@ -1,13 +1,13 @@
 /**
  * Host-budget stage, between the frontier source and robots: a URL whose
- * host has used its page budget (src/host-budget.ts) becomes an
+ * host has used its page budget (src/frontier/host-budget.ts) becomes an
  * FC_HOST_BUDGET error record without any request, not even for
  * robots.txt. Items already carrying an error pass through untouched.
  */
 import { HostBudgetError, toItemError } from '../errors.ts';
-import type { HostBudget } from '../host-budget.ts';
+import type { HostBudget } from '../frontier/host-budget.ts';
 import type { CrawlItem } from '../types.ts';
-import { hostOfCanonical } from './frontier-source.ts';
+import { hostOfCanonical } from '../urls/canonical.ts';
 
 /** Sets FC_HOST_BUDGET on items the budget does not admit; yields every item in order. */
 export async function* hostBudgetStage(source: AsyncIterable<CrawlItem>, opts: { budget: HostBudget }): AsyncGenerator<CrawlItem> {

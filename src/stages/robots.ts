@@ -3,26 +3,9 @@
  * fetch stage. robots.txt is cached per origin, so only the first URL of an
  * origin waits for a fetch; the others pass at once.
  */
-import { toItemError } from '../errors.ts';
-import { mapConcurrent } from '../iter.ts';
-import type { RobotsCache } from '../robots.ts';
-import type { CrawlItem, ItemError } from '../types.ts';
-
-/**
- * The error for `url` when robots.txt forbids it (FC_ROBOTS_DISALLOWED) or
- * its origin is off limits (FC_ROBOTS_UNAVAILABLE); null when it may be
- * fetched. Never rejects: a malformed URL becomes an FC_INTERNAL error.
- * The fetch stage uses it for every redirect hop.
- */
-export async function robotsAllows(robots: RobotsCache, url: string): Promise<ItemError | null> {
-  try {
-    const verdict = await robots.check(url);
-    if (verdict.allowed) return null;
-    return { code: verdict.code ?? 'FC_ROBOTS_DISALLOWED', message: verdict.message ?? `robots.txt forbids ${url}` };
-  } catch (err) {
-    return toItemError(err);
-  }
-}
+import { mapConcurrent } from '../util/iter.ts';
+import { robotsAllows, type RobotsCache } from '../fetch/robots.ts';
+import type { CrawlItem } from '../types.ts';
 
 /**
  * Sets `item.error` on every item whose `entry.url` robots.txt refuses.

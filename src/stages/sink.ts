@@ -5,7 +5,7 @@
  * marks, removal from the frontier), and writes the page's NDJSON record.
  *
  * The commit happens at one instant: the store appends the batch to its
- * synchronous journal (src/journal.ts). The record is written to stdout
+ * synchronous journal (src/store/journal.ts). The record is written to stdout
  * right after that append, by the store's `beforeBatch` hook, in the same
  * synchronous step (writes to pipes and files are synchronous on Linux). A
  * SIGKILL can fall between the two writes only within microseconds; there
@@ -13,14 +13,13 @@
  * else, a killed crawl's stdout holds exactly the committed pages.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { attemptOf, gotNoAnswer, shouldRetry, type RetryPolicy } from '../retry.ts';
+import { attemptOf, gotNoAnswer, shouldRetry, type RetryPolicy } from '../frontier/retry.ts';
 import type { Store } from '../store/types.ts';
-import { stringifyForTerminal } from '../term.ts';
-import type { InScope } from '../scope.ts';
-import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../traps.ts';
-import { canonicalizer, type CanonOptions } from '../url.ts';
+import { stringifyForTerminal } from '../output/terminal.ts';
+import type { InScope } from '../urls/scope.ts';
+import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../urls/traps.ts';
+import { canonicalizer, hostOfCanonical, type CanonOptions } from '../urls/canonical.ts';
 import type { CrawlItem, ErrorRecord, FrontierEntry, Outlink, OutputRecord, PageRecord, QueuedLink, RecordOutlink, Scorer } from '../types.ts';
-import { hostOfCanonical } from './frontier-source.ts';
 
 export interface SinkOptions {
   store: Store;
@@ -45,7 +44,7 @@ export interface SinkOptions {
   scorer?: Pick<Scorer, 'observe' | 'rescore' | 'readsQueuedText'>;
   /** trap rules, host budget and drop counter for links (default: the default trap rules only) */
   linkGuard?: LinkGuard;
-  /** retry transient failures (src/retry.ts); without it every outcome is final */
+  /** retry transient failures (src/frontier/retry.ts); without it every outcome is final */
   retry?: RetryPolicy;
   /** called after a URL went back to the frontier for another attempt (frees its in-flight slot) */
   onRetry?: (item: CrawlItem) => void;
@@ -80,8 +79,8 @@ const MAX_CONTEXT = 300;
 export const SINK_TURN_MS = 1;
 
 /**
- * Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope
- * (src/scope.ts), a file extension (src/extensions.ts), its host's used-up
+ * Why a link was not queued: a trap rule (src/urls/traps.ts), the crawl's scope
+ * (src/urls/scope.ts), a file extension (src/urls/extensions.ts), its host's used-up
  * page budget, or the links cap of its page (--max-links-per-page: the
  * parser did not keep it).
  */
@@ -91,9 +90,9 @@ export type LinkDropReason = TrapReason | 'out-of-scope' | 'file-extension' | 'h
 export interface LinkGuard {
   /** trap rules (default DEFAULT_TRAP_LIMITS) */
   traps?: Readonly<TrapLimits>;
-  /** false for a URL outside the crawl's scope (src/scope.ts): not queued */
+  /** false for a URL outside the crawl's scope (src/urls/scope.ts): not queued */
   inScope?: InScope;
-  /** true for a URL to a file that is not a page (src/extensions.ts, --skip-extensions): not queued */
+  /** true for a URL to a file that is not a page (src/urls/extensions.ts, --skip-extensions): not queued */
   skipExtension?: (url: string) => boolean;
   /** true for a host that has given its page budget: links to it are not queued */
   hostFull?: (host: string) => boolean;

@@ -3,7 +3,7 @@
  * frontier sink that archives every item carrying a fetched response.
  * Loaded and wired only with the flag (src/pipeline.ts).
  *
- * For each such item it writes (src/warc/writer.ts), in one awaited write,
+ * For each such item it writes (src/output/warc.ts), in one awaited write,
  * a request and a response record for every redirect hop and for the final
  * answer, then a metadata record with focuscrawl's verdict (score,
  * relevance, relevant, depth, parent, strategy). The item is yielded only
@@ -27,9 +27,9 @@
  * hold the request headers HttpClient sends (`Authorization` is never
  * archived).
  */
-import { DEFAULT_USER_AGENT } from '../http.ts';
+import { DEFAULT_USER_AGENT } from '../fetch/http.ts';
 import type { CrawlItem, FetchHop, FetchResult } from '../types.ts';
-import type { TruncatedReason, WarcExchange, WarcPage, WarcWriter } from '../warc/writer.ts';
+import type { TruncatedReason, WarcExchange, WarcPage, WarcWriter } from '../output/warc.ts';
 
 export interface WarcOutOptions {
   writer: Pick<WarcWriter, 'writePage'>;
@@ -43,7 +43,7 @@ export interface WarcOutOptions {
   dropBody?: boolean;
 }
 
-/** The Accept headers HttpClient sends for a crawl request (src/http.ts). */
+/** The Accept headers HttpClient sends for a crawl request (src/fetch/http.ts). */
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 

@@ -24,9 +24,9 @@ import { StoreError, UsageError } from '../errors.ts';
 /** The marker file: its presence, with this content's `type`, makes a directory a store. */
 export const STORE_MARKER = 'focuscrawl-store.json';
 const MARKER_TYPE = 'focuscrawl-store';
-/** The write-ahead journal (src/journal.ts). */
+/** The write-ahead journal (src/store/journal.ts). */
 export const JOURNAL_FILE = 'focuscrawl.journal';
-/** The live stats file (src/stats-live.ts writes it, through `stats.json.PID.tmp`). */
+/** The live stats file (src/output/stats-live.ts writes it, through `stats.json.PID.tmp`). */
 const LIVE_STATS = /^stats\.json(\.\d+\.tmp)?$/;
 /** File names LevelDB writes in its directory (leveldb/db/filename.cc). */
 const LEVELDB_FILE = /^(CURRENT|LOCK|LOG|LOG\.old|MANIFEST-\d+|\d+\.(log|ldb|sst|dbtmp))$/;

@@ -45,7 +45,7 @@ local function nowMs()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- the frontier key of src/store.ts frontierKey(score, seq)
+-- the frontier key of src/store/level.ts frontierKey(score, seq)
 local function fkey(score, seq)
   local x = 0
   if score ~= 0 then x = -score end

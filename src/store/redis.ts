@@ -32,13 +32,11 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { StoreError } from '../errors.ts';
-import type { KeyedEntry, Verdict } from '../frontier-head.ts';
-import type { Commit, CommitHooks, StoreOptions } from '../store.ts';
+import type { KeyedEntry, Verdict } from '../frontier/head.ts';
 import type { FrontierEntry, Rescore } from '../types.ts';
-import { urlKey } from '../url.ts';
-import { hostOfCanonical } from '../stages/frontier-source.ts';
+import { hostOfCanonical, urlKey } from '../urls/canonical.ts';
 import * as S from './redis-scripts.ts';
-import type { HostRelease, Store } from './types.ts';
+import type { Commit, CommitHooks, HostRelease, Store, StoreOptions } from './types.ts';
 
 export interface RedisStoreOptions extends Pick<StoreOptions, 'maxFrontier'> {
   /** lease of a claimed URL, ms; renewed every third of it while the worker lives (default 30 000) */

@@ -27,14 +27,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Level } from 'level';
-import { compileSkipExtensions } from '../../src/extensions.ts';
-import { HttpClient } from '../../src/http.ts';
+import { compileSkipExtensions } from '../../src/urls/extensions.ts';
+import { HttpClient } from '../../src/fetch/http.ts';
 import { classifyStage } from '../../src/stages/classify.ts';
-import { parseBody } from '../../src/stages/parse.ts';
+import { parseBody } from '../../src/parse/body.ts';
 import { linksToQueue } from '../../src/stages/sink.ts';
-import { CrawlStore } from '../../src/store.ts';
+import { CrawlStore } from '../../src/store/level.ts';
 import type { CrawlItem, FetchResult, OutputRecord, Scorer } from '../../src/types.ts';
-import { canonicalize } from '../../src/url.ts';
+import { canonicalize } from '../../src/urls/canonical.ts';
 import { BIN, ROOT } from './cli.ts';
 
 /**
@@ -448,7 +448,7 @@ async function* once<T>(value: T): AsyncGenerator<T> {
 /** The breadth-first scorer the CLI uses without a topic. */
 const BFS: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
 
-// the crawl's default: links to files that are not pages are not queued (src/extensions.ts)
+// the crawl's default: links to files that are not pages are not queued (src/urls/extensions.ts)
 const DEFAULT_SKIP = compileSkipExtensions()!;
 
 /**

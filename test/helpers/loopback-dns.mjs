@@ -2,9 +2,9 @@
 // dns.lookup answers IP literals and localhost only, and fails every other
 // name with ENOTFOUND without asking the system resolver, so no name lookup
 // leaves the machine even where .ci/loopback-only cannot make a network
-// namespace. The crawler's default lookup (src/net/lookup.ts systemLookup)
+// namespace. The crawler's default lookup (src/fetch/lookup.ts systemLookup)
 // calls dns.lookup at call time, so it gets this one. In-process tests pass
-// loopbackLookup() from src/net/lookup.ts instead.
+// loopbackLookup() from src/fetch/lookup.ts instead.
 import dns from 'node:dns';
 import net from 'node:net';
 

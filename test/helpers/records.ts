@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { canonicalize } from '../../src/url.ts';
+import { canonicalize } from '../../src/urls/canonical.ts';
 import { ROOT } from './cli.ts';
 
 const PAGE_FIELDS: Record<string, string[]> = {

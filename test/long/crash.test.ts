@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { CrawlStore } from '../../src/store.ts';
+import { CrawlStore } from '../../src/store/level.ts';
 import type { OutputRecord } from '../../src/types.ts';
 import { fixtureReplay } from '../helpers/cli.ts';
 import {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { UsageError } from '../../src/errors.ts';
-import { getSegmenter } from '../../src/text/segmenter.ts';
+import { getSegmenter } from '../../src/relevance/text/segmenter.ts';
 import { fixtureReplay, parseLines, runCli } from '../helpers/cli.ts';
 import { fixtureLabels } from '../helpers/records.ts';
 

@@ -190,7 +190,7 @@ test('npm pack -> npm install -> import, bin and types work from dist/ without t
   assert.equal(bad.code, 2, bad.stderr);
 
   // declarations: present, and a TypeScript consumer (and the examples) typecheck against them
-  for (const f of ['index.d.ts', 'pipeline.d.ts', 'store.d.ts', 'types.d.ts', 'errors.d.ts']) {
+  for (const f of ['index.d.ts', 'pipeline.d.ts', 'store/level.d.ts', 'store/types.d.ts', 'types.d.ts', 'errors.d.ts']) {
     assert.ok(existsSync(path.join(installedPkg, 'dist', f)), `dist/${f}`);
   }
   await writeFile(path.join(scratch, 'consumer.ts'), CONSUMER_TS);

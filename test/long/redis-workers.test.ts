@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { crawlKeys } from '../../src/store/redis.ts';
-import { canonicalize } from '../../src/url.ts';
+import { canonicalize } from '../../src/urls/canonical.ts';
 import { fixtureReplay, parseLines, runCli, SHARED, spawnCli, SKIP_WEBKB, WEBKB_WARC, type CliResult } from '../helpers/cli.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from '../helpers/redis.ts';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CrawlStore } from '../../src/store.ts';
+import { CrawlStore } from '../../src/store/level.ts';
 import { parseLines, runCli, spawnCli } from '../helpers/cli.ts';
 import { syntheticWebDir } from '../helpers/synthetic-web.ts';
 

@@ -15,8 +15,8 @@ import { execFile, spawnSync } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Journal } from '../../src/journal.ts';
-import { CrawlStore } from '../../src/store.ts';
+import { Journal } from '../../src/store/journal.ts';
+import { CrawlStore } from '../../src/store/level.ts';
 import { fixtureReplay, ROOT, tempDir } from '../helpers/cli.ts';
 import { checkClosure, checkUnion, runUntilKilled, startCountingProxy, type CrawlRun } from '../helpers/crash.ts';
 
@@ -71,7 +71,7 @@ describe('store failures', { concurrency: true }, () => {
     const script = path.join(dir, 'append.ts');
     await writeFile(
       script,
-      `import { Journal } from ${JSON.stringify(path.join(ROOT, 'src', 'journal.ts'))};\n` +
+      `import { Journal } from ${JSON.stringify(path.join(ROOT, 'src', 'store', 'journal.ts'))};\n` +
         `const { journal } = Journal.open(process.argv[2]);\n` +
         `let ok = 0;\n` +
         `try { for (;;) { journal.append({ b: ok + 1, ops: [{ t: 'p', s: 'log', k: String(ok), v: 'x'.repeat(300) }] }); ok++; } }\n` +

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import path from 'node:path';
-import { loadModel } from '../../src/model.ts';
-import { runTrain } from '../../src/train/command.ts';
+import { loadModel } from '../../src/relevance/model.ts';
+import { runTrain } from '../../src/commands/train.ts';
 import { SHARED, tempDir, WEBKB_WARC } from '../helpers/cli.ts';
 
 const WEBKB_LABELS = path.join(SHARED, 'webkb', 'labels.tsv');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalize } from '../../src/url.ts';
+import { canonicalize } from '../../src/urls/canonical.ts';
 import { SKIP_WEBKB, WEBKB_WARC, SHARED, parseLines, runCli, fixtureReplay } from '../helpers/cli.ts';
 import { checkPageRecord } from '../helpers/records.ts';
 

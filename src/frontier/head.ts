@@ -1,0 +1,450 @@
+/**
+ * The head of the frontier, kept in memory: the best `capacity` entries of
+ * the LevelDB frontier, so the frontier source can pick the best URL whose
+ * host is free without scanning LevelDB for every fetch.
+ *
+ * Invariant: every frontier entry in the store whose key is <= `mark` is in
+ * the buffer, or has been taken by the crawler (in flight). Entries beyond
+ * `mark` live only in the store and are loaded a chunk at a time when the
+ * buffer runs low, or when everything buffered belongs to busy hosts
+ * (`grow`), up to `capacity` entries in memory.
+ * The store reports every change it commits (`apply`), so new links that beat
+ * the buffer's worst entry enter it at once; others wait in LevelDB. Changes
+ * that arrive while a load is running are replayed after it, because the
+ * load's iterator reads a snapshot taken before them.
+ */
+import { MinHeap } from '../util/heap.ts';
+import { hostOfCanonical } from '../urls/canonical.ts';
+import type { FrontierEntry } from '../types.ts';
+
+export interface KeyedEntry {
+  key: string;
+  entry: FrontierEntry;
+}
+
+/** What one store batch did to the frontier. */
+export interface FrontierChange {
+  added: KeyedEntry[];
+  removed: string[];
+}
+
+export type Verdict = 'take' | 'fallback' | 'skip';
+
+/**
+ * When the hosts of buffered entries may be fetched (src/frontier/politeness.ts's
+ * HostScheduler is one). Given to {@link FrontierHead.take}, it lets the
+ * head set a busy host's entries aside until the host's time comes (or it
+ * is released) instead of examining them on every take.
+ */
+export interface HostGate {
+  /** now, on the clock of readyAt (ms) */
+  now(): number;
+  /**
+   * When a request to `host` may start: a time <= now() when it may now;
+   * Infinity when not before one of its requests ends (the caller then
+   * calls {@link FrontierHead.release}). It must not move earlier but by
+   * the passing of time or a release.
+   */
+  readyAt(host: string): number;
+}
+
+/** The buffered entries of one host, and where the host stands in take()'s indexes. */
+interface HostQueue {
+  host: string;
+  /** sorted by key, best first */
+  entries: KeyedEntry[];
+  /** the key under which it is (validly) in #ready; null while it is not */
+  readyKey: string | null;
+  /** 0: not parked; else parked until then (HostGate clock), Infinity: until released */
+  parkedUntil: number;
+  /** the take() call that last asked the gate about it */
+  checkedIn: number;
+}
+
+interface ReadyItem {
+  key: string;
+  score: number;
+  q: HostQueue;
+}
+
+interface ParkedItem {
+  at: number;
+  q: HostQueue;
+}
+
+/**
+ * What the frontier source needs of a head: FrontierHead (a local buffer of
+ * the LevelDB frontier) or ClaimHead (URLs leased from a Redis store shared
+ * by several workers, src/store/redis.ts).
+ */
+export interface FrontierHeadLike {
+  readonly size: number;
+  /** nothing is left to take, now or later (the source may end) */
+  readonly complete: boolean;
+  refill(): Promise<void>;
+  take(verdict: (e: KeyedEntry) => Verdict, above?: number, gate?: HostGate): KeyedEntry | null;
+  /** a request to `host` ended: entries set aside for it may be taken again (see HostGate) */
+  release?(host: string): void;
+  grow(): Promise<boolean>;
+  scanBeyond(verdict: (e: KeyedEntry) => Verdict): Promise<KeyedEntry | null>;
+  /** ms the source may sleep before asking again when nothing was takeable (default: until woken) */
+  waitMs?(): number;
+  /** the best buffered entry (see FrontierHead.best) */
+  best?(): KeyedEntry | undefined;
+  /** a buffered score by rank (see FrontierHead.scoreAt) */
+  scoreAt?(fraction: number): number;
+}
+
+/**
+ * Entries a FrontierHead holds by default. The buffer is a sorted array, so
+ * an insert moves up to this many pointers: at 16,384 the inserts of a
+ * 100-links-per-page crawl took 3.5% of its CPU and the crawl 20–30% more
+ * time than at 4,096 (BENCHMARKS.md, synthetic web); 4,096 still leaves
+ * thousands of entries to choose from when hosts are busy.
+ */
+export const DEFAULT_HEAD_CAPACITY = 4096;
+
+export class FrontierHead implements FrontierHeadLike {
+  readonly #load: (gt: string | undefined, limit: number) => Promise<KeyedEntry[]>;
+  readonly #capacity: number;
+  readonly #low: number;
+  readonly #chunk: number;
+  #buf: KeyedEntry[] = [];
+  #mark: string | undefined = undefined;
+  /** the score of the entry whose key is #mark */
+  #markScore = -Infinity;
+  #exhausted = false;
+  #loading: FrontierChange[] | null = null;
+  /** where the last scanBeyond stopped */
+  #cursor: string | undefined = undefined;
+  /**
+   * The buffer again, by host (take() with a HostGate): every host not
+   * parked is in #ready under its best entry's key (plus stale items, whose
+   * key is not the host's readyKey), a parked one in #parked when it waits
+   * for a time. So a take looks at the hosts in the order of their best
+   * entries and never at the entries of a parked host.
+   */
+  readonly #byHost = new Map<string, HostQueue>();
+  readonly #ready = new MinHeap<ReadyItem>((a, b) => a.key < b.key);
+  readonly #parked = new MinHeap<ParkedItem>((a, b) => a.at < b.at);
+  #takes = 0;
+  #examined = 0;
+
+  /**
+   * @param load reads up to `limit` store entries with key > `gt` (all when
+   *   undefined), best first
+   */
+  constructor(opts: { load: (gt: string | undefined, limit: number) => Promise<KeyedEntry[]>; capacity?: number }) {
+    this.#load = opts.load;
+    this.#capacity = Math.max(4, opts.capacity ?? DEFAULT_HEAD_CAPACITY);
+    this.#low = Math.max(1, Math.floor(this.#capacity / 8));
+    this.#chunk = Math.max(2, Math.floor(this.#capacity / 4));
+  }
+
+  get size(): number {
+    return this.#buf.length;
+  }
+
+  /** How many entries take() has passed to its verdict function so far. */
+  get examined(): number {
+    return this.#examined;
+  }
+
+  /** True when the store holds no entry that is not in the buffer. */
+  get complete(): boolean {
+    return this.#exhausted;
+  }
+
+  /**
+   * The lowest priority a store entry can have and be buffered (or be about
+   * to be: the next load starts beyond it); -Infinity while the buffer holds
+   * the whole frontier or nothing was loaded yet. An entry whose priority
+   * moves between two values below it changes nothing the crawler takes
+   * until the buffer is loaded past it (the re-scores of the link-graph
+   * strategies wait for that: see Scorer.rescore).
+   */
+  get floor(): number {
+    return this.#exhausted || this.#mark === undefined ? -Infinity : this.#markScore;
+  }
+
+  /** The best buffered entry: the one the crawler takes as soon as its host is free. */
+  best(): KeyedEntry | undefined {
+    return this.#buf[0];
+  }
+
+  /**
+   * The score of the buffered entry `fraction` of the way down the buffer
+   * (0: the best, 0.5: the median, 1: the worst); -Infinity when it is
+   * empty. Every store entry beyond the buffer scores at most the worst.
+   */
+  scoreAt(fraction: number): number {
+    const n = this.#buf.length;
+    if (n === 0) return -Infinity;
+    return this.#buf[Math.min(n - 1, Math.max(0, Math.floor(fraction * (n - 1))))].entry.score;
+  }
+
+  /** Record a committed change to the store's frontier. */
+  apply(change: FrontierChange): void {
+    if (this.#loading !== null) {
+      this.#loading.push(change);
+      return;
+    }
+    for (const key of change.removed) this.#remove(key);
+    for (const ke of change.added) {
+      if (this.#exhausted || (this.#mark !== undefined && ke.key <= this.#mark)) this.#insert(ke);
+    }
+    while (this.#buf.length > this.#capacity) {
+      this.#unindex(this.#buf.pop()!);
+      const last = this.#buf[this.#buf.length - 1];
+      this.#mark = last.key;
+      this.#markScore = last.entry.score;
+      this.#exhausted = false;
+    }
+  }
+
+  /** Load more entries from the store when the buffer runs low. */
+  async refill(): Promise<void> {
+    if (this.#buf.length < this.#low) await this.#loadMore();
+  }
+
+  /**
+   * Load one more chunk even though the buffer is not low, up to its
+   * capacity: for when every buffered entry is skipped (busy hosts) and the
+   * store may hold takeable ones beyond. True when entries were loaded.
+   */
+  async grow(): Promise<boolean> {
+    const before = this.#buf.length;
+    await this.#loadMore();
+    return this.#buf.length > before;
+  }
+
+  /**
+   * When the buffer is full and every entry in it is skipped (busy hosts),
+   * look at up to `limit` store entries beyond it for one the verdict takes,
+   * resuming where the previous scan stopped. The entry found is not
+   * buffered: it is taken as it is (the caller puts it in flight; a later
+   * refill that meets it sees it in flight and skips it).
+   */
+  async scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit = 4096): Promise<KeyedEntry | null> {
+    if (this.#exhausted || this.#mark === undefined) return null; // all of the store is buffered
+    let from = this.#cursor !== undefined && this.#cursor > this.#mark ? this.#cursor : this.#mark;
+    for (let seen = 0; seen < limit; ) {
+      const want = Math.min(this.#chunk, limit - seen);
+      const rows = await this.#load(from, want);
+      for (const ke of rows) {
+        if (verdict(ke) === 'take') {
+          this.#cursor = ke.key;
+          return ke;
+        }
+      }
+      seen += rows.length;
+      if (rows.length < want) break;
+      from = rows[rows.length - 1].key;
+    }
+    this.#cursor = undefined; // next time, from the mark again
+    return null;
+  }
+
+  async #loadMore(): Promise<void> {
+    if (this.#exhausted || this.#loading !== null || this.#buf.length >= this.#capacity) return;
+    this.#loading = [];
+    const want = Math.min(this.#chunk, this.#capacity - this.#buf.length);
+    let rows: KeyedEntry[] = [];
+    let failure: unknown = null;
+    try {
+      rows = await this.#load(this.#mark, want);
+    } catch (err) {
+      failure = err;
+    }
+    const pending = this.#loading;
+    this.#loading = null;
+    if (failure === null) {
+      for (const ke of rows) if (this.#mark === undefined || ke.key > this.#mark) this.#insert(ke);
+      if (rows.length > 0) {
+        const last = rows[rows.length - 1];
+        this.#mark = last.key;
+        this.#markScore = last.entry.score;
+      }
+      if (rows.length < want) this.#exhausted = true;
+    }
+    for (const change of pending) this.apply(change);
+    if (failure !== null) throw failure;
+  }
+
+  /**
+   * Remove and return the best entry the verdict function takes; if none is
+   * taken, the best 'fallback' entry; else null. 'skip' entries stay. With
+   * `above`, only entries scoring more than it are looked at.
+   *
+   * With a `gate`, the verdict is asked only about entries of hosts the gate
+   * lets through now: a host that must wait is parked, and none of its
+   * entries is looked at again until its time (gate.readyAt) has come or it
+   * is released ({@link release}). What is taken is the same as without.
+   */
+  take(verdict: (e: KeyedEntry) => Verdict, above = -Infinity, gate?: HostGate): KeyedEntry | null {
+    return gate === undefined ? this.#takeScanning(verdict, above) : this.#takeByHost(verdict, above, gate);
+  }
+
+  /** A request to `host` ended: if its entries were set aside, take() looks at them again. */
+  release(host: string): void {
+    const q = this.#byHost.get(host);
+    if (q === undefined || q.parkedUntil === 0) return;
+    q.parkedUntil = 0;
+    this.#enqueue(q);
+  }
+
+  #takeScanning(verdict: (e: KeyedEntry) => Verdict, above: number): KeyedEntry | null {
+    let fallback = -1;
+    const bounded = above > -Infinity;
+    for (let i = 0; i < this.#buf.length && !(bounded && this.#buf[i].entry.score <= above); i++) {
+      this.#examined++;
+      const v = verdict(this.#buf[i]);
+      if (v === 'take') return this.#takeAt(i);
+      if (v === 'fallback' && fallback < 0) fallback = i;
+    }
+    return fallback >= 0 ? this.#takeAt(fallback) : null;
+  }
+
+  #takeAt(i: number): KeyedEntry {
+    const ke = this.#buf.splice(i, 1)[0];
+    this.#unindex(ke);
+    return ke;
+  }
+
+  #takeByHost(verdict: (e: KeyedEntry) => Verdict, above: number, gate: HostGate): KeyedEntry | null {
+    const now = gate.now();
+    for (let p = this.#parked.peek(); p !== undefined && p.at <= now; p = this.#parked.peek()) {
+      this.#parked.pop();
+      if (this.#byHost.get(p.q.host) === p.q && p.q.parkedUntil === p.at) {
+        p.q.parkedUntil = 0;
+        this.#enqueue(p.q);
+      }
+    }
+    const take = ++this.#takes;
+    const bounded = above > -Infinity;
+    /** hosts looked at (not parked): back into #ready under their best key afterwards */
+    const touched: HostQueue[] = [];
+    let picked: KeyedEntry | undefined;
+    let fallback: KeyedEntry | undefined;
+    while (picked === undefined) {
+      const item = this.#ready.peek();
+      if (item === undefined) break;
+      const q = item.q;
+      if (q.readyKey !== item.key) {
+        this.#ready.pop(); // stale
+        continue;
+      }
+      if (bounded && item.score <= above) break;
+      this.#ready.pop();
+      if (q.checkedIn !== take) {
+        q.checkedIn = take;
+        const at = gate.readyAt(q.host);
+        if (at > now) {
+          q.parkedUntil = at;
+          q.readyKey = null;
+          if (at < Infinity) this.#parked.push({ at, q });
+          continue;
+        }
+        touched.push(q);
+      }
+      const i = searchKey(q.entries, item.key);
+      const ke = q.entries[i];
+      this.#examined++;
+      const v = verdict(ke);
+      if (v === 'take') {
+        picked = ke;
+      } else if (v === 'fallback') {
+        fallback ??= ke; // the first in key order, as the scan finds it; the host's later entries come after it
+        q.readyKey = null;
+      } else {
+        // this entry is skipped (in flight): the host's next one, in its turn
+        const next = q.entries[i + 1];
+        q.readyKey = next === undefined ? null : next.key;
+        if (next !== undefined) this.#ready.push({ key: next.key, score: next.entry.score, q });
+      }
+    }
+    const got = picked ?? fallback;
+    if (got !== undefined) {
+      this.#buf.splice(this.#search(got.key), 1);
+      this.#unindex(got, false);
+    }
+    for (const q of touched) {
+      if (this.#byHost.get(q.host) === q && q.parkedUntil === 0) this.#enqueue(q);
+    }
+    if (this.#ready.size > 2 * this.#byHost.size + 1024) this.#ready.filter((it) => it.q.readyKey === it.key);
+    if (this.#parked.size > 2 * this.#byHost.size + 1024) {
+      this.#parked.filter((it) => this.#byHost.get(it.q.host) === it.q && it.q.parkedUntil === it.at);
+    }
+    return got ?? null;
+  }
+
+  /** Put `q` (not parked, not empty) into #ready under its best key. */
+  #enqueue(q: HostQueue): void {
+    const best = q.entries[0];
+    q.readyKey = best.key;
+    this.#ready.push({ key: best.key, score: best.entry.score, q });
+  }
+
+  #index(ke: KeyedEntry): void {
+    const host = hostOfCanonical(ke.entry.url);
+    let q = this.#byHost.get(host);
+    if (q === undefined) {
+      q = { host, entries: [], readyKey: null, parkedUntil: 0, checkedIn: 0 };
+      this.#byHost.set(host, q);
+    }
+    const i = searchKey(q.entries, ke.key);
+    q.entries.splice(i, 0, ke);
+    if (i === 0 && q.parkedUntil === 0) this.#enqueue(q);
+  }
+
+  /** Forget a buffered entry in the host index; `requeue`: re-key its host in #ready when it was its best. */
+  #unindex(ke: KeyedEntry, requeue = true): void {
+    const q = this.#byHost.get(hostOfCanonical(ke.entry.url));
+    if (q === undefined) return;
+    const i = searchKey(q.entries, ke.key);
+    if (q.entries[i]?.key !== ke.key) return;
+    q.entries.splice(i, 1);
+    if (q.entries.length === 0) {
+      this.#byHost.delete(q.host);
+      q.readyKey = null;
+    } else if (requeue && i === 0 && q.parkedUntil === 0) {
+      this.#enqueue(q);
+    }
+  }
+
+  #search(key: string): number {
+    let lo = 0;
+    let hi = this.#buf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#buf[mid].key < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #insert(ke: KeyedEntry): void {
+    const i = this.#search(ke.key);
+    if (this.#buf[i]?.key !== ke.key) {
+      this.#buf.splice(i, 0, ke);
+      this.#index(ke);
+    }
+  }
+
+  #remove(key: string): void {
+    const i = this.#search(key);
+    if (this.#buf[i]?.key === key) this.#unindex(this.#buf.splice(i, 1)[0]);
+  }
+}
+
+/** Where `key` is, or would go, in `entries` (sorted by key). */
+function searchKey(entries: KeyedEntry[], key: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid].key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

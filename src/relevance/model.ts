@@ -1,0 +1,538 @@
+/**
+ * The model file written by `focuscrawl train` and read by `crawl --model`:
+ * one JSON document holding a page classifier (the relevance judge), a
+ * link-context classifier (docs/algorithms.md#nb-link, Bernoulli Naive Bayes over feature
+ * group 1 to 4), a TF-IDF vectorizer with two continuous Naive Bayes link
+ * classifiers (docs/algorithms.md#bayes-kde, Gaussian and kernel densities), and the target's
+ * most discriminative terms (usable as a term topic). docs/model-format.md
+ * describes every field.
+ *
+ * This module also fits that document from labelled examples (fitModel), so
+ * the file and the way it is made are described in one place; the readers
+ * in src/train/ only turn WARC files or labelled texts into examples.
+ */
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ModelError, UsageError } from '../errors.ts';
+import { formatBytes, readCapped } from '../util/read-capped.ts';
+import type { ParsedPage } from '../types.ts';
+import type { LearnedModel, LinkParent } from './scorers/context.ts';
+import type { Segmenter } from './text/segmenter.ts';
+import { tokenize } from './text/tokenize.ts';
+import { classDocFreq, isFeatureGroup, linkFeatures, pageFeatures, type FeatureGroup } from './learn/features.ts';
+import { BernoulliNB, type BernoulliNBJSON } from './learn/bernoulli-nb.ts';
+import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
+import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
+import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
+import { binaryMetrics } from './learn/metrics.ts';
+import { VERSION } from '../util/version.ts';
+
+/** The `format` every model file carries. */
+export const MODEL_FORMAT = 'focuscrawl-model';
+/**
+ * The `version` this code writes. Version 2 added link feature group 4 and
+ * changed group 3's URL features (urlFeatures in learn/features.ts).
+ */
+export const MODEL_VERSION = 2;
+/**
+ * Versions this code reads: a version 1 file is read as it is (groups 1
+ * and 2 are unchanged), except one with group 3, which is refused with a
+ * message to retrain.
+ */
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
+/**
+ * Largest model file read (bytes); a larger one is refused unread
+ * (FC_BAD_MODEL). The WebKB course model trained with the default caps
+ * is 0.6 MiB; the learners' caps bound any model to a few tens of MiB.
+ */
+export const MAX_MODEL_BYTES = 64 * 1024 * 1024;
+/** Page-probability threshold written into new models (P(target | page) ≥ it: relevant). */
+export const DEFAULT_MODEL_THRESHOLD = 0.5;
+/** Domain-dictionary size used when the trainer is not told otherwise. */
+export const DEFAULT_DOMAIN_TERMS = 50;
+/** Number of discriminative terms stored in `terms`. */
+export const DEFAULT_TOPIC_TERMS = 30;
+/** In-sample metrics are measured on at most this many examples per classifier (evenly spaced). */
+export const ACCURACY_SAMPLE = 5000;
+
+/** FC_BAD_MODEL; declared in src/errors.ts with every other code, exported here too for existing importers. */
+export { ModelError };
+
+/** In-sample quality of one classifier (on the examples it was fitted on). */
+export interface InSampleMetrics {
+  /** fraction predicted right at threshold 0.5 */
+  accuracy: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  /** ROC AUC; null when the sample has one class only */
+  auc: number | null;
+  /** examples measured (at most ACCURACY_SAMPLE) */
+  n: number;
+}
+
+/** `training`: where the model came from (informational; never used for scoring). */
+export interface TrainingInfo {
+  /** 'warc' (WARC + labels/host lists) or 'texts' (labelled NDJSON texts) */
+  source: string;
+  /** input files, as given on the command line */
+  files: string[];
+  /** example counts (pages, pagePositives, links, linkPositives, and the reader's own counts) */
+  counts: Record<string, number>;
+  /** the options the model was trained with */
+  options: Record<string, unknown>;
+  /** wall time of reading and fitting, seconds */
+  seconds: number;
+  /** in-sample metrics per classifier: page, link, gaussian, kernel */
+  inSample: Record<string, InSampleMetrics>;
+}
+
+/** The model file, version 2 (version 1 has the same fields). */
+export interface ModelJSON {
+  format: typeof MODEL_FORMAT;
+  version: 1 | typeof MODEL_VERSION;
+  target: string;
+  createdBy: string;
+  training: TrainingInfo;
+  page: BernoulliNBJSON;
+  link: { group: FeatureGroup; domainTerms: string[]; classifier: BernoulliNBJSON };
+  kde: { vectorizer: TfIdfJSON; gaussian: ContinuousNBJSON; kernel: ContinuousNBJSON };
+  terms: string[];
+  threshold: number;
+  /**
+   * Optional (any version; `train --warc --layers`): the layered link
+   * classifier of a context graph (Diligenti et al. 2000), over the link
+   * features of `link.group` and `link.domainTerms`; classes 0..top, the
+   * layer of the link's target (src/learn/layers.ts), `top` meaning "top
+   * or more links from a target, or none".
+   */
+  layers?: { top: number; classifier: MultiNBJSON };
+}
+
+/**
+ * The tokens the TF-IDF link classifiers see: the anchor's tokens followed
+ * by the context's, one bag (Zou et al., docs/algorithms.md#bayes-kde, treat the link context as one text).
+ */
+export function linkTokens(anchor: string, context: string, segmenter?: Segmenter): string[] {
+  return [...tokenize(anchor, { segmenter }), ...tokenize(context, { segmenter })];
+}
+
+/** A loaded, validated model: the LearnedModel every learning strategy uses. */
+export class Model implements LearnedModel {
+  readonly target: string;
+  readonly terms: readonly string[];
+  /** P(target | page) at or above this counts as relevant */
+  readonly threshold: number;
+  /** link feature group: 1 anchor words, 2 + context words + domain flags (docs/algorithms.md#nb-link), 3 + target URL, 4 + parent title */
+  readonly group: FeatureGroup;
+  readonly domainTerms: ReadonlySet<string>;
+  /** the validated file content */
+  readonly json: ModelJSON;
+  readonly #page: BernoulliNB;
+  readonly #link: BernoulliNB;
+  readonly #vectorizer: TfIdfVectorizer;
+  readonly #gaussian: ContinuousNB;
+  readonly #kernel: ContinuousNB;
+  readonly #layers: MultiNB | null;
+  readonly #segmenter: Segmenter | undefined;
+  /** the last layer of the layered link classifier (classes 0..top), or null when the model has none */
+  readonly topLayer: number | null;
+
+  private constructor(json: ModelJSON, parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null }, segmenter?: Segmenter) {
+    this.json = json;
+    this.target = json.target;
+    this.terms = Object.freeze([...json.terms]);
+    this.threshold = json.threshold;
+    this.group = json.link.group;
+    this.domainTerms = new Set(json.link.domainTerms);
+    this.#page = parts.page;
+    this.#link = parts.link;
+    this.#vectorizer = parts.vectorizer;
+    this.#gaussian = parts.gaussian;
+    this.#kernel = parts.kernel;
+    this.#layers = parts.layers ?? null;
+    this.topLayer = this.#layers === null ? null : this.#layers.classes - 1;
+    this.#segmenter = segmenter;
+  }
+
+  /**
+   * Validates a parsed model document and builds the model. `source` names
+   * the file in messages. Throws ModelError (FC_BAD_MODEL) naming the first
+   * problem: not an object, wrong `format`, `version` not in
+   * READABLE_VERSIONS (or version 1 with group 3), or any
+   * field missing or of the wrong type (the classifiers validate their own
+   * parts). `segmenter` is used for Han text (default: the tokenizer's).
+   */
+  static fromJSON(json: unknown, source = 'model', segmenter?: Segmenter): Model {
+    const bad = (what: string, cause?: unknown): never => {
+      throw new ModelError(`${source}: ${what}`, cause === undefined ? undefined : { cause });
+    };
+    if (!isObject(json)) return bad(`expected a JSON object, got ${describe(json)}`);
+    if (json.format !== MODEL_FORMAT) return bad(`not a focuscrawl model ("format" is ${describe(json.format)}, expected "${MODEL_FORMAT}")`);
+    if (!READABLE_VERSIONS.includes(json.version as number)) {
+      return bad(`unsupported model version ${describe(json.version)} (this focuscrawl reads versions ${READABLE_VERSIONS.join(' and ')}; retrain with focuscrawl train)`);
+    }
+    if (typeof json.target !== 'string' || json.target === '') bad(`"target" must be a non-empty string, got ${describe(json.target)}`);
+    if (typeof json.createdBy !== 'string') bad(`"createdBy" must be a string, got ${describe(json.createdBy)}`);
+    checkTraining(json.training, bad);
+    if (!isStringArray(json.terms)) bad(`"terms" must be an array of strings, got ${describe(json.terms)}`);
+    const threshold = json.threshold;
+    if (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+      bad(`"threshold" must be a number between 0 and 1, got ${describe(threshold)}`);
+    }
+    const link = json.link;
+    if (!isObject(link)) return bad(`"link" must be an object, got ${describe(link)}`);
+    if (!isFeatureGroup(link.group)) bad(`"link.group" must be 1, 2, 3 or 4, got ${describe(link.group)}`);
+    if (json.version === 1 && link.group === 3) {
+      bad('a version 1 model with link feature group 3 (its URL features changed in version 2): retrain it with focuscrawl train --feature-group 3');
+    }
+    if (!isStringArray(link.domainTerms)) bad(`"link.domainTerms" must be an array of strings, got ${describe(link.domainTerms)}`);
+    const kde = json.kde;
+    if (!isObject(kde)) return bad(`"kde" must be an object, got ${describe(kde)}`);
+
+    const part = <T>(name: string, value: unknown, make: (v: unknown) => T): T => {
+      if (!isObject(value)) return bad(`"${name}" must be an object, got ${describe(value)}`);
+      try {
+        return make(value);
+      } catch (err) {
+        return bad(`"${name}" is malformed: ${(err as Error)?.message ?? String(err)}`, err);
+      }
+    };
+    const page = part('page', json.page, (v) => BernoulliNB.fromJSON(v));
+    const linkNb = part('link.classifier', link.classifier, (v) => BernoulliNB.fromJSON(v));
+    const vectorizer = part('kde.vectorizer', kde.vectorizer, (v) => TfIdfVectorizer.fromJSON(v));
+    const gaussian = part('kde.gaussian', kde.gaussian, (v) => ContinuousNB.fromJSON(v));
+    const kernel = part('kde.kernel', kde.kernel, (v) => ContinuousNB.fromJSON(v));
+    if (gaussian.density !== 'gaussian') bad(`"kde.gaussian" has density ${describe(gaussian.density)}, expected "gaussian"`);
+    if (kernel.density !== 'kernel') bad(`"kde.kernel" has density ${describe(kernel.density)}, expected "kernel"`);
+    let layers: MultiNB | null = null;
+    if (json.layers !== undefined) {
+      const l = json.layers;
+      if (!isObject(l)) return bad(`"layers" must be an object, got ${describe(l)}`);
+      layers = part('layers.classifier', l.classifier, (v) => MultiNB.fromJSON(v));
+      if (l.top !== layers.classes - 1) bad(`"layers.top" must be ${layers.classes - 1} (its classifier's classes less one), got ${describe(l.top)}`);
+    }
+    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers }, segmenter);
+  }
+
+  /** P(target | page): the page classifier over pageFeatures (learn/features.ts). */
+  pageProbability(page: ParsedPage): number {
+    return this.#page.probability(pageFeatures(page, { segmenter: this.#segmenter }));
+  }
+
+  /**
+   * P(+ | link context): Bernoulli NB over linkFeatures of the model's group
+   * and domain terms (docs/algorithms.md#nb-link). `url` (the target) and `parent` (the page
+   * the link is on) feed groups 3 and 4; lower groups ignore them.
+   */
+  linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number {
+    return this.#link.probability(
+      linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
+    );
+  }
+
+  /**
+   * P(layer k | link) for k = 0..topLayer: the layered link classifier of
+   * a context graph over the same features as linkProbability; null when
+   * the model has no `layers` section.
+   */
+  layerProbabilities(anchor: string, context: string, url?: string, parent?: LinkParent): number[] | null {
+    if (this.#layers === null) return null;
+    return this.#layers.probabilities(
+      linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
+    );
+  }
+
+  /** P(+ | link context): continuous NB over the TF-IDF vector of linkTokens(anchor, context) (docs/algorithms.md#bayes-kde). */
+  kdeProbability(anchor: string, context: string, density: 'gaussian' | 'kernel'): number {
+    const nb = density === 'gaussian' ? this.#gaussian : this.#kernel;
+    return nb.probability(this.#vectorizer.transform(linkTokens(anchor, context, this.#segmenter)));
+  }
+}
+
+/**
+ * Reads and validates a model file (see Model.fromJSON). Throws ModelError
+ * (FC_BAD_MODEL) when the file is missing, unreadable, not JSON (e.g.
+ * truncated), of another format or version, or malformed.
+ */
+export async function loadModel(path: string, segmenter?: Segmenter): Promise<Model> {
+  let bytes: Buffer | null;
+  try {
+    bytes = await readCapped(path, MAX_MODEL_BYTES);
+  } catch (err) {
+    throw new ModelError(`cannot read model file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  if (bytes === null) throw new ModelError(`${path}: too large: more than ${formatBytes(MAX_MODEL_BYTES)}, the cap on model files`);
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new ModelError(`${path}: empty file, expected a model from focuscrawl train`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ModelError(`${path}: not valid JSON (truncated or corrupt?): ${(err as Error).message}`, { cause: err });
+  }
+  return Model.fromJSON(json, path, segmenter);
+}
+
+/**
+ * Writes a model document atomically: to a temporary file beside `path`,
+ * then renamed over it, so a reader never sees half a model. Throws
+ * UsageError (FC_USAGE) when the file cannot be written (e.g. its folder
+ * does not exist).
+ */
+export async function saveModel(path: string, json: ModelJSON): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, JSON.stringify(json) + '\n', { flag: 'wx' });
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw new UsageError(`cannot write model file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+// ---- fitting ----------------------------------------------------------------
+
+/** A labelled page, already reduced to its features (pageFeatures). */
+export interface PageExample {
+  features: string[];
+  label: 0 | 1;
+}
+
+/** A labelled link: the link context of a link whose target's label is known. */
+export interface LinkExample {
+  anchor: string;
+  context: string;
+  label: 0 | 1;
+  /** the link's target URL (feature groups 3 and 4); absent for text examples */
+  url?: string;
+  /** URL of the page the link is on (groups 3 and 4: same-host flag); absent for text examples */
+  parentUrl?: string;
+  /** title of the page the link is on (group 4); absent for text examples */
+  parentTitle?: string;
+  /** the page the link is on is a target page (group 4); absent when unknown */
+  parentRelevant?: boolean;
+}
+
+/** A link labelled with the context-graph layer of its target (src/learn/layers.ts). */
+export interface LayerLinkExample extends Omit<LinkExample, 'label'> {
+  /** 0..top */
+  layer: number;
+}
+
+/** What a reader (src/train/from-*.ts) hands to fitModel. */
+export interface TrainingData {
+  /** 'warc' or 'texts' */
+  source: string;
+  files: string[];
+  pages: PageExample[];
+  links: LinkExample[];
+  /** the reader's own counts (rows, skipped lines, ...), copied into training.counts */
+  counts: Record<string, number>;
+  /** the reader's options, copied into training.options */
+  options: Record<string, unknown>;
+  /** wall time the reader took, seconds (added to training.seconds) */
+  seconds: number;
+  /** with `train --layers`: links labelled with their target's layer, 0..layerTop (a `layers` section is fitted) */
+  layerLinks?: LayerLinkExample[];
+  /** the last layer of layerLinks */
+  layerTop?: number;
+}
+
+/** Options of fitModel. */
+export interface FitOptions {
+  /** the label the model finds (recorded as `target`) */
+  target: string;
+  /** link feature group (default 2) */
+  group?: FeatureGroup;
+  /** domain dictionary size (default DEFAULT_DOMAIN_TERMS) */
+  domainTerms?: number;
+  /** number of `terms` (default DEFAULT_TOPIC_TERMS) */
+  terms?: number;
+  /** class-balanced link classifier (BernoulliNBOptions.balanced; default false) */
+  balancedLinks?: boolean;
+  segmenter?: Segmenter;
+}
+
+/** The unprefixed tokens of a page's features (pageFeatures adds 't:' title features, tokens never contain ':'). */
+function pageTokens(features: readonly string[]): string[] {
+  return features.filter((f) => !f.startsWith('t:'));
+}
+
+const DIGITS_ONLY = /^\p{Nd}+$/u;
+
+/**
+ * The `size` tokens most typical of the positive examples: the z-score of
+ * the log odds ratio of a token occurring in a positive vs a negative
+ * example (document counts, each example counts a token once, +½ in every
+ * cell):
+ *   δ = ln((d₊+½)/(n₊−d₊+½)) − ln((d₋+½)/(n₋−d₋+½)),
+ *   z = δ / sqrt(1/(d₊+½) + 1/(n₊−d₊+½) + 1/(d₋+½) + 1/(n₋−d₋+½)).
+ * Dividing by the standard error ranks a token found in most positive
+ * examples above one found in two positives and no negative (the plain
+ * smoothed log odds favours such rare tokens). Kept: z > 0, d₊ ≥ 2, not
+ * all digits. Order: z descending, then d₊ descending, then the token.
+ */
+export function discriminativeTerms(examples: Iterable<{ tokens: readonly string[]; label: 0 | 1 }>, size: number): string[] {
+  const { nPos, nNeg, df } = classDocFreq(examples);
+  const scored: [string, number, number][] = [];
+  for (const [t, [p, n]] of df) {
+    if (p < 2 || DIGITS_ONLY.test(t)) continue;
+    const delta = Math.log((p + 0.5) / (nPos - p + 0.5)) - Math.log((n + 0.5) / (nNeg - n + 0.5));
+    const z = delta / Math.sqrt(1 / (p + 0.5) + 1 / (nPos - p + 0.5) + 1 / (n + 0.5) + 1 / (nNeg - n + 0.5));
+    if (z > 0) scored.push([t, z, p]);
+  }
+  scored.sort((a, b) => b[1] - a[1] || b[2] - a[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return scored.slice(0, size).map(([t]) => t);
+}
+
+/**
+ * Fits every part of a model from `data` and returns the model document
+ * (not yet saved) and the loaded model.
+ *
+ * - page: BernoulliNB on the page examples' features.
+ * - domain terms: discriminativeTerms over the page examples' tokens (pages
+ *   of the target vs the rest), `domainTerms` of them (group 2 only);
+ *   `terms` is the top `terms` of the same ranking.
+ * - link: BernoulliNB on linkFeatures(anchor, context, group, domain terms),
+ *   class-balanced when `balancedLinks`.
+ * - kde: TF-IDF vectorizer fitted on linkTokens of the link examples, then
+ *   ContinuousNB with Gaussian and with kernel densities on their vectors.
+ * Each learner runs with its own default options (src/learn/).
+ *
+ * Classes are not reweighted or resampled: the priors are the class
+ * frequencies of the examples (the counts are in `training.counts`).
+ * Throws UsageError (FC_USAGE) when either example set lacks a class.
+ */
+export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSON; model: Model } {
+  const started = performance.now();
+  const group = opts.group ?? 2;
+  const segmenter = opts.segmenter;
+  const pagePositives = data.pages.reduce((n, p) => n + p.label, 0);
+  const linkPositives = data.links.reduce((n, l) => n + l.label, 0);
+  requireBothClasses('page', data.pages.length, pagePositives, opts.target);
+  requireBothClasses('link', data.links.length, linkPositives, opts.target);
+
+  const page = BernoulliNB.train(data.pages);
+
+  const tokenDocs = data.pages.map((p) => ({ tokens: pageTokens(p.features), label: p.label }));
+  const domainTerms = group >= 2 ? discriminativeTerms(tokenDocs, opts.domainTerms ?? DEFAULT_DOMAIN_TERMS) : [];
+  const terms = discriminativeTerms(tokenDocs, opts.terms ?? DEFAULT_TOPIC_TERMS);
+  const domainSet = new Set(domainTerms);
+
+  const linkExamples = data.links.map((l) => ({
+    features: linkFeatures(l.anchor, l.context, { group, domainTerms: domainSet, segmenter, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
+    label: l.label,
+  }));
+  const link = BernoulliNB.train(linkExamples, { balanced: opts.balancedLinks === true });
+
+  const bags = data.links.map((l) => linkTokens(l.anchor, l.context, segmenter));
+  const vectorizer = TfIdfVectorizer.fit(bags);
+  const vectors = bags.map((b) => vectorizer.transform(b));
+  const labels = data.links.map((l) => l.label);
+  const gaussian = ContinuousNB.train(vectors, labels, { density: 'gaussian' });
+  const kernel = ContinuousNB.train(vectors, labels, { density: 'kernel' });
+
+  // the layered link classifier (context graph): class-balanced with a
+  // uniform prior, fixed a priori (the far layer is most links)
+  let layers: ModelJSON['layers'];
+  let layerCounts: Record<string, number> = {};
+  if (data.layerLinks !== undefined && data.layerLinks.length > 0) {
+    const top = data.layerTop ?? Math.max(...data.layerLinks.map((l) => l.layer));
+    const layerExamples = data.layerLinks.map((l) => ({
+      features: linkFeatures(l.anchor, l.context, { group, domainTerms: domainSet, segmenter, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
+      label: l.layer,
+    }));
+    const nb = MultiNB.train(layerExamples, top + 1, { balanced: true });
+    layers = { top, classifier: nb.toJSON() };
+    layerCounts = Object.fromEntries(nb.classCounts.map((n, k) => [`layer${k}Links`, n]));
+  }
+
+  const inSample: Record<string, InSampleMetrics> = {
+    page: measure(data.pages, (p) => page.probability(p.features)),
+    link: measure(linkExamples, (l) => link.probability(l.features)),
+  };
+  const indexed = vectors.map((v, i) => ({ v, label: labels[i] }));
+  inSample.gaussian = measure(indexed, (x) => gaussian.probability(x.v));
+  inSample.kernel = measure(indexed, (x) => kernel.probability(x.v));
+
+  const seconds = data.seconds + (performance.now() - started) / 1000;
+  const json: ModelJSON = {
+    format: MODEL_FORMAT,
+    version: MODEL_VERSION,
+    target: opts.target,
+    createdBy: `focuscrawl ${VERSION}`,
+    training: {
+      source: data.source,
+      files: [...data.files],
+      counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives, ...layerCounts },
+      options: { ...data.options, group, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS },
+      seconds: Math.round(seconds * 1000) / 1000,
+      inSample,
+    },
+    page: page.toJSON(),
+    link: { group, domainTerms, classifier: link.toJSON() },
+    kde: { vectorizer: vectorizer.toJSON(), gaussian: gaussian.toJSON(), kernel: kernel.toJSON() },
+    terms,
+    threshold: DEFAULT_MODEL_THRESHOLD,
+    ...(layers === undefined ? {} : { layers }),
+  };
+  // Round-trip, so the model returned is exactly what loading the saved file gives.
+  const saved = JSON.parse(JSON.stringify(json)) as ModelJSON;
+  return { json: saved, model: Model.fromJSON(saved, 'trained model', segmenter) };
+}
+
+function requireBothClasses(kind: string, n: number, positives: number, target: string): void {
+  if (positives === 0 || positives === n) {
+    const what = n === 0 ? 'none' : positives === 0 ? `all ${n} are not ${JSON.stringify(target)}` : `all ${n} are ${JSON.stringify(target)}`;
+    throw new UsageError(`cannot train: the ${kind} classifier needs examples of both classes (${kind} examples: ${what})`);
+  }
+}
+
+/** In-sample metrics of `score` on at most ACCURACY_SAMPLE evenly spaced items. */
+function measure<T extends { label: 0 | 1 }>(items: readonly T[], score: (item: T) => number): InSampleMetrics {
+  const step = Math.max(1, items.length / ACCURACY_SAMPLE);
+  const scores: number[] = [];
+  const labels: (0 | 1)[] = [];
+  let right = 0;
+  for (let i = 0; i < items.length; i += step) {
+    const item = items[Math.floor(i)];
+    const s = score(item);
+    scores.push(s);
+    labels.push(item.label);
+    if ((s > 0.5 ? 1 : 0) === item.label) right++;
+  }
+  const m = binaryMetrics(scores, labels);
+  const r = (x: number): number => Math.round(x * 10000) / 10000;
+  return { accuracy: r(right / Math.max(1, scores.length)), precision: r(m.precision), recall: r(m.recall), f1: r(m.f1), auc: Number.isNaN(m.auc) ? null : r(m.auc), n: scores.length };
+}
+
+// ---- validation helpers ------------------------------------------------------
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+function checkTraining(t: unknown, bad: (what: string) => never): void {
+  if (!isObject(t)) bad(`"training" must be an object, got ${describe(t)}`);
+  const o = t as Record<string, unknown>;
+  if (typeof o.source !== 'string') bad(`"training.source" must be a string, got ${describe(o.source)}`);
+  if (!isObject(o.counts) || !Object.values(o.counts).every((n) => typeof n === 'number' && Number.isFinite(n))) {
+    bad(`"training.counts" must be an object of numbers, got ${describe(o.counts)}`);
+  }
+  if (!isObject(o.options)) bad(`"training.options" must be an object, got ${describe(o.options)}`);
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+}

@@ -1,0 +1,42 @@
+/**
+ * `best-first` (Liu & Li 2017 eq. 1, docs/algorithms.md#best-first): Score(P, i) = Sim(P) + Sim(anchor_i).
+ *
+ * Sim(P) is the page's relevance from the shared judge; Sim(anchor_i) is the
+ * same TF-IDF similarity (TopicModel.similarity) applied to the link's
+ * anchor text (each token weighted 1) plus its context window
+ * (PageLink.context, each token weighted 0.5). Scores lie in [0, 2].
+ */
+import { termFreq } from '../text/vector.ts';
+import type { TopicModel } from '../topic.ts';
+import type { PageLink, Scorer } from '../../types.ts';
+import type { ScorerContext } from './context.ts';
+
+/** Weight of a link-context token relative to an anchor token. */
+export const CONTEXT_WEIGHT = 0.5;
+
+/** Sim(anchor_i): TF-IDF similarity of a link's anchor (+ ½ context) to the topic. */
+export function anchorSimilarity(topic: TopicModel, anchor: string, context: string): number {
+  // most links name no topic word: they are not even tokenized when that is
+  // clear from the text, and no term counts are built for them
+  if (!topic.mayMention(anchor) && !topic.mayMention(context)) return 0;
+  const anchorTokens = topic.tokens(anchor);
+  const contextTokens = topic.tokens(context);
+  if (!topic.mentionsTopic(anchorTokens) && !topic.mentionsTopic(contextTokens)) return 0;
+  const tf = termFreq(anchorTokens);
+  termFreq(contextTokens, CONTEXT_WEIGHT, tf);
+  return topic.similarity(tf);
+}
+
+/** Score(P, i) = Sim(P) + Sim(anchor_i). */
+export function bestFirstScore(ctx: ScorerContext, link: PageLink, pageRelevance: number): number {
+  const page = Number.isFinite(pageRelevance) ? Math.max(0, pageRelevance) : 0;
+  return page + anchorSimilarity(ctx.topic, link.anchor, link.context);
+}
+
+export function createBestFirstScorer(ctx: ScorerContext): Scorer {
+  return {
+    name: 'best-first',
+    pageRelevance: (page) => ctx.judge(page),
+    linkScore: (link, _page, pageRelevance) => bestFirstScore(ctx, link, pageRelevance),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * `context-graph` (Diligenti et al., VLDB 2000; beyond the seeds): a
+ * layered link classifier, trained on the link graph of labelled pages
+ * (`focuscrawl train --warc ... --layers`; src/learn/layers.ts), predicts
+ * for each link how many links its target is from a target page: layer 0
+ * (a target), 1, 2, or the last layer ("3 or more, or never"). The
+ * frontier takes the lowest predicted layer first and, within a layer, the
+ * most confident prediction first, as the paper's per-layer queues do.
+ *
+ * A link's score (higher first; the frontier orders by it) is
+ *   (top − k) + confidence,  k = argmax_c P(c | link),
+ * where the confidence, in [0, 1), is m/(1+m) with m = ln P(k) − ln P(k′),
+ * the margin over the runner-up class k′ (Naive Bayes posteriors saturate
+ * at 1 in floating point; the margin keeps their order). In the last layer
+ * it is 1/(1+m) instead: a link the classifier is less sure leads nowhere
+ * goes first.
+ *
+ * With `--param value=discounted` the score is instead the discounted
+ * number of targets reached through the link (Rennie & McCallum, ICML
+ * 1999): Σ_k γ^k P(k | link), with γ = `gamma` (default 0.5, fixed a priori,
+ * not tuned on the evaluation webs). Needs --model with a `layers` section.
+ */
+import { UsageError } from '../../errors.ts';
+import type { Scorer } from '../../types.ts';
+import type { ScorerContext } from './context.ts';
+import { PARENT_RELEVANT_AT } from './nb-link.ts';
+
+/** γ of the discounted value when the `gamma` parameter is not given. */
+export const DEFAULT_GAMMA = 0.5;
+/** The largest margin counted (ln of the smallest positive double ratio is about −745). */
+const MAX_MARGIN = 745;
+
+/** The layer-first score of a link from its layer probabilities P(0..top) (see the module doc). */
+export function layerScore(p: readonly number[]): number {
+  const top = p.length - 1;
+  let k = 0;
+  for (let c = 1; c <= top; c++) if (p[c]! > p[k]!) k = c;
+  let second = -1;
+  for (let c = 0; c <= top; c++) if (c !== k && (second < 0 || p[c]! > p[second]!)) second = c;
+  const ratio = p[second]! > 0 ? Math.log(p[k]!) - Math.log(p[second]!) : MAX_MARGIN;
+  const m = Math.min(MAX_MARGIN, Math.max(0, Number.isFinite(ratio) ? ratio : MAX_MARGIN));
+  const confidence = k < top ? m / (1 + m) : 1 / (1 + m);
+  return top - k + confidence;
+}
+
+/** Σ_k γ^k P(k): the discounted-reward value of a link (Rennie & McCallum 1999). */
+export function discountedScore(p: readonly number[], gamma: number): number {
+  let v = 0;
+  for (let k = 0; k < p.length; k++) v += gamma ** k * p[k]!;
+  return v;
+}
+
+export function createContextGraphScorer(ctx: ScorerContext): Scorer {
+  const model = ctx.model;
+  if (model === null) throw new UsageError('--strategy context-graph needs a trained --model with layers (focuscrawl train --warc ... --layers)');
+  if (model.layerProbabilities === undefined || model.layerProbabilities('', '') === null) {
+    throw new UsageError('--strategy context-graph needs a model with a layered link classifier: this model has none (retrain it with focuscrawl train --warc ... --layers)');
+  }
+  const value = ctx.params.value ?? 'layer';
+  if (value !== 'layer' && value !== 'discounted') throw new UsageError(`context-graph: param value must be layer or discounted, got ${JSON.stringify(value)}`);
+  const gamma = ctx.params.gamma ?? DEFAULT_GAMMA;
+  if (typeof gamma !== 'number' || !(gamma > 0 && gamma <= 1)) throw new UsageError(`context-graph: param gamma must be a number in (0, 1], got ${JSON.stringify(gamma)}`);
+  const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
+  const layers = model.layerProbabilities.bind(model);
+  return {
+    name: 'context-graph',
+    pageRelevance: (page) => ctx.judge(page),
+    linkScore: (link, page, pageRelevance) => {
+      const p = layers(link.anchor, link.context, link.url, { url: page.base, title: page.title, relevant: pageRelevance >= threshold });
+      if (p === null) return 0;
+      return value === 'discounted' ? discountedScore(p, gamma) : layerScore(p);
+    },
+  };
+}

@@ -1,0 +1,316 @@
+/**
+ * Topic loading (topic.json) and the topic model: the topic's term vector
+ * and the page-relevance judge every strategy shares, so an output record's
+ * `relevance` means the same thing whatever the strategy.
+ *
+ * topic.json: `{ "name": string, "terms": [string, ...], "threshold"?: number,
+ * "version"?: 1 }`. `threshold` is in [0, 1], default 0.2; a `version` other
+ * than 1 is refused. Unknown keys are ignored (later strategies may read
+ * their own).
+ */
+import { TopicError } from '../errors.ts';
+import { formatBytes, readCapped } from '../util/read-capped.ts';
+import type { BlockType, ParsedPage, Topic } from '../types.ts';
+import type { Segmenter } from './text/segmenter.ts';
+import { isAscii, tokenize } from './text/tokenize.ts';
+import { DocFreq, norm, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+
+/** The only `version` a topic file may declare (the key is optional). */
+export const TOPIC_VERSION = 1;
+
+/** Threshold used when topic.json gives none. */
+export const DEFAULT_THRESHOLD = 0.2;
+
+/**
+ * Validates a parsed topic.json value. `source` names the file in messages.
+ * Throws TopicError (FC_BAD_TOPIC) naming the first problem found.
+ */
+export function parseTopic(json: unknown, source: string): Topic {
+  const bad = (what: string): never => {
+    throw new TopicError(`${source}: ${what}`);
+  };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    bad(`expected a JSON object {"name", "terms", "threshold"?}, got ${describe(json)}`);
+  }
+  const o = json as Record<string, unknown>;
+  if (o.version !== undefined && o.version !== TOPIC_VERSION) {
+    bad(`unsupported topic version ${describe(o.version)} (this focuscrawl reads version ${TOPIC_VERSION}, or a file without "version")`);
+  }
+  if (typeof o.name !== 'string' || o.name.trim() === '') bad(`"name" must be a non-empty string, got ${describe(o.name)}`);
+  if (!Array.isArray(o.terms) || o.terms.length === 0) bad(`"terms" must be a non-empty array of strings, got ${describe(o.terms)}`);
+  const terms = (o.terms as unknown[]).map((t, i) => {
+    if (typeof t !== 'string' || t.trim() === '') bad(`"terms"[${i}] must be a non-empty string, got ${describe(t)}`);
+    return (t as string).trim();
+  });
+  let threshold = DEFAULT_THRESHOLD;
+  if (o.threshold !== undefined) {
+    if (typeof o.threshold !== 'number' || !Number.isFinite(o.threshold) || o.threshold < 0 || o.threshold > 1) {
+      bad(`"threshold" must be a number between 0 and 1, got ${describe(o.threshold)}`);
+    }
+    threshold = o.threshold as number;
+  }
+  const topic: Topic = { name: (o.name as string).trim(), terms, threshold };
+  if (o.params !== undefined) topic.params = parseParams(o.params, bad);
+  return topic;
+}
+
+/** `"params": {"A": 0.5, "density": "kernel"}`: strategy parameters, numbers or strings. */
+function parseParams(v: unknown, bad: (what: string) => never): Record<string, number | string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) bad(`"params" must be an object, got ${describe(v)}`);
+  const out: Record<string, number | string> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (!(typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)))) bad(`"params"."${k}" must be a number or a string, got ${describe(x)}`);
+    out[k] = x as number | string;
+  }
+  return out;
+}
+
+/** Largest topic file read (bytes); a larger one is refused unread (FC_BAD_TOPIC). */
+export const MAX_TOPIC_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and validates a topic file. Throws TopicError (FC_BAD_TOPIC), naming
+ * the file, if it is unreadable, larger than MAX_TOPIC_BYTES, empty, not
+ * JSON, malformed (parseTopic), or if no term leaves an indexable word.
+ */
+export async function loadTopic(path: string): Promise<Topic> {
+  let bytes: Buffer | null;
+  try {
+    bytes = await readCapped(path, MAX_TOPIC_BYTES);
+  } catch (err) {
+    throw new TopicError(`cannot read topic file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  if (bytes === null) {
+    throw new TopicError(`${path}: too large: more than ${formatBytes(MAX_TOPIC_BYTES)}, the cap on topic files`);
+  }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new TopicError(`${path}: empty file, expected a JSON topic {"name", "terms", "threshold"?}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new TopicError(`${path}: invalid JSON${jsonErrorPlace(text, err)}: ${(err as Error).message}`, { cause: err });
+  }
+  const topic = parseTopic(json, path);
+  // the check TopicModel makes, here too so that the message names the file
+  if (!topic.terms.some((t) => tokenize(t).length > 0)) {
+    throw new TopicError(`${path}: "terms" contain no indexable words (only stop words, punctuation or single letters)`);
+  }
+  return topic;
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : 'an array';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+}
+
+/** " at line L column C" from a JSON.parse error that reports a character position; "" if it reports none. */
+function jsonErrorPlace(text: string, err: unknown): string {
+  const m = /position (\d+)/.exec((err as Error)?.message ?? '');
+  if (!m) return '';
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return ` at line ${line} column ${column}`;
+}
+
+// ---- the relevance judge ---------------------------------------------------
+
+/**
+ * Weight of each block type when a page's terms are counted: a term in the
+ * title counts 3 times as much as in body text, and so on. Text the page
+ * shares with every other page of its site (navigation) counts least.
+ */
+export const BLOCK_WEIGHTS: Readonly<Record<BlockType, number>> = {
+  title: 3,
+  heading: 2,
+  content: 1,
+  anchor: 0.5,
+  other: 0.5,
+  navigation: 0.25,
+};
+
+/**
+ * How many of a text's strongest terms stand for it when it is compared with
+ * the topic (see TopicModel.similarity). With 50, one unrepeated mention of
+ * a topic term in a page of 50 or more terms scores at most 1/sqrt(51) ~
+ * 0.14, while a page whose strongest terms include the topic terms keeps a
+ * high score however long it is.
+ */
+export const PROFILE_TERMS = 50;
+
+export interface TopicModelOptions {
+  /** Han segmenter for topic terms and texts (default: the tokenizer's default) */
+  segmenter?: Segmenter;
+  /** shared document frequencies (default: a new table of 200k terms) */
+  docFreq?: DocFreq;
+}
+
+/**
+ * A topic's terms plus the IDF table learnt from the crawl; judges pages.
+ * (Stateful: the IDF table grows with every judged page.)
+ *
+ * Similarity of a text to the topic: a TF-IDF cosine (Liu & Li 2017 eq. 3, docs/algorithms.md#topic-similarity) in
+ * the classic SMART "lnc.ltc" form (Salton & Buckley; Manning et al., IR
+ * book §6.4.3): the text side is sublinear tf (1 + ln tf) without IDF, the
+ * topic side is sublinear tf x IDF (IDF from the pages judged so far), both
+ * cosine-normalised. Two corrections make the scale usable for a short
+ * list of terms, neither tuned to a data set:
+ *
+ * - The topic is a list of alternatives (synonyms, translations, related
+ *   terms), not a profile a page must match in full: a term is *present* in
+ *   a text when all its tokens are (a multi-word term is a bag of words, so
+ *   "neural network" is not present in a page that only says "network"),
+ *   and the topic vector is built from the present terms only. A Chinese
+ *   page is not penalised for lacking the English terms of the same topic.
+ * - Length: the text vector is cut to its PROFILE_TERMS strongest terms
+ *   (ties: the term met first, i.e. title, then headings, then body) plus
+ *   the tokens of the present topic terms. The plain cosine of a long page
+ *   with a few topic terms shrinks with page length; after the cut the
+ *   measure asks "are the topic terms among what this text is mostly
+ *   about?". A text shorter than the profile (anchor, link context,
+ *   headline) gets the plain cosine.
+ *
+ * So: no topic term present -> 0; one incidental mention in a long page ->
+ * about 0.1 (weight 1 against fifty terms of weight 1..3); topic terms among
+ * a page's strongest terms -> 0.3 and up; one topic word in an 8-word
+ * headline -> ~0.35; always in [0, 1].
+ */
+export class TopicModel {
+  readonly topic: Topic;
+  readonly docFreq: DocFreq;
+  /** the distinct tokens of each topic term (terms that leave no token are dropped) */
+  readonly termTokens: readonly (readonly string[])[];
+  /** every token of every topic term */
+  readonly #topicTokens: ReadonlySet<string>;
+  /** finds any ASCII topic token in ASCII text, case-insensitively (null: no topic token is ASCII) */
+  readonly #asciiTokens: RegExp | null;
+  readonly #segmenter: Segmenter | undefined;
+
+  /** Throws TopicError (FC_BAD_TOPIC) when no topic term leaves an indexable token (e.g. only stop words). */
+  constructor(topic: Topic, opts: TopicModelOptions = {}) {
+    this.topic = topic;
+    this.#segmenter = opts.segmenter;
+    this.docFreq = opts.docFreq ?? new DocFreq();
+    this.termTokens = topic.terms.map((term) => [...new Set(this.tokens(term))]).filter((t) => t.length > 0);
+    if (this.termTokens.length === 0) {
+      throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
+    }
+    this.#topicTokens = new Set(this.termTokens.flat());
+    // tokens hold letters, digits, marks and inner apostrophes only; escaped
+    // all the same, so a tokenizer change cannot make one a pattern
+    const ascii = [...this.#topicTokens].filter(isAscii).map((t) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
+    this.#asciiTokens = ascii.length > 0 ? new RegExp(ascii.join('|'), 'i') : null;
+  }
+
+  /**
+   * False only when `tokens(text)` certainly holds no topic token, found
+   * without tokenizing: the tokens of ASCII text are substrings of its
+   * lower-cased form, so a text in which no ASCII topic token occurs
+   * (ignoring case) mentions none. Text with non-ASCII characters: true.
+   */
+  mayMention(text: string): boolean {
+    if (!isAscii(text)) return true;
+    return this.#asciiTokens !== null && this.#asciiTokens.test(text);
+  }
+
+  /** Whether any of `tokens` is a token of a topic term (without one, `similarity` of them is 0). */
+  mentionsTopic(tokens: readonly string[]): boolean {
+    for (const t of tokens) if (this.#topicTokens.has(t)) return true;
+    return false;
+  }
+
+  /** Tokens of `text` with this model's segmenter and stop words. */
+  tokens(text: string): string[] {
+    return tokenize(text, { segmenter: this.#segmenter });
+  }
+
+  /** Block-weighted term counts of a page (BLOCK_WEIGHTS; title = blocks.title, or page.title when that block is empty). */
+  pageTermFreq(page: ParsedPage): SparseVector {
+    const tf: SparseVector = new Map();
+    for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
+      const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
+      if (text) termFreq(this.tokens(text), weight, tf);
+    }
+    return tf;
+  }
+
+  /**
+   * The relevance judge: counts the page in the IDF table, then returns the
+   * similarity of its block-weighted terms to the topic, in [0, 1]. Call it
+   * once per fetched page (each call counts a document).
+   */
+  judge(page: ParsedPage): number {
+    const tf = this.pageTermFreq(page);
+    this.docFreq.addDistinct(tf.keys());
+    return this.similarity(tf);
+  }
+
+  /** Similarity in [0, 1] of raw (possibly weighted) term counts to the topic; see the class doc. Does not touch the IDF table. */
+  similarity(tf: SparseVector): number {
+    // Called for every link of every page: nothing is allocated for text
+    // without a topic term (most links).
+    let topicTf: SparseVector | undefined;
+    for (const tokens of this.termTokens) {
+      if (hasAll(tf, tokens)) termFreq(tokens, 1, (topicTf ??= new Map()));
+    }
+    if (topicTf === undefined) return 0;
+    // cosine(profile, topic weights), the text's profile being the present
+    // topic tokens then its strongest terms, each weighted sublinear(tf);
+    // summed without building the profile, in the order a Map of it would
+    // be iterated (so the result is the same to the last bit)
+    const weights = tfidf(topicTf, this.docFreq);
+    let profileSq = 0;
+    for (const t of topicTf.keys()) {
+      const x = sublinear(tf.get(t)!);
+      profileSq += x * x;
+    }
+    for (const t of strongestTerms(tf, PROFILE_TERMS)) {
+      if (topicTf.has(t)) continue;
+      const x = sublinear(tf.get(t)!);
+      profileSq += x * x;
+    }
+    const na = Math.sqrt(profileSq);
+    const nb = norm(weights);
+    if (na === 0 || nb === 0) return 0;
+    let d = 0; // every weighted term is in the profile
+    for (const [t, w] of weights) d += w * sublinear(tf.get(t)!);
+    return Math.min(1, Math.max(-1, d / (na * nb)));
+  }
+}
+
+function hasAll(tf: SparseVector, tokens: readonly string[]): boolean {
+  for (const t of tokens) if (!tf.has(t)) return false;
+  return true;
+}
+
+/**
+ * The `k` terms of `tf` with the highest counts, highest first; among equal
+ * counts the term met first (what a stable sort of all entries by count,
+ * cut to k, gives) without sorting or copying the whole vector.
+ */
+export function strongestTerms(tf: SparseVector, k: number): string[] {
+  const terms: string[] = [];
+  const counts: number[] = [];
+  if (k <= 0) return terms;
+  tf.forEach((n, t) => {
+    let i = terms.length;
+    if (i === k) {
+      if (!(n > counts[k - 1])) return;
+      i = k - 1; // the weakest held term drops out
+    }
+    // shift weaker terms down; equal counts keep their order of arrival
+    while (i > 0 && counts[i - 1] < n) {
+      terms[i] = terms[i - 1];
+      counts[i] = counts[i - 1];
+      i--;
+    }
+    terms[i] = t;
+    counts[i] = n;
+  });
+  return terms;
+}
