@@ -20,26 +20,32 @@ import type { ParsedPage } from './types.ts';
 import type { LearnedModel, LinkParent } from './scorers/context.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { tokenize } from './text/tokenize.ts';
-import { classDocFreq, isFeatureGroup, linkFeatures, pageFeatures, type FeatureGroup } from './learn/features.ts';
+import { classDocFreq, isFeatureGroup, linkDensity, linkFeatures, pageFeatures, pageMainText, type FeatureGroup } from './learn/features.ts';
 import { BernoulliNB, type BernoulliNBJSON } from './learn/bernoulli-nb.ts';
 import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
+import { LinearClassifier, textGrams, type LinearJSON, type LinearOptions } from './learn/linear.ts';
 import { VERSION } from './version.ts';
 
 /** The `format` every model file carries. */
 export const MODEL_FORMAT = 'focuscrawl-model';
 /**
  * The `version` this code writes. Version 2 added link feature group 4 and
- * changed group 3's URL features (urlFeatures in learn/features.ts).
+ * changed group 3's URL features (urlFeatures in learn/features.ts);
+ * version 3 added `classifier` and, with `classifier: "linear"`, the
+ * calibrated linear page judge and link classifier (`linear`).
  */
-export const MODEL_VERSION = 2;
+export const MODEL_VERSION = 3;
 /**
  * Versions this code reads: a version 1 file is read as it is (groups 1
  * and 2 are unchanged), except one with group 3, which is refused with a
  * message to retrain.
  */
-export const READABLE_VERSIONS: readonly number[] = [1, 2];
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
+
+/** Which learner judges pages and scores links for nb-link / online: Bernoulli NB (versions 1 and 2) or the calibrated linear classifier. */
+export type ClassifierKind = 'nb' | 'linear';
 /**
  * Largest model file read (bytes); a larger one is refused unread
  * (FC_BAD_MODEL). The WebKB course model trained with the default caps
@@ -91,10 +97,18 @@ export interface TrainingInfo {
   inSample: Record<string, InSampleMetrics>;
 }
 
-/** The model file, version 2 (version 1 has the same fields). */
+/** The model file, version 3 (versions 1 and 2 have the same fields but `classifier` and `linear`). */
 export interface ModelJSON {
   format: typeof MODEL_FORMAT;
-  version: 1 | typeof MODEL_VERSION;
+  version: 1 | 2 | typeof MODEL_VERSION;
+  /** version 3: 'linear' when `linear` judges pages and scores links; absent or 'nb': the Naive Bayes parts do */
+  classifier?: ClassifierKind;
+  /**
+   * with classifier 'linear': the page judge over textGrams(pageMainText)
+   * and the link classifier over linkGrams; `hubDensity`: a page whose
+   * linkDensity is above it is a hub, never relevant
+   */
+  linear?: { page: LinearJSON; link: LinearJSON; hubDensity: number };
   target: string;
   createdBy: string;
   training: TrainingInfo;
@@ -111,6 +125,28 @@ export interface ModelJSON {
  */
 export function linkTokens(anchor: string, context: string, segmenter?: Segmenter): string[] {
   return [...tokenize(anchor, { segmenter }), ...tokenize(context, { segmenter })];
+}
+
+/** The features the linear page judge reads: textGrams of pageMainText. */
+export function pageGrams(page: ParsedPage): string[] {
+  return textGrams(pageMainText(page));
+}
+
+/**
+ * The features the linear link classifier reads: textGrams of the anchor,
+ * textGrams of the context prefixed 'c:', and for feature group 3 and up
+ * urlFeatures of the target, for group 4 the parent title's grams prefixed
+ * 'p:' and PARENT_RELEVANT_FLAG (as linkFeatures adds them).
+ */
+export function linkGrams(anchor: string, context: string, opts: { group: FeatureGroup; url?: string; parentUrl?: string; parentTitle?: string; parentRelevant?: boolean }): string[] {
+  const out = [...textGrams(anchor), ...textGrams(context, 'c:')];
+  if (opts.group >= 3) {
+    // the URL and parent features of linkFeatures, without anchor/context words (no segmenter needed)
+    const extra = linkFeatures('', '', { group: opts.group, url: opts.url, parentUrl: opts.parentUrl, parentRelevant: opts.parentRelevant });
+    out.push(...extra);
+    if (opts.group === 4 && opts.parentTitle) out.push(...textGrams(opts.parentTitle, 'p:'));
+  }
+  return out;
 }
 
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
@@ -130,8 +166,15 @@ export class Model implements LearnedModel {
   readonly #gaussian: ContinuousNB;
   readonly #kernel: ContinuousNB;
   readonly #segmenter: Segmenter | undefined;
+  readonly #linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null;
+  /** the learner behind pageProbability and linkProbability */
+  readonly classifier: ClassifierKind;
 
-  private constructor(json: ModelJSON, parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB }, segmenter?: Segmenter) {
+  private constructor(
+    json: ModelJSON,
+    parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null },
+    segmenter?: Segmenter,
+  ) {
     this.json = json;
     this.target = json.target;
     this.terms = Object.freeze([...json.terms]);
@@ -143,6 +186,8 @@ export class Model implements LearnedModel {
     this.#vectorizer = parts.vectorizer;
     this.#gaussian = parts.gaussian;
     this.#kernel = parts.kernel;
+    this.#linear = parts.linear;
+    this.classifier = parts.linear === null ? 'nb' : 'linear';
     this.#segmenter = segmenter;
   }
 
@@ -196,12 +241,41 @@ export class Model implements LearnedModel {
     const kernel = part('kde.kernel', kde.kernel, (v) => ContinuousNB.fromJSON(v));
     if (gaussian.density !== 'gaussian') bad(`"kde.gaussian" has density ${describe(gaussian.density)}, expected "gaussian"`);
     if (kernel.density !== 'kernel') bad(`"kde.kernel" has density ${describe(kernel.density)}, expected "kernel"`);
-    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel }, segmenter);
+    let linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null = null;
+    if (json.version === 3) {
+      const kind = json.classifier ?? 'nb';
+      if (kind !== 'nb' && kind !== 'linear') bad(`"classifier" must be "nb" or "linear", got ${describe(kind)}`);
+      if (kind === 'linear') {
+        const lin = json.linear;
+        if (!isObject(lin)) return bad(`"linear" must be an object when "classifier" is "linear", got ${describe(lin)}`);
+        const hubDensity = lin.hubDensity;
+        if (typeof hubDensity !== 'number' || !(hubDensity > 0 && hubDensity <= 1)) bad(`"linear.hubDensity" must be a number in (0, 1], got ${describe(hubDensity)}`);
+        linear = {
+          page: part('linear.page', lin.page, (v) => LinearClassifier.fromJSON(v)),
+          link: part('linear.link', lin.link, (v) => LinearClassifier.fromJSON(v)),
+          hubDensity: hubDensity as number,
+        };
+      }
+    } else if ((json.classifier !== undefined && json.classifier !== 'nb') || json.linear !== undefined) {
+      bad(`a linear classifier needs model version 3, this file is version ${describe(json.version)}`);
+    }
+    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, linear }, segmenter);
   }
 
-  /** P(target | page): the page classifier over pageFeatures (learn/features.ts). */
+  /**
+   * P(target | page). Naive Bayes models: the page classifier over
+   * pageFeatures (learn/features.ts). Linear models: 0 for a hub (a page
+   * whose linkDensity is above `linear.hubDensity`: its own text is a small
+   * part of it), else the calibrated linear judge over the character
+   * n-grams of pageMainText (title, headings, content: no anchors, no
+   * navigation), whose L2-normalised TF-IDF vector makes a whole page and a
+   * one-line training text comparable.
+   */
   pageProbability(page: ParsedPage): number {
-    return this.#page.probability(pageFeatures(page, { segmenter: this.#segmenter }));
+    const lin = this.#linear;
+    if (lin === null) return this.#page.probability(pageFeatures(page, { segmenter: this.#segmenter }));
+    if (linkDensity(page) > lin.hubDensity) return 0;
+    return lin.page.probability(pageGrams(page));
   }
 
   /**
@@ -210,6 +284,9 @@ export class Model implements LearnedModel {
    * the link is on) feed groups 3 and 4; lower groups ignore them.
    */
   linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number {
+    if (this.#linear !== null) {
+      return this.#linear.link.probability(linkGrams(anchor, context, { group: this.group, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }));
+    }
     return this.#link.probability(
       linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
     );
@@ -269,6 +346,8 @@ export async function saveModel(path: string, json: ModelJSON): Promise<void> {
 export interface PageExample {
   features: string[];
   label: 0 | 1;
+  /** the linear judge's features (pageGrams); required to fit classifier 'linear' */
+  grams?: string[];
 }
 
 /** A labelled link: the link context of a link whose target's label is known. */
@@ -313,8 +392,25 @@ export interface FitOptions {
   terms?: number;
   /** class-balanced link classifier (BernoulliNBOptions.balanced; default false) */
   balancedLinks?: boolean;
+  /** 'linear': also fit the calibrated linear page judge and link classifier, which then score (default 'nb') */
+  classifier?: ClassifierKind;
+  /** linear only: link density above which a page is a hub (default DEFAULT_HUB_DENSITY) */
+  hubDensity?: number;
+  /** linear only: options of LinearClassifier.train (tests use fewer lambdas) */
+  linearOptions?: LinearOptions;
   segmenter?: Segmenter;
 }
+
+/**
+ * Link density above which the linear judge calls a page a hub (not
+ * relevant whatever it links to): more than four fifths of its visible
+ * text is link text. Articles with related-article lists reach about 0.7
+ * on the generated portal webs (RESULTS.md, page judge), hubs and homes
+ * about 0.98.
+ */
+export const DEFAULT_HUB_DENSITY = 0.8;
+/** Texts composed per calibration document of the linear page judge (LinearOptions.composeDocs). */
+export const PAGE_COMPOSE_DOCS = 4;
 
 /** The unprefixed tokens of a page's features (pageFeatures adds 't:' title features, tokens never contain ':'). */
 function pageTokens(features: readonly string[]): string[] {
@@ -403,6 +499,25 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
   inSample.gaussian = measure(indexed, (x) => gaussian.probability(x.v));
   inSample.kernel = measure(indexed, (x) => kernel.probability(x.v));
 
+  let linear: ModelJSON['linear'];
+  const classifier = opts.classifier ?? 'nb';
+  if (classifier === 'linear') {
+    const pageRows = data.pages.map((p) => {
+      if (p.grams === undefined) throw new UsageError('cannot train a linear page judge: the page examples carry no text grams');
+      return { features: p.grams, label: p.label };
+    });
+    const linkRows = data.links.map((l) => ({
+      features: linkGrams(l.anchor, l.context, { group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
+      label: l.label,
+    }));
+    // a page holds several texts' worth of words: calibrate the judge on documents of PAGE_COMPOSE_DOCS + 1 texts
+    const linearPage = LinearClassifier.train(pageRows, { composeDocs: PAGE_COMPOSE_DOCS, ...opts.linearOptions });
+    const linearLink = LinearClassifier.train(linkRows, opts.linearOptions);
+    inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
+    inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
+    linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY };
+  }
+
   const seconds = data.seconds + (performance.now() - started) / 1000;
   const json: ModelJSON = {
     format: MODEL_FORMAT,
@@ -413,7 +528,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       source: data.source,
       files: [...data.files],
       counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives },
-      options: { ...data.options, group, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS },
+      options: { ...data.options, group, classifier, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS },
       seconds: Math.round(seconds * 1000) / 1000,
       inSample,
     },
@@ -422,6 +537,8 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     kde: { vectorizer: vectorizer.toJSON(), gaussian: gaussian.toJSON(), kernel: kernel.toJSON() },
     terms,
     threshold: DEFAULT_MODEL_THRESHOLD,
+    classifier,
+    ...(linear === undefined ? {} : { linear }),
   };
   // Round-trip, so the model returned is exactly what loading the saved file gives.
   const saved = JSON.parse(JSON.stringify(json)) as ModelJSON;

@@ -192,7 +192,7 @@ describe('train from a WARC', () => {
     assert.equal(json.link.classifier.balanced, true);
     assert.equal(json.training.options.balancedLinks, true);
     assert.equal(json.format, 'focuscrawl-model');
-    assert.equal(json.version, 2);
+    assert.equal(json.version, 3);
     assert.match(json.createdBy, /^focuscrawl \d/);
     assert.equal(json.training.counts.links, 12);
     assert.equal(json.training.counts.linkPositives, 6);
@@ -363,7 +363,7 @@ describe('model file', () => {
 
   const cases: [string, (m: any) => unknown][] = [
     ['wrong format', (m) => ({ ...m, format: 'other-model' })],
-    ['version 3', (m) => ({ ...m, version: 3 })],
+    ['version 4', (m) => ({ ...m, version: 4 })],
     ['version 1 with feature group 3 (URL features changed in version 2)', (m) => ({ ...m, version: 1, link: { ...m.link, group: 3 } })],
     ['link classifier with a non-boolean "balanced"', (m) => ({ ...m, link: { ...m.link, classifier: { ...m.link.classifier, balanced: 'yes' } } })],
     ['version as a string', (m) => ({ ...m, version: '1' })],
@@ -401,7 +401,7 @@ describe('model file', () => {
   });
 
   test('the messages name the problem', async () => {
-    assert.throws(() => Model.fromJSON({ ...valid, version: 3 }, 'm.json'), /m\.json: unsupported model version number 3/);
+    assert.throws(() => Model.fromJSON({ ...valid, version: 4 }, 'm.json'), /m\.json: unsupported model version number 4/);
     assert.throws(() => Model.fromJSON({ ...valid, version: 1, link: { ...valid.link, group: 3 } }, 'm.json'), /version 1 model with link feature group 3.*retrain/);
     assert.throws(() => Model.fromJSON({ ...valid, format: 'x' }, 'm.json'), /not a focuscrawl model/);
   });
@@ -418,7 +418,7 @@ describe('model file', () => {
     const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--feature-group', '4', '--balanced-links', '--out', f]);
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(await readFile(f, 'utf8')) as ModelJSON;
-    assert.equal(json.version, 2);
+    assert.equal(json.version, 3);
     assert.equal(json.link.group, 4);
     assert.equal(json.link.classifier.balanced, true);
     assert.equal(json.training.options.balancedLinks, true);

@@ -20,7 +20,7 @@ import type { Segmenter } from '../text/segmenter.ts';
 import { buildIndex, readResponse, MAX_BODY_BYTES, type ArchivedResponse } from '../replay/warc-index.ts';
 import { parseBody } from '../stages/parse.ts';
 import { pageFeatures } from '../learn/features.ts';
-import type { LinkExample, PageExample, TrainingData } from '../model.ts';
+import { pageGrams, type LinkExample, type PageExample, type TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, Reservoir, readLines } from './from-texts.ts';
 import { rowMatches, whereColumns, whereText, type WhereFilter } from './where.ts';
 
@@ -269,7 +269,7 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     const page = parseBody(body, url, charset);
     counts.parsedPages++;
     const pageLabel = labelOf(url);
-    if (pageLabel !== undefined) pageSample.add({ features: pageFeatures(page, { segmenter: opts.segmenter }), label: pageLabel });
+    if (pageLabel !== undefined) pageSample.add({ features: pageFeatures(page, { segmenter: opts.segmenter }), label: pageLabel, grams: pageGrams(page) });
     for (const link of page.links) {
       counts.linksSeen++;
       const target = canonicalize(link.url);

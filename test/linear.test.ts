@@ -1,0 +1,148 @@
+// The calibrated linear classifier (issue 24) and the linear page judge of
+// texts-trained models (issue 21 item 3).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LinearClassifier, fitPlatt, textGrams } from '../src/learn/linear.ts';
+import { linkDensity, pageMainText } from '../src/learn/features.ts';
+import { seededRandom } from '../src/learn/metrics.ts';
+import { Model, fitModel, loadModel, MODEL_VERSION, type ModelJSON } from '../src/model.ts';
+import { readTexts, textPage } from '../src/train/from-texts.ts';
+import { runTrain } from '../src/train/command.ts';
+import { generatePortalWeb } from '../src/genweb/portal.ts';
+import { parseBody } from '../src/stages/parse.ts';
+import { normaliseCharset } from '../src/parse/charset.ts';
+import { Writable } from 'node:stream';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/headlines-zh.ndjson', import.meta.url));
+
+/** n examples: label 1 has 'good', label 0 'bad', both 6 noise features of 40. */
+function noisy(n: number, seed: number): { features: string[]; label: 0 | 1 }[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const label = (i % 3 === 0 ? 1 : 0) as 0 | 1;
+    const noise = Array.from({ length: 6 }, () => `n${Math.floor(random() * 40)}`);
+    return { features: [label === 1 ? 'good' : 'bad', ...noise], label };
+  });
+}
+
+test('textGrams: character 1-3-grams of Han text, words and word bigrams of Latin text, with a prefix', () => {
+  assert.deepEqual(textGrams('股市涨'), ['股', '股市', '股市涨', '市', '市涨', '涨']);
+  assert.deepEqual(textGrams('Solar Panel, a test', 'c:'), ['c:solar', 'c:panel', 'c:solar panel', 'c:test', 'c:panel test']);
+});
+
+test('LinearClassifier learns separable data among noise features', () => {
+  const clf = LinearClassifier.train(noisy(300, 3));
+  assert.ok(clf.probability(['good', 'n1', 'n2']) > 0.9, String(clf.probability(['good', 'n1', 'n2'])));
+  assert.ok(clf.probability(['bad', 'n1', 'n2']) < 0.1);
+  assert.ok(clf.margin(['good']) > clf.margin(['bad']));
+});
+
+test('Platt calibration maps a held-out score to the observed rate', () => {
+  // margins z ~ labels drawn with P(+ | z) = σ(2z − 1): Platt recovers A ≈ 2, B ≈ −1
+  const random = seededRandom(11);
+  const z: number[] = [];
+  const y: (0 | 1)[] = [];
+  for (let i = 0; i < 4000; i++) {
+    const m = random() * 6 - 3;
+    z.push(m);
+    y.push(random() < 1 / (1 + Math.exp(-(2 * m - 1))) ? 1 : 0);
+  }
+  const [a, b] = fitPlatt(z, y);
+  assert.ok(Math.abs(a - 2) < 0.25 && Math.abs(b + 1) < 0.25, `A ${a}, B ${b}`);
+  // a trained classifier: an example scored 0.5 is about as often + as −
+  const clf = LinearClassifier.train(noisy(300, 5));
+  assert.ok(clf.probability(['n1', 'n2']) > 0.05 && clf.probability(['n1', 'n2']) < 0.95, 'no evidence: not certain');
+});
+
+test('LinearClassifier is deterministic with a seed and round-trips through JSON', () => {
+  const data = noisy(200, 9);
+  const a = LinearClassifier.train(data, { seed: 4 });
+  const b = LinearClassifier.train(data, { seed: 4 });
+  assert.deepEqual(a.toJSON(), b.toJSON());
+  const c = LinearClassifier.fromJSON(JSON.parse(JSON.stringify(a.toJSON())));
+  for (const f of [['good', 'n3'], ['bad'], ['n7', 'n8', 'n9']]) assert.ok(Math.abs(a.probability(f) - c.probability(f)) < 1e-4);
+  assert.throws(() => LinearClassifier.fromJSON({ ...a.toJSON(), platt: [1] }), /platt/);
+  assert.throws(() => LinearClassifier.train([{ features: ['x'], label: 1 }, { features: ['y'], label: 1 }]), TypeError);
+});
+
+test('pageMainText leaves out anchors and navigation; linkDensity measures them', () => {
+  const page = textPage('标题', '正文内容');
+  page.blocks.anchor = '链接一 链接二 链接三 链接四';
+  page.blocks.navigation = '首页';
+  assert.equal(pageMainText(page), '标题\n正文内容');
+  assert.equal(linkDensity(page), 14 / 18);
+  assert.equal(linkDensity(textPage('x')), 0);
+});
+
+const fast = { lambdas: [1e-3, 1e-2], folds: 3 };
+
+test('a linear model file (version 3) round-trips; a version 2 file loads and scores as before', async () => {
+  const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
+  const { json, model } = fitModel(data, { target: 'fin', classifier: 'linear', linearOptions: fast });
+  assert.equal(json.version, MODEL_VERSION);
+  assert.equal(json.classifier, 'linear');
+  assert.equal(model.classifier, 'linear');
+  const again = Model.fromJSON(JSON.parse(JSON.stringify(json)));
+  const page = textPage('股市大涨，银行迎来新机会', '利率 基金');
+  assert.equal(again.pageProbability(page), model.pageProbability(page));
+  assert.equal(again.linkProbability('基金下调', '债券'), model.linkProbability('基金下调', '债券'));
+  assert.ok(model.linkProbability('基金下调，债券怎么走', '') > model.linkProbability('足球爆冷，球员遗憾出局', ''));
+  assert.throws(() => Model.fromJSON({ ...json, linear: { ...json.linear, hubDensity: 2 } }), /hubDensity/);
+  assert.throws(() => Model.fromJSON({ ...json, version: 2 }), /needs model version 3/);
+
+  // an old file: version 2, no classifier field, NB parts only
+  const nb = fitModel(data, { target: 'fin', classifier: 'nb' });
+  const v2 = structuredClone(nb.json) as ModelJSON;
+  v2.version = 2;
+  delete v2.classifier;
+  const old = Model.fromJSON(v2, 'v2.json');
+  assert.equal(old.classifier, 'nb');
+  assert.equal(old.pageProbability(page), nb.model.pageProbability(page));
+  assert.equal(old.linkProbability('基金下调', '债券'), nb.model.linkProbability('基金下调', '债券'));
+});
+
+test('issue 21 item 3: a texts-trained model does not call an off-topic hub of on-topic headlines relevant', async () => {
+  // What broke: `train --texts` fitted the page judge on one-line pages (the
+  // headline as title) and judged whole pages by every word on them, anchors
+  // and navigation included, so a channel hub listing twenty finance
+  // headlines, and every other page of a portal web, came out relevant 1.0.
+  const dir = await mkdtemp(join(tmpdir(), 'fc-judge-'));
+  try {
+    const lines = (await readFile(FIXTURE, 'utf8')).split('\n').filter((l) => l.trim() !== '');
+    const train = join(dir, 'train.ndjson');
+    await writeFile(train, lines.filter((_, i) => i % 2 === 0).join('\n') + '\n');
+    const out = join(dir, 'fin.json');
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    const code = await runTrain(['--texts', train, '--text-field', 'sentence', '--label-field', 'label', '--context-field', 'keywords', '--target', 'fin', '--out', out], { stdout: sink, stderr: sink });
+    assert.equal(code, 0);
+    const model = await loadModel(out);
+    const headlines = lines.filter((_, i) => i % 2 === 1).map((l) => {
+      const o = JSON.parse(l) as { sentence: string; label: string; keywords: string };
+      return { sentence: o.sentence, label: o.label, keywords: o.keywords };
+    });
+    const web = generatePortalWeb(headlines, { seed: 3, hosts: 1, pageSize: 10, hiddenShare: 0 });
+    const labelOf = new Map(web.labels.map((l) => [l.url, l.label]));
+    const judged: { label: string; relevant: boolean }[] = [];
+    for (const rec of web.records) {
+      const label = labelOf.get(rec.url);
+      if (label === undefined) continue;
+      const ct = rec.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+      const page = parseBody(rec.body, rec.url, normaliseCharset(/charset=([^;\s]+)/i.exec(ct)?.[1]));
+      judged.push({ label, relevant: model.pageProbability(page) >= model.threshold });
+    }
+    const of = (pred: (l: string) => boolean): { label: string; relevant: boolean }[] => judged.filter((j) => pred(j.label));
+    const hubs = of((l) => l === 'hub:fin' || l === 'home');
+    const articles = of((l) => l === 'fin');
+    const others = of((l) => l === 'sport' || l === 'food');
+    assert.ok(hubs.length > 0 && articles.length > 0 && others.length > 0);
+    assert.deepEqual(hubs.filter((j) => j.relevant), [], 'no finance hub or home page is relevant');
+    assert.ok(articles.filter((j) => j.relevant).length >= articles.length / 2, `finance articles relevant: ${articles.filter((j) => j.relevant).length} of ${articles.length}`);
+    assert.ok(others.filter((j) => j.relevant).length <= others.length / 10, `other articles relevant: ${others.filter((j) => j.relevant).length} of ${others.length}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
