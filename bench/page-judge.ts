@@ -134,7 +134,7 @@ const section = [
   '|---|---|---|---|',
   ...rows,
   '',
-  `Link density (anchor + navigation characters / visible characters) by page kind, split 0, web ${seeds[0]}; the linear judge calls a page above 0.5 a hub:`,
+  `Link density (anchor + navigation characters / visible characters) by page kind, split 0, web ${seeds[0]}; the linear judge calls a page above 0.8 (DEFAULT_HUB_DENSITY) a hub:`,
   '',
   '| kind | pages | median | range |',
   '|---|---|---|---|',
