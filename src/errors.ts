@@ -121,6 +121,9 @@ export class RobotsUnavailableError extends FetchError {
 
 /** The body could not be decoded (bad Content-Encoding). */
 export class DecodeError extends FetchError {
+  /** the answer whose body could not be decoded, when one came (HttpClient sets it; --warc-out archives it) */
+  response?: { status: number; headers: Record<string, string> };
+
   constructor(message: string, options?: { cause?: unknown }) {
     super('FC_DECODE', message, options);
   }
@@ -143,6 +146,17 @@ export class PrivateAddressError extends FetchError {
     this.host = host;
     this.address = address;
     this.range = range;
+  }
+}
+
+/**
+ * The URL's host is not a name that can be looked up (an empty label as in
+ * `a..b`, a label starting or ending with '-', over 63 or 253 characters):
+ * refused without a lookup or a request. Final, not retried.
+ */
+export class BadHostError extends FetchError {
+  constructor(host: string, options?: { cause?: unknown }) {
+    super('FC_BAD_HOST', `malformed host name ${JSON.stringify(host)}: not looked up, no request sent`, options);
   }
 }
 

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import {
+  BadHostError,
   BadRedirectError,
   DecodeError,
   FocuscrawlError,
@@ -18,6 +19,7 @@ import {
 } from './errors.ts';
 import { Lru } from './lru.ts';
 import { addressRange, checkHost, checkHostname, guardedLookup, type AddressPolicy, type Resolver } from './net/address-guard.ts';
+import { connectLookup, isValidHostname, systemLookup } from './net/lookup.ts';
 import { undici, type Dispatcher } from './net/undici.ts';
 
 const VERSION: string = (
@@ -89,8 +91,26 @@ export interface HttpClientOptions {
   allowPrivate?: boolean;
   /** which addresses are forbidden (default {@link addressRange}); for tests */
   addressPolicy?: AddressPolicy;
-  /** the resolver the guard looks names up with (default dns.lookup); for tests */
+  /**
+   * the resolver every connection (and the private-address guard) looks
+   * names up with: default the system resolver (dns.lookup). Tests pass
+   * loopbackLookup() (src/net/lookup.ts) so no lookup leaves the machine.
+   * With `proxy`, only the proxy's own name is looked up (the proxy
+   * resolves the targets).
+   */
+  lookup?: Resolver;
+  /** the older name of `lookup` (used when `lookup` is not given) */
   resolver?: Resolver;
+}
+
+/** What the requests of one client came to, for "could not reach anything" (see runCrawl). */
+export interface RequestOutcomes {
+  /** requests that got an HTTP answer (any status) */
+  answered: number;
+  /** requests that failed at the network level (FC_NETWORK, FC_TIMEOUT) */
+  failed: number;
+  /** the first of those failures */
+  firstFailure: FocuscrawlError | null;
 }
 
 export interface GetOptions {
@@ -284,7 +304,9 @@ export class HttpClient {
   private readonly auth: Map<string, string>;
   /** the address policy when the private-address guard is on, else null */
   private readonly guard: AddressPolicy | null;
-  private readonly resolver: Resolver | undefined;
+  private readonly resolver: Resolver;
+  /** counted by {@link get} */
+  readonly outcomes: RequestOutcomes = { answered: 0, failed: 0, firstFailure: null };
   /** hostname -> outcome of {@link checkAddress}, kept HOST_CHECK_TTL_MS */
   private readonly hostChecks = new Lru<string, { expires: number; refused: Promise<PrivateAddressError | null> }>(HOST_CHECK_CAPACITY);
 
@@ -303,7 +325,8 @@ export class HttpClient {
     );
     const common = { connections, headersTimeout: this.headersTimeoutMs, bodyTimeout: this.bodyTimeoutMs };
     this.guard = opts.proxy === undefined && opts.allowPrivate !== true ? (opts.addressPolicy ?? addressRange) : null;
-    this.resolver = opts.resolver;
+    this.resolver = opts.lookup ?? opts.resolver ?? systemLookup;
+    const lookup = connectLookup(this.resolver);
     if (opts.proxy !== undefined) {
       const proxyUrl = new URL(opts.proxy);
       if (proxyUrl.protocol === 'http:') {
@@ -314,30 +337,32 @@ export class HttpClient {
         this.proxyPool = new undici.Pool(this.proxyOrigin, {
           ...common,
           connections: opts.proxyConnections ?? 64,
-          connect: { timeout: connectTimeout },
+          connect: { timeout: connectTimeout, lookup },
         });
       }
       this.dispatcher = new undici.ProxyAgent({
         uri: opts.proxy,
         proxyTunnel: false,
         ...common,
-        proxyTls: { timeout: connectTimeout },
+        proxyTls: { timeout: connectTimeout, lookup },
         requestTls: { timeout: connectTimeout },
         // without this, the pools to the proxy would ignore `connections` and the timeouts
         factory: (origin: string | URL, o: object) => new undici.Pool(origin, { ...o, ...common }),
       });
     } else {
       // IP-literal hosts never reach `lookup`; get() checks those
-      const lookup = this.guard === null ? {} : { lookup: guardedLookup(this.guard, opts.resolver) };
-      this.dispatcher = new undici.Agent({ ...common, connect: { timeout: connectTimeout, ...lookup } });
+      const guarded = this.guard === null ? lookup : guardedLookup(this.guard, this.resolver);
+      this.dispatcher = new undici.Agent({ ...common, connect: { timeout: connectTimeout, lookup: guarded } });
     }
   }
 
   /**
    * One GET of `url` (http or https), redirects not followed. Rejects with
    * TimeoutError (FC_TIMEOUT; also past fetchTimeoutMs), NetworkError (FC_NETWORK; also on abort),
-   * DecodeError (FC_DECODE) or, unless private addresses are allowed,
-   * PrivateAddressError (FC_PRIVATE_ADDRESS, nothing sent); any HTTP status resolves.
+   * DecodeError (FC_DECODE), BadHostError (FC_BAD_HOST: a malformed host
+   * name, never looked up, nothing sent) or, unless private addresses are
+   * allowed, PrivateAddressError (FC_PRIVATE_ADDRESS, nothing sent); any
+   * HTTP status resolves. Counts its outcome in {@link outcomes}.
    */
   async get(url: string, opts: GetOptions): Promise<Hop> {
     const deadline = new AbortController();
@@ -347,7 +372,16 @@ export class HttpClient {
     if (opts.signal?.aborted === true) onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await this.getWithoutDeadline(url, { ...opts, signal: deadline.signal });
+      const hop = await this.getWithoutDeadline(url, { ...opts, signal: deadline.signal });
+      this.outcomes.answered++;
+      return hop;
+    } catch (err) {
+      const code = (err as { code?: unknown } | null)?.code;
+      if ((code === 'FC_NETWORK' || code === 'FC_TIMEOUT') && opts.signal?.aborted !== true) {
+        this.outcomes.failed++;
+        this.outcomes.firstFailure ??= err as FocuscrawlError;
+      }
+      throw err;
     } finally {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
@@ -357,6 +391,7 @@ export class HttpClient {
   /** {@link get} without the fetchTimeoutMs deadline. */
   private async getWithoutDeadline(url: string, opts: GetOptions): Promise<Hop> {
     const u = new URL(url);
+    if (!isValidHostname(u.hostname)) throw new BadHostError(u.hostname);
     if (this.guard !== null) {
       const refused = checkHostname(u.hostname, this.guard);
       if (refused !== null) throw refused;
@@ -411,7 +446,14 @@ export class HttpClient {
       await res.body.dump({ limit: DUMP_LIMIT }).catch(() => {});
       return hop;
     }
-    const read = await readBody(res.body, single(res.headers['content-encoding']), opts.maxBytes);
+    let read: Awaited<ReturnType<typeof readBody>>;
+    try {
+      read = await readBody(res.body, single(res.headers['content-encoding']), opts.maxBytes);
+    } catch (err) {
+      // the answer came: its status and headers are still archived (--warc-out)
+      if (err instanceof DecodeError) err.response = { status: hop.status, headers: flat };
+      throw err;
+    }
     return { ...hop, ...read };
   }
 
@@ -459,6 +501,8 @@ export class HttpClient {
   checkAddress(url: string): Promise<PrivateAddressError | null> {
     if (this.guard === null) return Promise.resolve(null);
     const hostname = new URL(url).hostname;
+    // a malformed name is never looked up: the request refuses it (FC_BAD_HOST)
+    if (!isValidHostname(hostname)) return Promise.resolve(null);
     const now = Date.now();
     const cached = this.hostChecks.get(hostname);
     if (cached !== undefined && now < cached.expires) return cached.refused;

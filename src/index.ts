@@ -56,7 +56,7 @@ export type { StatsSnapshot } from './stats.ts';
 
 /** Coded errors: every failure has a stable `code` (README "Exit codes", error records). */
 export {
-  BadRedirectError, CapExceededError, DecodeError, FetchError, FocuscrawlError, HostBudgetError, NetworkError,
+  BadHostError, BadRedirectError, CapExceededError, DecodeError, FetchError, FocuscrawlError, HostBudgetError, NetworkError,
   PagesOutError, PrivateAddressError, RedirectSeenError, RobotsDisallowedError, RobotsUnavailableError, SitemapError,
   StoreError, StoreLockedError, TimeoutError, TooManyRedirectsError, TopicError, UsageError, WarcError, toItemError,
 } from './errors.ts';
@@ -82,6 +82,8 @@ export { parseBody as parseHtml, type ParseStageOptions } from './stages/parse.t
 
 /** HTTP client (timeouts, caps, proxy, private-address guard) and robots.txt cache, for the fetch and robots stages. */
 export { HttpClient, type HttpClientOptions } from './http.ts';
+/** Name lookups of the HTTP client (CrawlConfig.lookup, HttpClientOptions.lookup): the system default and a loopback-only one for tests. */
+export { isValidHostname, loopbackLookup, systemLookup, type Resolver } from './net/lookup.ts';
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots.ts';
 /** Near-duplicate index for the dedup stage. */
 export { NearDuplicates, type NearDuplicatesOptions } from './stages/dedup.ts';

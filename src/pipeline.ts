@@ -19,15 +19,15 @@
  * seen set; both take the same options.
  */
 import { setMaxListeners } from 'node:events';
-import { rm, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StalledError, StoreLockedError, toItemError, UsageError } from './errors.ts';
+import { NetworkError, StalledError, StoreLockedError, toItemError, UsageError, type FocuscrawlError } from './errors.ts';
 import { FrontierHead } from './frontier-head.ts';
 import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './host-budget.ts';
 import { DEFAULT_USER_AGENT, HttpClient } from './http.ts';
+import type { Resolver } from './net/lookup.ts';
 import { Inflight } from './inflight.ts';
 import { firstN } from './iter.ts';
 import { stallWatchdog } from './stall.ts';
@@ -47,12 +47,14 @@ import { fetchStage } from './stages/fetch.ts';
 import { DEFAULT_HOLD_BACK, frontierSource, hostOfCanonical } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
+import { DEFAULT_MAX_LINKS } from './parse/page-parser.ts';
 import { robotsAllows, robotsStage } from './stages/robots.ts';
 import { sinkStage, type LinkDropReason } from './stages/sink.ts';
 import type { StatsSnapshot } from './stats.ts';
 import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './stats-live.ts';
 import { CrawlStore, logKey } from './store.ts';
 import type { RedisStore } from './store/redis.ts';
+import { inspectStoreDir, notAStore, removeStoreFiles, writeStoreMarker } from './store/dir.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 import { DEFAULT_TRAP_LIMITS, type TrapLimits } from './traps.ts';
 import { compileScope, type ScopeRules } from './scope.ts';
@@ -105,6 +107,11 @@ export interface CrawlConfig {
   /** links and sitemap entries ending in these extensions are not queued (src/extensions.ts; default DEFAULT_SKIP_EXTENSIONS; [] queues them all) */
   skipExtensions?: readonly string[];
   proxy?: string;
+  /**
+   * the name lookup of every connection (default the system resolver,
+   * dns.lookup); tests pass loopbackLookup() from src/net/lookup.ts
+   */
+  lookup?: Resolver;
   /** --sitemap URL|FILE: their URLs are queued at depth 1 (src/sitemap.ts, seedFromSitemaps) */
   sitemaps?: string[];
   /** --sitemaps-from-robots: also read the sitemaps the seeds' robots.txt files list */
@@ -144,6 +151,12 @@ export interface CrawlConfig {
   /** link-context window, characters each side (seed 000) */
   contextChars?: number;
   /**
+   * --max-links-per-page: links read per page (default DEFAULT_MAX_LINKS,
+   * 5000); the rest are dropped, counted as 'links-per-page' in
+   * `summary.dropped`, and the record says `caps: ['links']`
+   */
+  maxLinksPerPage?: number;
+  /**
    * --text: each HTML page's record carries its main text (`text`, one line
    * per block, navigation left out), at most this many characters (default
    * 0: no text)
@@ -179,13 +192,17 @@ export interface CrawlSummary {
   ms: number;
   /** why the crawl ended */
   stopped: 'done' | 'output-closed' | 'aborted' | 'time-limit';
-  /** links not queued in this run, by trap rule or 'host-budget' (once per page and URL) */
+  /** links not queued in this run, by trap rule, 'host-budget', ... (once per page and URL; 'links-per-page': once per link cut) */
   dropped: Partial<Record<LinkDropReason, number>>;
   /** with a Redis store: commands this worker sent it (one round-trip each) */
   storeRoundTrips?: number;
+  /** Redis store: commits sent again after reconnects, and how many found their URL committed by another worker */
+  storeReplays?: { sent: number; conflicts: number };
   /** near-duplicate pages committed in this run (their links were not queued) */
   nearDuplicates?: number;
 }
+
+const NO_SEEDS = 'no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)';
 
 /** Priority of seeds: ahead of every scored link, FIFO among themselves. */
 const SEED_SCORE = 1e6;
@@ -194,29 +211,25 @@ const ROBOTS_MAX_BYTES = 512 * 1024;
 /** Without a topic nothing is relevant and every link scores 0 (breadth-first). */
 const UNFOCUSED: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
 
-/** `--fresh`: delete the store, but only if it is one (or empty): never a random folder. */
+/**
+ * `--fresh`: delete the store's own files and nothing else (src/store/dir.ts);
+ * a directory that is not a store is refused (FC_USAGE), a store another
+ * crawl has open too (FC_STORE_LOCKED).
+ */
 async function removeStore(dir: string): Promise<void> {
-  let names: string[];
+  const kind = await inspectStoreDir(dir);
+  if (kind === 'missing' || kind === 'empty') return;
+  if (kind === 'foreign') throw notAStore(dir);
   try {
-    if (!(await stat(dir)).isDirectory()) throw new UsageError(`--store ${dir} is not a directory`);
-    names = await readdir(dir);
+    await (await CrawlStore.open(dir)).close();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
+    // a store that fails to open otherwise (corrupt) is what --fresh is for,
+    // unless it is a LevelDB that could not show it is ours
+    if (err instanceof StoreLockedError || err instanceof UsageError || kind === 'leveldb') throw err;
   }
-  if (names.length > 0 && !names.includes('CURRENT')) {
-    throw new UsageError(`--fresh: ${dir} does not look like a focuscrawl store; not deleting it`);
-  }
-  if (names.includes('CURRENT')) {
-    // never delete a store another crawl has open (FC_STORE_LOCKED); a store
-    // that fails to open otherwise (corrupt) is what --fresh is for
-    try {
-      await (await CrawlStore.open(dir)).close();
-    } catch (err) {
-      if (err instanceof StoreLockedError) throw err;
-    }
-  }
-  await rm(dir, { recursive: true, force: true });
+  // the marker stays: the directory is still a store, now an empty one
+  await writeStoreMarker(dir);
+  await removeStoreFiles(dir);
 }
 
 /**
@@ -258,6 +271,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
   const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
   const holdBack = cfg.holdBack ?? DEFAULT_HOLD_BACK;
+  const maxLinks = cfg.maxLinksPerPage ?? DEFAULT_MAX_LINKS;
+  if (!(Number.isInteger(maxLinks) && maxLinks >= 1)) throw new UsageError(`maxLinksPerPage must be a positive integer, got ${JSON.stringify(cfg.maxLinksPerPage)}`);
   if (!(holdBack >= 0 && holdBack <= 1)) throw new UsageError(`holdBack must be a number from 0 to 1, got ${JSON.stringify(cfg.holdBack)}`);
   if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
     throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
@@ -265,6 +280,9 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const shared = isRedisStore(cfg.storeDir);
   // ioredis is loaded only for a redis:// store (+24 MB and ~180 ms at start otherwise)
   const Redis = shared ? (await import('./store/redis.ts')).RedisStore : null;
+  // no seeds: found before anything is created or deleted, unless a store to resume can give URLs
+  const seedless = seeds.length === 0 && (cfg.sitemaps?.length ?? 0) === 0;
+  if (seedless && (cfg.fresh || (!shared && ['missing', 'empty'].includes(await inspectStoreDir(cfg.storeDir))))) throw new UsageError(NO_SEEDS);
   if (cfg.fresh) await (Redis !== null ? Redis.destroy(cfg.storeDir) : removeStore(path.resolve(cfg.storeDir)));
 
   const head = new FrontierHead({
@@ -282,7 +300,10 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const client = new HttpClient({
     proxy: cfg.proxy, proxyConnections: cfg.concurrency, allowPrivate: cfg.allowPrivate, userAgent: cfg.userAgent, auth: cfg.auth,
     connectTimeoutMs: timeouts.connectMs, headersTimeoutMs: timeouts.headersMs, bodyTimeoutMs: timeouts.bodyMs, fetchTimeoutMs: timeouts.fetchMs,
+    lookup: cfg.lookup,
   });
+  // committed records before this run: 0 means the crawl starts from its seeds
+  const committedBefore = store.committed;
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };
   const summary: CrawlSummary = { pages: 0, relevant: 0, errors: 0, totalPages: 0, frontier: 0, ms: 0, stopped: 'done', dropped: {} };
   const budget = new HostBudget({
@@ -299,6 +320,9 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       userAgent: 'focuscrawl',
       fetchRobots: (url, signal) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES, signal }),
     });
+    // URLs that got no answer in an earlier run (connection refused, DNS, timeout) are tried again
+    const requeued = await store.requeueParked();
+    if (requeued > 0 && !cfg.quiet) cfg.log(`focuscrawl: ${requeued === 1 ? '1 URL' : `${requeued} URLs`} that got no answer in an earlier run ${requeued === 1 ? 'is' : 'are'} queued again`);
     await store.addSeeds(seeds);
     if ((cfg.sitemaps?.length ?? 0) > 0 || cfg.sitemapsFromRobots === true) {
       const { seedFromSitemaps, sitemapLogLines } = await import('./sitemap.ts');
@@ -310,7 +334,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       if (!cfg.quiet) for (const line of sitemapLogLines(report)) cfg.log(line);
     }
     if (store.frontierSize === 0 && store.committed === 0) {
-      throw new UsageError('no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)');
+      throw new UsageError(NO_SEEDS);
     }
     await budget.restore(store);
     // output files (loaded only when asked for: warcio is large)
@@ -391,9 +415,11 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       };
     };
     // live statistics, continuing the totals of earlier runs on the store
+    // workers sharing a store each save their own run's stats: start from the whole shared log instead
+    const loaded = await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store);
     const live = new StatsReporter({
-      // workers sharing a store each save their own run's stats: start from the whole shared log instead
-      stats: (await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store)).stats,
+      stats: loaded.stats,
+      previous: loaded.replayed === 0 ? loaded.saved : null,
       store,
       dir: shared ? null : cfg.storeDir,
       intervalMs: cfg.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS,
@@ -451,8 +477,8 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
         (src: AsyncIterable<CrawlItem>) =>
           fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
         // with --warc-out / --pages-out the body travels on to their stages, which drop it
-        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, mainTextChars: cfg.textChars, keepBody: warc !== null || pageStore !== null }),
-        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold, canonOptions: canon }),
+        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, maxLinks, mainTextChars: cfg.textChars, keepBody: warc !== null || pageStore !== null }),
+        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold, canonOptions: canon, maxOutlinks: maxLinks }),
         ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
         // written before the sink commits the page (see src/stages/warc-out.ts)
         ...(warcOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) =>
@@ -476,6 +502,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
               ...(skipExtension === null ? {} : { skipExtension }),
               hostFull: (host) => budget.isFull(host),
               onDrop: (_url, reason) => (summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1),
+              onCapped: (n) => (summary.dropped['links-per-page'] = (summary.dropped['links-per-page'] ?? 0) + n),
             },
             retry,
             hostDelayMs: shared ? hostDelayMs : undefined,
@@ -510,6 +537,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   } finally {
     summary.totalPages = store.pages;
     if (redis !== null) summary.storeRoundTrips = redis.roundTrips;
+    if (redis !== null && redis.replays.sent > 0) summary.storeReplays = redis.replays;
     summary.frontier = store.frontierSize;
     summary.ms = Date.now() - started;
     // the final stats record, saved in the store's meta before it closes
@@ -523,6 +551,7 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
     await store.close();
     if (warcClosed !== null) throw warcClosed;
   }
+  const unreachable = summary.stopped === 'done' ? noAnswerError(client, cfg.proxy, committedBefore === 0) : null;
   if (!cfg.quiet) {
     const harvest = summary.pages === 0 ? 0 : summary.relevant / summary.pages;
     const rate = summary.pages / Math.max(summary.ms / 1000, 0.001);
@@ -538,5 +567,45 @@ export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
       );
     }
   }
+  if (unreachable !== null) throw unreachable;
   return summary;
+}
+
+/**
+ * The NetworkError (FC_NETWORK) of a run in which requests were made and
+ * not one got an answer (every one failed with FC_NETWORK or FC_TIMEOUT: no
+ * network, the proxy down, no DNS), or null. Its URLs are parked, so a
+ * rerun tries them again; the error makes that run exit non-zero rather
+ * than look like an empty success.
+ */
+function noAnswerError(client: HttpClient, proxy: string | undefined, fromSeeds: boolean): NetworkError | null {
+  const { answered, failed, firstFailure } = client.outcomes;
+  if (answered > 0 || failed === 0 || firstFailure === null) return null;
+  const what = fromSeeds ? 'any seed' : 'any queued URL';
+  return new NetworkError(
+    `could not reach ${what} (${describeFailure(firstFailure, proxy)}); ${failed} requests, none answered. ` +
+      'Their URLs are kept for the next run: rerun with the same --store once the network is back',
+    { cause: firstFailure },
+  );
+}
+
+/** A network failure in a few words, naming the proxy when it is the proxy that refused. */
+function describeFailure(err: FocuscrawlError, proxy: string | undefined): string {
+  if (proxy !== undefined) {
+    let proxyHost = proxy;
+    let proxyPort = '';
+    try {
+      const u = new URL(proxy);
+      proxyHost = u.host;
+      proxyPort = u.port || (u.protocol === 'https:' ? '443' : '80');
+    } catch {
+      // a bad --proxy is refused before the crawl
+    }
+    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+      const x = e as { code?: unknown; port?: unknown };
+      if (x.code === 'ECONNREFUSED' && (x.port === undefined || String(x.port) === proxyPort)) return `proxy ${proxyHost} refused the connection`;
+    }
+    return `through proxy ${proxyHost}: ${err.code}: ${err.message}`;
+  }
+  return `${err.code}: ${err.message}`;
 }

@@ -14,30 +14,31 @@
  * store is read while workers write to it (the records committed so far).
  */
 import type { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
-import { UsageError } from './errors.ts';
+import { helpText, parseCommand, type CommandSpec } from './args.ts';
 import { LineOutput } from './output.ts';
 import { openRedisStore, requireStore } from './stats-command.ts';
 import { CrawlStore, logKey } from './store.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 import { stringifyForTerminal } from './term.ts';
 
-const USAGE = `Usage: focuscrawl records --store DIR [--after N] [--type page|error]
-
-Print the records a crawl committed (its store's log), in commit order, one
-JSON object a line, as the crawl printed them: a lost or cut-short stdout
-recovered, or a finished crawl read again without crawling.
-
-  --store DIR           the crawl store (default ./focuscrawl-store), or
-                        redis://HOST:PORT/DB?crawl=NAME for a Redis store
-  --after N             skip the first N records (N = the lines already saved:
-                        the stdout of all runs on a store is its log in order)
-  --type T              only records of this type: page or error
-  -h, --help            show this help
-
-A store a running crawl holds is locked (FC_STORE_LOCKED, exit 1); a Redis
-store can be read while workers crawl.
-`;
+export const RECORDS_SPEC: CommandSpec = {
+  name: 'records',
+  usage: ['records --store DIR [--after N] [--type page|error]'],
+  summary:
+    'Print the records a crawl committed (its store\'s log), in commit order, one JSON object a line, as the crawl printed them: a lost or cut-short stdout recovered, or a finished crawl read again without crawling.',
+  flags: [
+    { group: 'Options', name: 'store', type: 'string', value: 'DIR', default: './focuscrawl-store', help: 'the crawl store, or redis://HOST:PORT/DB?crawl=NAME for a Redis store' },
+    { group: 'Options', name: 'after', type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER, default: 0, help: 'skip the first N records (N = the lines already saved: the stdout of all runs on a store is its log in order)' },
+    { group: 'Options', name: 'type', type: 'choice', value: 'T', choices: ['page', 'error'], help: 'only records of this type' },
+  ],
+  notes: `A store a running crawl holds is locked (FC_STORE_LOCKED, exit 1); a Redis
+store can be read while workers crawl.`,
+  exitCodes: [
+    [0, 'printed, or stdout was closed early; also --help'],
+    [1, 'the store is locked (FC_STORE_LOCKED) or cannot be opened (FC_STORE), an internal error'],
+    [2, 'bad input: FC_USAGE'],
+  ],
+};
 
 /** Open the store at `location` (a LevelDB directory or a redis:// URL). */
 async function openStore(location: string): Promise<Store> {
@@ -49,28 +50,14 @@ async function openStore(location: string): Promise<Store> {
 /** Run `focuscrawl records` with its own arguments; resolves to the exit code (errors are thrown). */
 export async function runRecords(argv: string[], io: { stdout?: Writable } = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      store: { type: 'string' },
-      after: { type: 'string' },
-      type: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help === true) {
-    stdout.write(USAGE);
+  const { help, args } = parseCommand(RECORDS_SPEC, argv);
+  if (help) {
+    stdout.write(helpText(RECORDS_SPEC));
     return 0;
   }
-  const after = values.after === undefined ? 0 : Number(values.after);
-  if (values.after !== undefined && (values.after.trim() === '' || !Number.isSafeInteger(after) || after < 0)) {
-    throw new UsageError(`--after must be a non-negative integer, got ${JSON.stringify(values.after)}`);
-  }
-  const type = values.type;
-  if (type !== undefined && type !== 'page' && type !== 'error') throw new UsageError(`--type must be page or error, got ${JSON.stringify(type)}`);
-  const store = await openStore(values.store ?? './focuscrawl-store');
+  const after = args.number('after')!;
+  const type = args.string('type');
+  const store = await openStore(args.string('store')!);
   // a reader that goes away (| head) ends the listing, exit 0
   let closed = false;
   const out = new LineOutput(stdout, () => (closed = true));

@@ -67,6 +67,17 @@ export function isRetryable(item: CrawlItem): boolean {
   return item.fetch !== undefined && !item.fetch.replay && RETRY_STATUSES.has(item.fetch.status);
 }
 
+/**
+ * Whether the outcome is a failure without any answer (FC_NETWORK,
+ * FC_TIMEOUT: connection refused or reset, DNS failure, timeout, for the
+ * page or its robots.txt). Once its retries are used up such a URL is
+ * recorded but stays re-tryable on the next run (Commit.retryLater); any
+ * HTTP answer, even a 503, is final.
+ */
+export function gotNoAnswer(item: CrawlItem): boolean {
+  return item.error !== undefined && RETRY_CODES.has(item.error.code);
+}
+
 /** Retry-After of a retryable HTTP answer in ms, null when none (or not parseable). */
 function retryAfterMs(item: CrawlItem, policy: RetryPolicy): number | null {
   if (item.error !== undefined || item.fetch === undefined) return null;

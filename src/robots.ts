@@ -11,9 +11,16 @@
  *   line cut in half is dropped so a truncated rule never widens or narrows).
  * - 3xx (the fetcher gave up following redirects) and 4xx except 429: no
  *   usable file, everything is allowed (RFC 9309 §2.3.1.3).
- * - 429, 5xx, any other status, a rejected fetch (network error) or a fetch
- *   taking longer than `timeoutMs`: the whole origin is off limits
- *   (FC_ROBOTS_UNAVAILABLE) for `unavailableMs`, then fetched again. 429 is
+ * - No answer at all: a fetch rejected with FC_NETWORK (connection refused
+ *   or reset, DNS failure) or FC_TIMEOUT, or one taking longer than
+ *   `timeoutMs` (FC_TIMEOUT): the URL gets that code, as a page fetch that
+ *   failed so would, and is retried like one (src/retry.ts); nothing is
+ *   cached, so the next check fetches robots.txt again (checks made while
+ *   the fetch is pending share its outcome). A malformed host (FC_BAD_HOST)
+ *   keeps its code and is cached for `ttlMs`.
+ * - 429, 5xx, any other status, or a fetch rejected otherwise: the whole
+ *   origin is off limits (FC_ROBOTS_UNAVAILABLE) for `unavailableMs`, then
+ *   fetched again. 429 is
  *   treated as unreachable rather than as "no file", as Google does: a server
  *   that asks us to slow down must not get a crawl without rules.
  * A parsed (or allow-all) answer is kept for `ttlMs` (RFC 9309 §2.4: at most
@@ -24,6 +31,7 @@
  * group's rules and Crawl-delay apply.
  */
 import robotsParserModule from 'robots-parser';
+import { TimeoutError } from './errors.ts';
 import { Lru } from './lru.ts';
 
 // robots-parser is CommonJS (`module.exports = function`) but its typings say
@@ -41,7 +49,7 @@ export interface RobotsCacheOptions {
   userAgent: string;
   /** origins kept (LRU), default 1000 (seed 001) */
   capacity?: number;
-  /** how long an origin stays off limits after 429/5xx/timeout/network error, default 10 min */
+  /** how long an origin stays off limits after 429/5xx (or another failure with an answer), default 10 min */
   unavailableMs?: number;
   /** robots body cap in UTF-8 bytes, default 512 KiB; longer bodies are cut */
   maxBytes?: number;
@@ -56,7 +64,8 @@ export interface RobotsCacheOptions {
 /** The answer for one URL. `code` and `message` are set iff `allowed` is false. */
 export interface RobotsVerdict {
   allowed: boolean;
-  code?: 'FC_ROBOTS_DISALLOWED' | 'FC_ROBOTS_UNAVAILABLE';
+  /** FC_NETWORK, FC_TIMEOUT: robots.txt got no answer (transient, retried); FC_BAD_HOST: malformed host */
+  code?: 'FC_ROBOTS_DISALLOWED' | 'FC_ROBOTS_UNAVAILABLE' | RobotsFailureCode;
   message?: string;
   /** Crawl-delay of the applicable group in ms, null when none is given or known */
   crawlDelayMs: number | null;
@@ -64,12 +73,18 @@ export interface RobotsVerdict {
 
 type Robot = ReturnType<typeof robotsParser>;
 
+/** Codes of a rejected robots fetch that the URL's verdict carries as they are. */
+type RobotsFailureCode = 'FC_NETWORK' | 'FC_TIMEOUT' | 'FC_BAD_HOST';
+const PASSED_THROUGH: ReadonlySet<string> = new Set<RobotsFailureCode>(['FC_NETWORK', 'FC_TIMEOUT', 'FC_BAD_HOST']);
+
 interface Entry {
   /** parsed rules; null means allow everything (or nothing, when `unavailable`) */
   robot: Robot | null;
   crawlDelayMs: number | null;
   /** set when the origin is off limits: why */
   unavailable: string | null;
+  /** the verdict's code when `unavailable` is set (default FC_ROBOTS_UNAVAILABLE) */
+  code?: RobotsFailureCode;
   /** the entry is fetched again at or after this time */
   expires: number;
 }
@@ -99,7 +114,7 @@ function delayMs(seconds: number | undefined): number | null {
 /** Rejects with a timeout error when `signal` aborts before `p` settles. */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error(`timed out after ${ms} ms`));
+    const onAbort = (): void => reject(new TimeoutError(`timed out after ${ms} ms`));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
@@ -151,7 +166,7 @@ export class RobotsCache {
     }
     const entry = await this.#entry(u.origin);
     if (entry.unavailable !== null) {
-      return { allowed: false, code: 'FC_ROBOTS_UNAVAILABLE', message: entry.unavailable, crawlDelayMs: null };
+      return { allowed: false, code: entry.code ?? 'FC_ROBOTS_UNAVAILABLE', message: entry.unavailable, crawlDelayMs: null };
     }
     if (entry.robot !== null && entry.robot.isAllowed(u.href, this.#ua) === false) {
       const line = entry.robot.getMatchingLineNumber(u.href, this.#ua);
@@ -200,7 +215,15 @@ export class RobotsCache {
       entry = this.#fromResponse(robotsUrl, res.status, res.body);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      entry = this.#unavailable(`${robotsUrl} could not be fetched (${why}); ${origin} is off limits`);
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && PASSED_THROUGH.has(code)) {
+        const failure = code as RobotsFailureCode;
+        entry = { robot: null, crawlDelayMs: null, unavailable: `${robotsUrl} could not be fetched: ${why}`, code: failure, expires: this.#now() + this.#ttlMs };
+        // no answer: not cached, the next check (a retry) asks again
+        if (failure !== 'FC_BAD_HOST') return entry;
+      } else {
+        entry = this.#unavailable(`${robotsUrl} could not be fetched (${why}); ${origin} is off limits`);
+      }
     }
     this.#cache.set(origin, entry);
     return entry;

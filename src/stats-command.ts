@@ -9,7 +9,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
+import { helpText, parseCommand, type CommandSpec } from './args.ts';
 import { StoreLockedError, UsageError } from './errors.ts';
 import { formatStatsLine, type StatsSnapshot } from './stats.ts';
 import { loadCrawlStats, readLiveStats } from './stats-live.ts';
@@ -17,24 +17,26 @@ import { CrawlStore } from './store.ts';
 import type { RedisStore } from './store/redis.ts';
 import { isRedisStore, type Store } from './store/types.ts';
 
-const USAGE = `Usage: focuscrawl stats --store DIR [--log-format text|json]
-
-Print the statistics of a crawl store: pages, harvest rate, errors by code,
-fetch latency percentiles, bytes, frontier size. A running crawl's numbers
-come from DIR/stats.json, which it rewrites every --stats-interval.
-
-  --store DIR           the crawl store (default ./focuscrawl-store), or
-                        redis://HOST:PORT/DB?crawl=NAME for a Redis store (totals
-                        from its log; running while a worker holds a URL)
-  --log-format FORMAT   text (default): one readable line; json: one JSON object
-  -h, --help            show this help
-
-"state" says where the numbers come from: running (the crawl holds the store),
+export const STATS_SPEC: CommandSpec = {
+  name: 'stats',
+  usage: ['stats --store DIR [--log-format text|json]'],
+  summary:
+    "Print the statistics of a crawl store: pages, harvest rate, errors by code, fetch latency percentiles, bytes, frontier size. A running crawl's numbers come from DIR/stats.json, which it rewrites every --stats-interval.",
+  flags: [
+    { group: 'Options', name: 'store', type: 'string', value: 'DIR', default: './focuscrawl-store', help: 'the crawl store, or redis://HOST:PORT/DB?crawl=NAME for a Redis store (totals from its log; running while a worker holds a URL)' },
+    { group: 'Options', name: 'log-format', type: 'choice', choices: ['text', 'json'], default: 'text', help: 'text: one readable line; json: one JSON object' },
+  ],
+  notes: `"state" says where the numbers come from: running (the crawl holds the store),
 finished (the final stats of the last run), interrupted (the last run did not
-save final stats; totals rebuilt from the store's log).
-`;
+save final stats; totals rebuilt from the store's log).`,
+  exitCodes: [
+    [0, 'printed; also --help'],
+    [1, 'the store cannot be opened (FC_STORE), an internal error'],
+    [2, 'bad input: FC_USAGE (a bad flag, a --store that is not a store)'],
+  ],
+};
 
-/** Where the numbers come from (see USAGE). */
+/** Where the numbers come from (see STATS_SPEC). */
 export type StatsState = 'running' | 'finished' | 'interrupted';
 
 /** What `focuscrawl stats` prints: a stats record and its state. */
@@ -114,23 +116,13 @@ async function statsOf(store: Store, shared = false): Promise<StoreStats> {
 /** Run `focuscrawl stats` with its own arguments; resolves to the exit code (errors are thrown). */
 export async function runStats(argv: string[], io: { stdout?: Writable } = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      store: { type: 'string' },
-      'log-format': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help === true) {
-    stdout.write(USAGE);
+  const { help, args } = parseCommand(STATS_SPEC, argv);
+  if (help) {
+    stdout.write(helpText(STATS_SPEC));
     return 0;
   }
-  const format = values['log-format'] ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError(`--log-format must be text or json, got ${JSON.stringify(format)}`);
-  const stats = await storeStats(values.store ?? './focuscrawl-store');
+  const format = args.string('log-format');
+  const stats = await storeStats(args.string('store')!);
   stdout.write(format === 'json' ? `${JSON.stringify(stats)}\n` : `${formatStatsLine(stats, `stats (${stats.state})`)}\n`);
   return 0;
 }

@@ -100,6 +100,12 @@ function withoutDigest(saved: SavedStats): StatsSnapshot {
 export interface StatsReporterOptions {
   stats: CrawlStats;
   store: Pick<Store, 'putMeta'>;
+  /**
+   * The stats the last run saved, when they cover every committed record
+   * (loadCrawlStats replayed none): a run that commits nothing (a finished
+   * crawl run again) ends with them, not with its own zero clock and rates.
+   */
+  previous?: SavedStats | null;
   /** the store directory (DIR/stats.json); null: no live stats file (a Redis store) */
   dir: string | null;
   /** ms between stats records (0: none; only the final state is saved) */
@@ -121,6 +127,8 @@ export class StatsReporter {
   /** the save in progress; a tick skips its save while one runs */
   #saving: Promise<void> | null = null;
   #warned = false;
+  /** records counted when the run started */
+  #startRecords = 0;
 
   constructor(opts: StatsReporterOptions) {
     if (!(Number.isFinite(opts.intervalMs) && opts.intervalMs >= 0)) throw new TypeError(`intervalMs must be >= 0, got ${opts.intervalMs}`);
@@ -136,6 +144,7 @@ export class StatsReporter {
   start(): void {
     const o = this.#o;
     o.stats.startRun();
+    this.#startRecords = o.stats.records;
     this.#save(o.stats.toSaved(o.sample()), false);
     if (o.intervalMs > 0) {
       this.#timers.push(
@@ -169,14 +178,20 @@ export class StatsReporter {
   /**
    * Stop the timers, wait for a save in progress, then report the final
    * snapshot and save it to the store's meta (awaited: a failure rejects)
-   * and DIR/stats.json. Returns the final snapshot.
+   * and DIR/stats.json. Returns the final snapshot: `previous` (as final)
+   * when the run committed nothing.
    */
   async stop(): Promise<StatsSnapshot> {
     const o = this.#o;
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
     await this.#saving;
-    const saved = o.stats.toSaved({ ...o.sample(), final: true });
+    const sample = o.sample();
+    // nothing committed in this run: the last run's clock and rates stand (issue 21)
+    const idle = o.previous != null && o.stats.records === this.#startRecords;
+    const saved = idle
+      ? { ...o.previous!, final: true, frontier: sample.frontier, hostsActive: 0, maxPages: Number.isFinite(sample.maxPages ?? Infinity) ? sample.maxPages! : null }
+      : o.stats.toSaved({ ...sample, final: true });
     const snapshot = withoutDigest(saved);
     if (o.intervalMs > 0) o.onStats?.(snapshot);
     await o.store.putMeta(STATS_META_KEY, saved);

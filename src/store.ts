@@ -3,11 +3,14 @@
  * LevelDB (classic-level via `level`), so a killed crawl resumes where its
  * last commit left it.
  *
- * Layout (four sublevels of one database, all values JSON):
+ * Layout (five sublevels of one database, all values JSON):
  *   frontier  frontierKey(score, seq) -> FrontierEntry   (forward order = best first)
  *   seen      urlKey(url) -> { s: 'q', k: frontier key, score } | { s: 'd' }
  *   log       logKey(n)   -> the n-th committed output record (n from 1)
  *   meta      '_counters' -> Counters; any other key -> caller's JSON (putMeta)
+ *   parked    urlKey(url) -> FrontierEntry of a URL that failed at the network
+ *             level (Commit.retryLater): done for this run, queued again by
+ *             the next run's requeueParked()
  *
  * Every mutation (addSeeds, commit) is ONE atomic batch across the
  * sublevels that also rewrites the counters. A store in a directory appends
@@ -34,11 +37,12 @@
 import type { AbstractLevel, AbstractSublevel, AbstractBatchOperation } from 'abstract-level';
 import { Level } from 'level';
 import path from 'node:path';
-import { StoreError, StoreLockedError } from './errors.ts';
+import { StoreError, StoreLockedError, UsageError } from './errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
 import { SEEN_CACHE_WAYS, SeenCache } from './seen-cache.ts';
 import { SeenFilter } from './seen-filter.ts';
 import { STORE_LEVELDB_OPTIONS } from './store-options.ts';
+import { JOURNAL_FILE, inspectStoreDir, makeStoreDir, notAStore, writeStoreMarker } from './store/dir.ts';
 import type { Store } from './store/types.ts';
 import type { FrontierEntry, Rescore } from './types.ts';
 import { urlKey } from './url.ts';
@@ -78,6 +82,14 @@ export interface Commit {
   countsAsPage: boolean;
   /** redirect hops: canonical URLs also marked done and removed from the frontier */
   alsoDone?: string[];
+  /**
+   * the fetch got no answer (FC_NETWORK, FC_TIMEOUT after its retries): the
+   * URL is done for this run (its record is logged, links to it are not
+   * queued) but parked, and {@link Store.requeueParked} (the next run's
+   * start) queues it again. A definitive answer (any HTTP status, a robots
+   * refusal) leaves this unset: done for good.
+   */
+  retryLater?: boolean;
   links: CommitLink[];
   /**
    * store the links' anchor and context in their frontier entries (default
@@ -85,6 +97,15 @@ export interface Commit {
    * (Scorer.readsQueuedText): they are most of an entry's bytes
    */
   keepText?: boolean;
+}
+
+/** Parked URLs queued again per batch by requeueParked. */
+const REQUEUE_BATCH = 4096;
+
+/** The entry a parked URL is queued again with: no attempts, no seq. */
+function parkedEntry(e: FrontierEntry): FrontierEntry {
+  const { attempts: _attempts, seq: _seq, ...rest } = e as FrontierEntry & { seq?: number };
+  return rest;
 }
 
 /** A frontier entry with its key. */
@@ -201,8 +222,7 @@ function isLocked(err: unknown): boolean {
   return e?.code === 'LEVEL_LOCKED' || (e?.code === 'LEVEL_DATABASE_NOT_OPEN' && e.cause?.code === 'LEVEL_LOCKED');
 }
 
-const JOURNAL_FILE = 'focuscrawl.journal';
-const SUBLEVELS = ['frontier', 'seen', 'log', 'meta'] as const;
+const SUBLEVELS = ['frontier', 'seen', 'log', 'meta', 'parked'] as const;
 
 /** sublevel prefix (`!name!`) -> name */
 const SUBLEVEL_OF_PREFIX = new Map<string, string>(SUBLEVELS.map((n) => [`!${n}!`, n]));
@@ -231,6 +251,22 @@ function readCounters(v: unknown): Counters {
     c[name] = n as number;
   }
   return c;
+}
+
+/**
+ * Make `dir` a store directory before LevelDB writes into it: create it
+ * (missing), mark it (empty, or an earlier focuscrawl's store with its
+ * journal), or refuse it (FC_USAGE: other files in it). Returns true for a
+ * LevelDB without marker nor journal, which open() marks only once its
+ * database shows focuscrawl's counters.
+ */
+async function claimStoreDir(dir: string): Promise<boolean> {
+  const kind = await inspectStoreDir(dir);
+  if (kind === 'foreign') throw notAStore(dir);
+  if (kind === 'leveldb') return true;
+  if (kind === 'missing') await makeStoreDir(dir);
+  if (kind !== 'store') await writeStoreMarker(dir);
+  return false;
 }
 
 /**
@@ -398,6 +434,7 @@ export class CrawlStore implements Store {
   private readonly seenDb: Sub;
   private readonly logDb: Sub;
   private readonly metaDb: Sub;
+  private readonly parkedDb: Sub;
   private c: Counters;
   /** settles when every earlier mutation has */
   private queue: Promise<unknown> = Promise.resolve();
@@ -434,13 +471,16 @@ export class CrawlStore implements Store {
     this.seenDb = db.sublevel('seen', { valueEncoding: 'json' }) as Sub;
     this.logDb = db.sublevel('log', { valueEncoding: 'json' }) as Sub;
     this.metaDb = db.sublevel('meta', { valueEncoding: 'json' }) as Sub;
+    this.parkedDb = db.sublevel('parked', { valueEncoding: 'json' }) as Sub;
     this.c = counters;
   }
 
   /**
    * Open (creating it if missing) the store at directory `location`, or on
    * an abstract-level database (e.g. a MemoryLevel in tests; the store takes
-   * it over and closes it on `close`). Throws StoreLockedError
+   * it over and closes it on `close`). A directory must be missing, empty
+   * or a store (src/store/dir.ts): another one is refused with UsageError
+   * (FC_USAGE) before anything is written. Throws StoreLockedError
    * (FC_STORE_LOCKED) when another process or instance holds the LevelDB
    * lock, StoreError (FC_STORE) with the cause for any other failure.
    */
@@ -454,6 +494,8 @@ export class CrawlStore implements Store {
       throw new TypeError(`seenCacheSlots must be a power of two of at least ${SEEN_CACHE_WAYS}, got ${slots}`);
     }
     const name = typeof location === 'string' ? location : 'in-memory store';
+    // a directory becomes a store only if it is new or empty (src/store/dir.ts)
+    const verify = typeof location === 'string' && (await claimStoreDir(location));
     let db: Root;
     try {
       db = typeof location === 'string' ? new Level<string, any>(location, STORE_LEVELDB_OPTIONS) : location;
@@ -465,7 +507,13 @@ export class CrawlStore implements Store {
     let journal: Journal | undefined;
     try {
       const meta = db.sublevel('meta', { valueEncoding: 'json' });
-      let counters = readCounters(await meta.get(COUNTERS_KEY));
+      const stored = await meta.get(COUNTERS_KEY);
+      if (verify) {
+        // a LevelDB without marker nor journal is a store older than the journal only if it has our counters
+        if (stored === undefined) throw notAStore(name, 'a LevelDB database focuscrawl did not write');
+        await writeStoreMarker(name);
+      }
+      let counters = readCounters(stored);
       const journalPath = typeof location === 'string' ? path.join(location, JOURNAL_FILE) : opts.journal;
       if (journalPath !== undefined) {
         const opened = Journal.open(journalPath);
@@ -481,7 +529,7 @@ export class CrawlStore implements Store {
     } catch (err) {
       journal?.close();
       await db.close().catch(() => {});
-      if (err instanceof StoreError) throw err;
+      if (err instanceof StoreError || err instanceof UsageError) throw err;
       throw new StoreError(`cannot read store ${name}: ${reason(err)}`, { cause: err });
     }
   }
@@ -727,6 +775,7 @@ export class CrawlStore implements Store {
       const done = [c.entry.url, ...(c.alsoDone ?? [])];
       await this.loadSeen(plan, [...done, ...c.links.map((l) => l.url)]);
       for (const url of done) plan.markDone(urlKey(url));
+      if (c.retryLater === true) plan.put(this.parkedDb, urlKey(c.entry.url), parkedEntry(c.entry));
       const keepText = c.keepText !== false;
       for (const l of c.links) plan.enqueue(l, keepText);
       await plan.evict(this.maxFrontier);
@@ -764,6 +813,36 @@ export class CrawlStore implements Store {
       }
       await plan.evict(this.maxFrontier);
       await this.apply(plan);
+    });
+  }
+
+  /**
+   * Queue again every URL parked by a commit with `retryLater` (a fetch that
+   * got no answer in an earlier run), with its score, depth, parent and link
+   * fields and no attempts, unless something else made it done for good
+   * since; then forget the parked set. Batches of {@link REQUEUE_BATCH}
+   * URLs, each atomic (a crash between two leaves the rest parked). Returns
+   * how many URLs were queued (before any maxFrontier eviction).
+   */
+  requeueParked(): Promise<number> {
+    return this.serial(async () => {
+      await this.settled();
+      let queued = 0;
+      for (;;) {
+        const rows = (await this.parkedDb.iterator({ limit: REQUEUE_BATCH }).all()) as [string, FrontierEntry][];
+        if (rows.length === 0) return queued;
+        const plan = this.newPlan();
+        await this.loadSeen(plan, rows.map(([, e]) => e.url));
+        for (const [uk, e] of rows) {
+          plan.del(this.parkedDb, uk);
+          if (plan.seen.get(uk)?.s === 'q') continue;
+          plan.place(uk, { ...parkedEntry(e), seq: ++plan.c.seq });
+          queued++;
+        }
+        await plan.evict(this.maxFrontier);
+        await this.apply(plan);
+        await this.settled();
+      }
     });
   }
 

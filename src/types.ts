@@ -117,7 +117,18 @@ export interface ParsedPage {
   text?: string;
   /** `text` reached its cap and was cut */
   textTruncated?: boolean;
+  /** the parser's caps that changed the result (present only when one did; src/parse/page-parser.ts) */
+  caps?: PageCap[];
+  /** http(s) links without rel=nofollow past the links cap, not kept (present only when > 0 and the page is not nofollow) */
+  linksDropped?: number;
 }
+
+/**
+ * A cap of the page parser that changed its result: 'nesting', elements
+ * opened deeper than MAX_NESTING were closed at once; 'links', links past
+ * the links cap (--max-links-per-page) were dropped.
+ */
+export type PageCap = 'nesting' | 'links';
 
 /** A link as a page record lists it (`--outlinks`). */
 export interface RecordOutlink {
@@ -151,7 +162,12 @@ export interface CrawlItem {
   entry: FrontierEntry;
   fetch?: FetchResult;
   error?: ItemError;
-  /** the redirect answers received before checkHop refused the next hop (for `--warc-out`) */
+  /**
+   * the answers received before the fetch failed (for `--warc-out`): the
+   * redirects before a refused hop, a loop, a chain past the hop cap, a
+   * bad location or a failed later hop, and an answer whose body could not
+   * be decoded (FC_DECODE)
+   */
   refusedHops?: FetchHop[];
   page?: ParsedPage;
   relevance?: number;
@@ -194,6 +210,8 @@ export interface PageRecord {
   text?: string;
   /** present (true) when `text` was cut at its cap */
   textTruncated?: boolean;
+  /** present when a cap of the page parser changed the result (ParsedPage.caps) */
+  caps?: PageCap[];
   /** with `--outlinks`: the page's followable links (src/stages/sink.ts recordOutlinks) */
   outlinks?: RecordOutlink[];
 }

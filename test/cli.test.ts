@@ -3,9 +3,11 @@
 // store exits 1 with its code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CrawlStore } from '../src/store.ts';
+import { STORE_MARKER } from '../src/store/dir.ts';
 import { runCli, tempDir } from './helpers/cli.ts';
 
 test('--help and --version go to stdout, exit 0', async () => {
@@ -36,7 +38,7 @@ test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {
     [['crawl', '--seed', 'http://x.example/', '--topic', path.join(dir, 'missing.json')], /FC_BAD_TOPIC/],
     [['crawl', '--seed', 'http://x.example/', '--topic', badJson], /FC_BAD_TOPIC/],
     [['crawl', '--seeds', junkSeeds], /seeds\.txt:4: not an http\(s\) URL/],
-    [['crawl', '--seed', 'http://x.example/', '--strategy', 'nope'], /unknown --strategy/],
+    [['crawl', '--seed', 'http://x.example/', '--strategy', 'nope'], /--strategy: must be one of/],
     [['crawl', '--seed', 'http://x.example/', '--strategy', 'best-first'], /needs --topic/],
     [['crawl', '--seed', 'http://x.example/', '--max-pages', '-3'], /--max-pages/],
     [['crawl', '--seed', 'http://x.example/', '--proxy', 'nonsense'], /--proxy/],
@@ -75,5 +77,66 @@ test('--fresh refuses to delete a folder that is not a store', async (t) => {
   await writeFile(path.join(dir, 'precious.txt'), 'keep me');
   const r = await runCli(['crawl', '--seed', 'http://x.example/', '--store', dir, '--fresh']);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /does not look like a focuscrawl store/);
+  assert.match(r.stderr, /FC_USAGE: --store .* is not a focuscrawl store/);
+  assert.deepEqual(await readdir(dir), ['precious.txt']);
+});
+
+// A seed the address guard refuses: a crawl that sends no request (FC_PRIVATE_ADDRESS) and still commits a record.
+const NO_REQUEST = ['--seed', 'http://127.0.0.1:1/', '--quiet', '--stats-interval', '0'];
+
+test('a directory with a user file: crawl into it, then --fresh: the user file survives', async (t) => {
+  // What broke (issue 21): `crawl --store DIR` wrote LevelDB files among the
+  // user's, and `--fresh` then saw CURRENT and deleted the whole directory.
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  await writeFile(path.join(dir, 'notes.txt'), 'mine');
+  const crawl = await runCli(['crawl', ...NO_REQUEST, '--store', dir]);
+  assert.equal(crawl.code, 2, crawl.stderr);
+  assert.match(crawl.stderr, /FC_USAGE: --store .* is not a focuscrawl store/);
+  assert.ok(crawl.stderr.includes(dir), 'names the directory');
+  const fresh = await runCli(['crawl', ...NO_REQUEST, '--store', dir, '--fresh']);
+  assert.equal(fresh.code, 2, fresh.stderr);
+  assert.deepEqual(await readdir(dir), ['notes.txt'], 'nothing written, nothing deleted');
+  assert.equal(await readFile(path.join(dir, 'notes.txt'), 'utf8'), 'mine');
+});
+
+test('--fresh on a store among user files (an earlier version wrote it there) deletes only the store\'s files', async (t) => {
+  // What broke (issue 21): --fresh removed the directory with everything in it.
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const first = await runCli(['crawl', ...NO_REQUEST, '--store', dir]);
+  assert.equal(first.code, 0, first.stderr);
+  // as an earlier focuscrawl left it: no marker, and the user's files beside it
+  await rm(path.join(dir, STORE_MARKER));
+  await writeFile(path.join(dir, 'notes.txt'), 'mine');
+  await mkdir(path.join(dir, 'src'));
+  await writeFile(path.join(dir, 'src', 'main.c'), 'int main;');
+  const fresh = await runCli(['crawl', ...NO_REQUEST, '--store', dir, '--fresh']);
+  assert.equal(fresh.code, 0, fresh.stderr);
+  assert.equal(await readFile(path.join(dir, 'notes.txt'), 'utf8'), 'mine');
+  assert.equal(await readFile(path.join(dir, 'src', 'main.c'), 'utf8'), 'int main;');
+  // the store started over: one committed record, not two
+  const records = await runCli(['records', '--store', dir]);
+  assert.equal(records.code, 0, records.stderr);
+  assert.equal(records.stdout.trim().split('\n').length, 1);
+});
+
+test('a bare `crawl` fails with "no seeds" before creating ./focuscrawl-store', async (t) => {
+  // What broke (issue 21): the default store was created, then "no seeds" found.
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  for (const args of [['crawl'], ['crawl', '--fresh'], ['crawl', '--store', 'elsewhere']]) {
+    const r = await runCli(args, { cwd: dir });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /FC_USAGE: no seeds/);
+    assert.deepEqual(await readdir(dir), [], `${args.join(' ')} created nothing`);
+  }
+});
+
+test('--store where mkdir answers ENOENT under an existing parent: FC_STORE, exit 1', { skip: !existsSync('/proc/self') && 'needs /proc' }, async () => {
+  // What broke (issue 21): fs.mkdir's recursive mode retried forever at ~90% CPU and ignored SIGTERM.
+  const r = await runCli(['crawl', '--seed', 'http://x.example/', '--store', '/proc/nonexistent/x'], { timeoutMs: 60_000 });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /FC_STORE: cannot create store \/proc\/nonexistent\/x/);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
 });

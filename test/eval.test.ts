@@ -381,7 +381,7 @@ test('compare: a strategy the crawler rejects fails its run, the others go on, e
   assert.equal(code, 1);
   assert.deepEqual(parseLines(out.text()).map((s) => s.run), ['bfs']);
   assert.match(err.text(), /no-such-strategy: the crawl failed \(exit 2\)/);
-  assert.match(err.text(), /unknown --strategy/);
+  assert.match(err.text(), /--strategy: must be one of/);
   const usage = sink();
   assert.equal(await runCompare(['--labels', fx('web-labels.tsv'), '--target', 'solar'], { stdout: out.stream, stderr: usage.stream }), 2);
   assert.equal(usage.text().trim().split('\n').length, 1);

@@ -113,13 +113,13 @@ describe('examples', { timeout: 240_000 }, () => {
 describe('library API', { timeout: 120_000 }, () => {
   test('the exported surface is the documented one (a change here is a deliberate API change)', () => {
     assert.deepEqual(Object.keys(api).sort(), [
-      'BadRedirectError', 'CapExceededError', 'CrawlStream', 'DEFAULT_SKIP_EXTENSIONS', 'DEFAULT_THRESHOLD', 'DecodeError', 'FetchError',
+      'BadHostError', 'BadRedirectError', 'CapExceededError', 'CrawlStream', 'DEFAULT_SKIP_EXTENSIONS', 'DEFAULT_THRESHOLD', 'DecodeError', 'FetchError',
       'FocuscrawlError', 'HostBudgetError', 'HttpClient', 'ModelError', 'NearDuplicates', 'NetworkError', 'PageParser',
       'PagesOutError', 'PrivateAddressError', 'RedirectSeenError', 'RobotsCache', 'RobotsDisallowedError',
       'RobotsUnavailableError', 'SitemapError', 'StoreError', 'StoreLockedError', 'TimeoutError', 'TooManyRedirectsError',
       'TopicError', 'TopicModel', 'UsageError', 'VERSION', 'WarcError', 'canonicalize', 'compileSkipExtensions', 'crawl', 'createReplayServer',
-      'createRobotsCache', 'createScorer', 'createStore', 'fromUrls', 'getSegmenter', 'knownStrategies', 'loadModel',
-      'loadTopic', 'needsModel', 'parseHtml', 'parseTopic', 'relevanceThreshold', 'sniffCharset', 'stages', 'toItemError',
+      'createRobotsCache', 'createScorer', 'createStore', 'fromUrls', 'getSegmenter', 'isValidHostname', 'knownStrategies', 'loadModel',
+      'loadTopic', 'loopbackLookup', 'needsModel', 'parseHtml', 'parseTopic', 'relevanceThreshold', 'sniffCharset', 'stages', 'systemLookup', 'toItemError',
       'toRecord', 'toRecords',
     ]);
     assert.deepEqual(Object.keys(api.stages), ['fromUrls', 'addressGuard', 'robots', 'fetch', 'parse', 'classify', 'dedup', 'toRecords', 'sink']);

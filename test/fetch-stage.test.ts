@@ -248,3 +248,24 @@ test('an external abort signal ends the stage', async (t) => {
 test('concurrency must be a positive integer', async (t) => {
   await assert.rejects(stage(t, [], { concurrency: 0 }).next(), TypeError);
 });
+
+// Regression (issue 21, item 7): answers received before a fetch failed were
+// lost with the thrown error, so --warc-out never archived them.
+test('a fetch that fails after an answer came keeps every answer received (refusedHops); none came: none kept', async (t) => {
+  const base = await serve(t, (req, res) => {
+    if (req.url === '/to-dead') return void res.writeHead(302, { Location: '/dead' }).end();
+    if (req.url === '/dead') return void req.socket.destroy();
+    if (req.url === '/bad-br') return void res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'br' }).end('not brotli');
+    res.writeHead(302, { Location: 'javascript:void(0)' }).end();
+  });
+  const out = await collect(stage(t, [item(`${base}/to-dead`), item(`${base}/bad-br`), item(`${base}/to-js`), item(`${base}/dead`)]));
+  const by = new Map(out.map((i) => [new URL(i.entry.url).pathname, i]));
+  assert.equal(by.get('/to-dead')!.error?.code, 'FC_NETWORK');
+  assert.deepEqual(by.get('/to-dead')!.refusedHops?.map((h) => [new URL(h.url).pathname, h.status]), [['/to-dead', 302]]);
+  assert.equal(by.get('/bad-br')!.error?.code, 'FC_DECODE');
+  assert.deepEqual(by.get('/bad-br')!.refusedHops?.map((h) => [new URL(h.url).pathname, h.status, h.headers['content-encoding']]), [['/bad-br', 200, 'br']]);
+  assert.equal(by.get('/to-js')!.error?.code, 'FC_BAD_REDIRECT');
+  assert.deepEqual(by.get('/to-js')!.refusedHops?.map((h) => h.headers.location), ['javascript:void(0)']);
+  assert.equal(by.get('/dead')!.error?.code, 'FC_NETWORK');
+  assert.equal(by.get('/dead')!.refusedHops, undefined);
+});

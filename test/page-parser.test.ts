@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { existsSync, createReadStream } from 'node:fs';
 import { WARCParser } from 'warcio';
-import { PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
+import { MAX_NESTING, PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
 import { createDecoder, sniffCharset } from '../src/parse/charset.ts';
 import type { ParsedPage } from '../src/types.ts';
 import { seededRandom as rng } from '../src/random.ts';
@@ -455,4 +455,65 @@ test('main text: the cap cuts without a trailing separator or half a surrogate p
       assert.ok(whole.text!.length <= mainTextChars);
     }
   }
+});
+
+// Regression (issue 21, item 5): past MAX_NESTING open elements the parser
+// stopped for good, so 600 unclosed <font> tags (old HTML) lost every later
+// link and all later text, and the page said nothing about it.
+test('nesting cap: 600 unclosed <font> tags, then links: every link and its anchor text is kept, caps says nesting', () => {
+  const doc = `<html><head><title>Old page</title></head><body>${'<font size=2>'.repeat(600)}` +
+    '<p>Courses I teach: <a href=cs414.html>Operating Systems</a> and <a href=cs415.html>Distributed Systems</a>.</p>' +
+    '<noscript><a href=hidden.html>hidden</a> no script text</noscript><h2>Contact</h2><p>Room 4130 <a href=mailto:x@y>mail</a> <a href=map.html><img alt="Campus map"></a> end';
+  const page = parse(doc);
+  assert.deepEqual(page.links.map((l) => [l.url.slice(l.url.lastIndexOf('/') + 1), l.anchor]), [
+    ['cs414.html', 'Operating Systems'],
+    ['cs415.html', 'Distributed Systems'],
+    ['map.html', 'Campus map'],
+  ]);
+  assert.equal(page.links[1].context, 'Operating Systems mail');
+  assert.equal(page.title, 'Old page');
+  assert.equal(page.blocks.content, 'Courses I teach: and . Contact Room 4130 end');
+  assert.equal(page.blocks.anchor, 'Operating Systems Distributed Systems mail Campus map');
+  assert.deepEqual(page.caps, ['nesting']);
+  assert.equal(parse('<font>'.repeat(MAX_NESTING - 1) + '<a href=x.html>x</a>').caps, undefined, 'up to the cap nothing changes');
+  for (const sizes of [() => 1, () => 7]) assert.deepEqual(parseChunks(doc, sizes), page);
+});
+
+test('nesting cap: after the deep part has closed, text and links are those of a shallow page; end tags match what is open', () => {
+  const deep = `${'<div>'.repeat(700)}deep text <a href=deep.html>deep link</a>${'</div>'.repeat(700)}`;
+  const tail = '<ul><li><a href=/1>one</a></li><li><a href=/2>two</a></li></ul><h1>Heading after</h1><p>Plain text after <a href=after.html>after</a></p>';
+  const page = parse(`<body>${deep}${tail}</body>`);
+  const shallow = parse(`<body><div>deep text <a href=deep.html>deep link</a></div>${tail}</body>`);
+  assert.deepEqual(page.links, shallow.links);
+  assert.deepEqual(page.blocks, shallow.blocks);
+  assert.deepEqual(page.caps, ['nesting']);
+  assert.equal(shallow.caps, undefined);
+  // a deep <a> that never closes ends at the next link; a deep noscript hides up to its end tag
+  const loose = parse(`${'<span>'.repeat(600)}<a href=a.html>first <b>bold</b><a href=b.html>second</a> <noscript><p>x<a href=n.html>n</a></noscript> tail`);
+  assert.deepEqual(loose.links.map((l) => l.anchor), ['first bold', 'second']);
+  assert.equal(loose.blocks.content, 'tail');
+  // 100,000 nested elements parse whole (the stack stays at the cap)
+  const huge = parse(`<title>t</title>${'<div>'.repeat(100_000)}<a href=/below>below</a>${'</div>'.repeat(100_000)}<a href=/after>after</a>`);
+  assert.deepEqual(huge.links.map((l) => l.anchor), ['below', 'after']);
+  for (const doc of [deep + tail, `${'<table><tr><td>'.repeat(300)}cell <a href=c.html>c</a>`, `${'<svg><g>'.repeat(400)}<title>t</title><a href=s.html>s</a>`]) {
+    assert.deepEqual(parseChunks(doc, () => 1), parse(doc), doc.slice(0, 40));
+  }
+});
+
+// Regression (issue 21, item 6): links past maxLinks were dropped without a trace.
+test('links cap: links past maxLinks are counted (http(s), not nofollow) and caps says links', () => {
+  const links = (n: number, extra = '') => Array.from({ length: n }, (_, i) => `<a href=/l${i}${extra}>l${i}</a>`).join(' ');
+  const p = parse(`${links(10)} <a href=/x rel=nofollow>n</a> <a href=mailto:a@b>m</a> <a href=#top>t</a> ${links(3, 'b')}`, { maxLinks: 6 });
+  assert.equal(p.links.length, 6);
+  assert.equal(p.linksDropped, 4 + 3);
+  assert.deepEqual(p.caps, ['links']);
+  const whole = parse(links(10), { maxLinks: 10 });
+  assert.equal(whole.linksDropped, undefined);
+  assert.equal(whole.caps, undefined);
+  // a nofollow page's links would not be followed: none counted, the cap still said
+  const nf = parse(`<meta name=robots content=nofollow>${links(10)}`, { maxLinks: 6 });
+  assert.equal(nf.linksDropped, undefined);
+  assert.deepEqual(nf.caps, ['links']);
+  assert.equal(parse(links(6000)).links.length, 5000, 'default cap');
+  assert.equal(parse(links(6000)).linksDropped, 1000);
 });

@@ -15,6 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { RedisStore, crawlKeys, parseRedisLocation } from '../src/store/redis.ts';
+import * as S from '../src/store/redis-scripts.ts';
+import { urlKey } from '../src/url.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
@@ -286,6 +288,80 @@ setInterval(() => {}, 1000);`,
     }
   });
 
+  test('a commit applied twice (its reply lost, the call re-sent) answers "committed" again; another worker\'s is a duplicate', async () => {
+    // What broke: ioredis re-sends a command whose reply a Redis restart
+    // swallowed; the commit script, applied a second time, found its own URL
+    // done and answered "duplicate", so the worker never printed a record the
+    // store had committed.
+    const crawl = uniqueCrawl();
+    const s = await open(crawl, { workerId: 'w1', perHost: 2 });
+    await s.addSeeds(seeds(1, 2));
+    const got = await s.claim(2);
+    assert.equal(got.entries.length, 2);
+    const keys = crawlKeys(crawl);
+    const admin = new Redis(server!.port, '127.0.0.1');
+    try {
+      const epoch = (await admin.hget(keys[9], '_epoch'))!;
+      const [a, b] = got.entries;
+      const link = { uk: 'f'.repeat(32), host: 'h9.test', s: '0.5', j: JSON.stringify({ url: 'http://h9.test/x', depth: 1, parent: a.entry.url }) };
+      const args = (w: string, t: string, e: typeof a, extra = {}) =>
+        JSON.stringify({ w, t, lk: e.key, delay: 0, done: [urlKey(e.entry.url)], links: [link], page: 1, err: 0, max: 0, ...extra });
+      const run = async (argv: string, url: string) => (await admin.eval(S.COMMIT, keys.length, ...keys, epoch, argv, JSON.stringify(page(url)))) as (number | string)[];
+      const first = await run(args('w1', 'w1#1', a), a.entry.url);
+      assert.deepEqual([first[0], first[6]], [1, 0], 'committed: one link added');
+      const again = await run(args('w1', 'w1#1', a), a.entry.url);
+      assert.deepEqual([again[0], again[6]], [1, 0], 'the same call again: committed, with the first answer');
+      const other = await run(args('w2', 'w2#7', a), a.entry.url);
+      assert.equal(other[6], 1, 'another commit of the same URL: duplicate');
+      const replayOther = await run(args('w2', 'w2#8', a, { replay: 1 }), a.entry.url);
+      assert.equal(replayOther[6], 2, 'a replay that finds the URL committed by another token: conflict');
+      // a replay of a commit Redis lost is applied (without a claim)
+      const replayed = await run(args('w1', 'w1#2', b, { replay: 1, claim: { n: 5, leaseMs: 1000, perHost: 9, maxPages: 0, scan: 100, poll: 50 } }), b.entry.url);
+      assert.deepEqual([replayed[6], replayed[7]], [0, 'none'], 'applied, nothing claimed');
+      const log = (await admin.lrange(keys[3], 0, -1)).map((x) => JSON.parse(x).url);
+      assert.deepEqual(log, [a.entry.url, b.entry.url], 'each URL committed once');
+      assert.equal(await admin.hget(keys[4], 'pages'), '2');
+      assert.equal(await admin.zcard(keys[5]), 0, 'both leases ended');
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  test('after a reconnect, a worker sends again the commits Redis answered lately: one Redis lost is applied again', async () => {
+    // What broke: with appendfsync everysec a killed Redis loses up to ~2 s
+    // of answered commits; their records were printed, the URLs went back to
+    // the frontier, and were fetched and printed a second time.
+    const crawl = uniqueCrawl();
+    const s = await open(crawl, { perHost: 2 });
+    await s.addSeeds(seeds(1, 2));
+    const [a, b] = (await s.claim(2)).entries;
+    const keys = crawlKeys(crawl);
+    const admin = new Redis(server!.port, '127.0.0.1');
+    try {
+      await s.commit({ entry: a.entry, record: page(a.entry.url), countsAsPage: true, links: [] });
+      // what Redis will "lose": b's commit (a snapshot of every key before it, restored after it)
+      const snapshot = await Promise.all(keys.map(async (k) => [k, await admin.dumpBuffer(k)] as const));
+      let printed = 0;
+      await s.commit({ entry: b.entry, record: page(b.entry.url), countsAsPage: true, links: [] }, { beforeBatch: () => printed++ });
+      assert.equal(printed, 1);
+      for (const [k, v] of snapshot) {
+        await admin.del(k);
+        if (v !== null) await admin.restore(k, 0, v);
+      }
+      assert.equal(await admin.llen(keys[3]), 1, 'b\'s commit is lost');
+      await admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+      // the reconnect sends a's and b's commits again: a's is kept, b's is applied
+      for (let i = 0; i < 200 && (await admin.llen(keys[3])) < 2; i++) await sleep(25);
+      const log = (await admin.lrange(keys[3], 0, -1)).map((x) => JSON.parse(x).url);
+      assert.deepEqual(log, [a.entry.url, b.entry.url]);
+      assert.equal(await admin.hget(keys[2], urlKey(b.entry.url)), 'd', 'b is done: not fetched again');
+      assert.equal(await admin.zcard(keys[5]), 0, 'b\'s lease ended');
+      assert.deepEqual(s.replays, { sent: 2, conflicts: 0 });
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   test('a dropped connection is re-established by itself; a closed store refuses writes with FC_STORE', async () => {
     const crawl = uniqueCrawl();
     const s = await RedisStore.open(`${server!.url}?crawl=${crawl}`);
@@ -303,5 +379,5 @@ setInterval(() => {}, 1000);`,
 test('--lease-ms needs a redis:// store (exit 2, FC_USAGE)', async () => {
   const r = await runCli(['crawl', '--seed', 'http://example.test/', '--lease-ms', '500', '--store', path.join(os.tmpdir(), 'nope')]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /FC_USAGE.*--lease-ms needs --store redis:/);
+  assert.match(r.stderr, /FC_USAGE.*--lease-ms: needs --store redis:/);
 });

@@ -331,6 +331,32 @@ describe('runReplay', () => {
     }
   });
 
+  test('a file that is not a WARC (JSON, empty, gzipped JSON): FC_BAD_WARC naming it, exit 2, nothing served', async () => {
+    // What broke (issue 21): `replay --warc topic.json` logged "0 records from 1 files" and served forever.
+    const json = join(dir, 'topic.json');
+    await writeFile(json, '{"name": "x", "terms": ["a"]}\n');
+    const empty = join(dir, 'empty.warc');
+    await writeFile(empty, '');
+    const gz = join(dir, 'topic.json.gz');
+    await writeFile(gz, gzipSync('{"name": "x"}\n'));
+    for (const file of [json, empty, gz]) {
+      const out = capture();
+      const err = capture();
+      const stop = new AbortController();
+      const done = runReplay(['--warc', mainWarc, '--warc', file], { stdout: out.stream, stderr: err.stream, signal: stop.signal });
+      let finished = false;
+      void done.finally(() => (finished = true));
+      // the old code started serving: stop it, so the assertions below fail instead of the test hanging
+      while (!out.text().includes('\n') && !finished) await new Promise((r) => setTimeout(r, 10));
+      stop.abort();
+      assert.equal(await done, 2, file);
+      assert.equal(out.text(), '', file);
+      assert.ok(err.text().startsWith(`focuscrawl replay: FC_BAD_WARC: ${file}: not a WARC file (`), err.text());
+      assert.equal(err.text().split('\n').length, 2, 'one line');
+    }
+    await assert.rejects(buildIndex([json]), { code: 'FC_BAD_WARC' });
+  });
+
   test('--help prints usage on stdout, exit 0', async () => {
     const out = capture();
     assert.equal(await runReplay(['--help'], { stdout: out.stream, stderr: capture().stream }), 0);

@@ -8,6 +8,7 @@ import { readFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { MemoryLevel } from 'memory-level';
+import { loopbackLookup } from '../src/net/lookup.ts';
 import { runCrawl, type CrawlConfig } from '../src/pipeline.ts';
 import { HostScheduler } from '../src/politeness.ts';
 import { seededRandom } from '../src/random.ts';
@@ -231,6 +232,7 @@ async function crawl(seeds: string[], over: Partial<CrawlConfig> = {}): Promise<
       maxFrontier: Infinity, dropIndex: true, allowPrivate: true, concurrency: 4, perHost: 1, delayMs: 0,
       delayExplicit: true, hostDiversity: 0, maxBytes: 1 << 20, auth: {}, quiet: true, output, log: () => {},
       retry: { retries: 2, baseMs: 20, maxRetryAfterMs: 5000, random: seededRandom(1) },
+      lookup: loopbackLookup(),
       ...over,
     });
   } finally {
@@ -322,6 +324,6 @@ test('CLI: retry and timeout flags are validated', async () => {
   for (const args of [['--retries=-1'], ['--fetch-timeout-ms', '0']]) {
     const r = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--store', '/nonexistent/never-created', ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /--(retries|timeout-ms|fetch-timeout-ms|max-retry-after) must be/);
+    assert.match(r.stderr, /--(retries|timeout-ms|fetch-timeout-ms|max-retry-after): must be/);
   }
 });

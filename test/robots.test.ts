@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { NetworkError } from '../src/errors.ts';
 import { Lru } from '../src/lru.ts';
 import { RobotsCache, cutRobotsBody, type RobotsFetch } from '../src/robots.ts';
 import { robotsAllows, robotsStage } from '../src/stages/robots.ts';
@@ -255,7 +256,7 @@ test('a rejecting fetchRobots (network error) makes the origin unavailable, then
   assert.equal(calls, 2);
 });
 
-test('a robots fetch that hangs past timeoutMs makes the origin unavailable', async (t) => {
+test('a robots fetch that hangs past timeoutMs is FC_TIMEOUT (retried like a page fetch), not cached', async (t) => {
   const s = await site((req, res) => {
     if (req.url !== '/robots.txt') res.end('x'); // robots.txt never answers
   });
@@ -272,9 +273,34 @@ test('a robots fetch that hangs past timeoutMs makes the origin unavailable', as
   const started = Date.now();
   const v = await robots.check(`${s.origin}/page`);
   assert.ok(Date.now() - started < 2000);
-  assert.equal(v.code, 'FC_ROBOTS_UNAVAILABLE');
+  assert.equal(v.code, 'FC_TIMEOUT');
   assert.match(v.message ?? '', /timed out after 100 ms/);
   assert.equal(signalled?.aborted, true);
+  // no answer is not cached: the next check (a retry) asks again
+  assert.equal((await robots.check(`${s.origin}/page`)).code, 'FC_TIMEOUT');
+  assert.equal(robotsHits(s), 2);
+});
+
+// Issue 21 item 2: a robots.txt that got no answer (connection refused, DNS
+// failure) made the origin off limits for 10 minutes with FC_ROBOTS_UNAVAILABLE,
+// a final record, so the crawl used up its seeds on a transient failure.
+test('a robots fetch rejected with FC_NETWORK gives the URL FC_NETWORK and is asked again on the next check', async () => {
+  let calls = 0;
+  const robots = new RobotsCache({
+    fetchRobots: async () => {
+      calls++;
+      if (calls === 1) throw new NetworkError('connect ECONNREFUSED 127.0.0.1:8118');
+      return { status: 200, body: 'User-agent: *\nDisallow: /no\n' };
+    },
+    userAgent: 'focuscrawl',
+  });
+  const v = await robots.check('http://example.test/x');
+  assert.equal(v.allowed, false);
+  assert.equal(v.code, 'FC_NETWORK');
+  assert.match(v.message ?? '', /robots\.txt could not be fetched: connect ECONNREFUSED/);
+  assert.deepEqual(await robots.check('http://example.test/x'), { allowed: true, crawlDelayMs: null });
+  assert.equal((await robots.check('http://example.test/no')).code, 'FC_ROBOTS_DISALLOWED');
+  assert.equal(calls, 2);
 });
 
 test('50 concurrent checks of one origin share a single robots fetch', async (t) => {

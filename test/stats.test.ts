@@ -345,6 +345,29 @@ test('e2e: stats records on stderr (JSON), the final one in meta, `focuscrawl st
   assert.equal(resumed.bytes, final.bytes + added.filter((x) => x.type === 'page').reduce((n, p) => n + p.bytes, 0));
 });
 
+test('e2e: running a finished crawl again keeps its saved clock and rates', async (t) => {
+  // What broke (issue 21): the rerun, which commits nothing, saved its own
+  // final stats over the crawl's: `0.0 pages/s ... 0.0 s`, runPages 0.
+  const { url: replayUrl, dir } = await fixtureReplay(t);
+  const store = path.join(dir, 'store');
+  const args = [...CRAWL, '--proxy', replayUrl, '--store', store, '--max-pages', '5', '--stats-interval', '0', '--quiet'];
+  const first = await runCli(args);
+  assert.equal(first.code, 0, first.stderr);
+  const before = await storeStats(store);
+  assert.equal(before.runPages, 5);
+  const again = await runCli(args);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout, '', 'nothing left to do');
+  const after = await storeStats(store);
+  assert.equal(after.state, 'finished');
+  assert.deepEqual(
+    [after.pages, after.runPages, after.elapsed, after.pagesPerSec, after.latencyMs],
+    [before.pages, before.runPages, before.elapsed, before.pagesPerSec, before.latencyMs],
+  );
+  const live = JSON.parse(await readFile(path.join(store, 'stats.json'), 'utf8'));
+  assert.equal(live.runPages, 5, 'stats.json too');
+});
+
 /** `focuscrawl stats` in process; its stdout. */
 async function captureStats(argv: string[]): Promise<string> {
   let out = '';

@@ -1,7 +1,7 @@
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile, access, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile, access, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
 import { Redis } from 'ioredis';
 import { CrawlStore, frontierKey, logKey, type FrontierDelta, type StoreOptions } from '../src/store.ts';
+import { JOURNAL_FILE, STORE_MARKER, inspectStoreDir, isStoreFile, removeStoreFiles } from '../src/store/dir.ts';
 import { RedisStore } from '../src/store/redis.ts';
 import type { Store } from '../src/store/types.ts';
 import type { FrontierEntry } from '../src/types.ts';
@@ -463,6 +464,34 @@ function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made
         assert.equal(await store.status(U('a')), 'done');
       }));
 
+    // Issue 21 item 2: a URL whose fetch got no answer (proxy down, no DNS)
+    // was marked done for good, so a rerun once the network was back fetched
+    // nothing; only --fresh recovered.
+    it('a retryLater commit logs and is done for this run; requeueParked queues it again, a definitive one stays done', () =>
+      withStore(undefined, async ({ store }) => {
+        await store.addSeeds([seed('a', 0.9), seed('b', 0.5), seed('c', 0.1)]);
+        const a = { ...(await entryOf(store, U('a'))), attempts: 2 };
+        await store.commit({ entry: a, record: { type: 'error', url: U('a'), code: 'FC_NETWORK' }, countsAsPage: false, links: [], retryLater: true });
+        await store.commit({ entry: await entryOf(store, U('b')), record: { type: 'error', url: U('b'), code: 'FC_ROBOTS_DISALLOWED' }, countsAsPage: false, links: [] });
+        assert.equal(await store.status(U('a')), 'done', 'done for this run');
+        assert.equal(await store.addSeeds([seed('a', 0.9)]), 0, 'a seed does not bring it back in the same run');
+        assert.deepEqual(await frontierUrls(store), [U('c')]);
+        assert.deepEqual([store.frontierSize, store.errors, store.committed], [1, 2, 2]);
+        assert.equal(await store.requeueParked(), 1);
+        assert.deepEqual(await frontierUrls(store), [U('a'), U('c')]);
+        const again = await entryOf(store, U('a'));
+        assert.deepEqual({ ...again, seq: undefined }, { url: U('a'), score: 0.9, depth: 0, parent: null, seq: undefined }, 'no attempts');
+        assert.equal(await store.status(U('a')), 'queued');
+        assert.equal(await store.status(U('b')), 'done');
+        assert.equal(store.frontierSize, 2);
+        assert.equal(await store.requeueParked(), 0, 'the parked set is emptied');
+        // fetched this time: done for good
+        await store.commit({ entry: again, record: page(U('a')), countsAsPage: true, links: [] });
+        assert.equal(await store.requeueParked(), 0);
+        assert.equal(await store.status(U('a')), 'done');
+        assert.deepEqual([store.frontierSize, store.pages, store.committed], [1, 1, 3]);
+      }));
+
     it('stores meta values and reserves the counters key', () =>
       withStore(undefined, async ({ store }) => {
         assert.equal(await store.getMeta('topic'), undefined);
@@ -727,6 +756,79 @@ describe('CrawlStore write-behind (journaled)', () => {
   });
 });
 
+describe('store directory (issue 21)', () => {
+  // What broke: a store was whatever directory --store named, so a crawl
+  // wrote LevelDB files among a user's own and `--fresh` then deleted the
+  // whole directory. Now only a new or empty directory becomes a store (it
+  // gets a marker), an earlier focuscrawl's store is recognised by its
+  // files, and anything else is refused before anything is written.
+  it('refuses a directory holding other files (FC_USAGE naming it) and writes nothing there', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'notes.txt'), 'mine');
+    await assert.rejects(CrawlStore.open(dir), (err: any) => err.code === 'FC_USAGE' && err.message.includes(dir));
+    assert.deepEqual(await readdir(dir), ['notes.txt']);
+  });
+
+  it('marks a new or empty directory; a store with files added later still opens', async () => {
+    const dir = await tempDir();
+    const store = await CrawlStore.open(dir);
+    await store.addSeeds([seed('a', 1)]);
+    await store.close();
+    assert.ok((await readdir(dir)).includes(STORE_MARKER));
+    await writeFile(path.join(dir, 'notes.txt'), 'added by the user');
+    const again = await CrawlStore.open(dir);
+    assert.equal(again.frontierSize, 1);
+    await again.close();
+  });
+
+  it('opens a store of an earlier version (no marker) and marks it: by its journal, or by its counters', async () => {
+    for (const keepJournal of [true, false]) {
+      const dir = await tempDir();
+      const store = await CrawlStore.open(dir);
+      await store.addSeeds([seed('a', 1)]);
+      await store.close();
+      await rm(path.join(dir, STORE_MARKER));
+      if (!keepJournal) await rm(path.join(dir, JOURNAL_FILE));
+      await writeFile(path.join(dir, 'notes.txt'), 'mine');
+      assert.equal(await inspectStoreDir(dir), keepJournal ? 'legacy' : 'leveldb');
+      const again = await CrawlStore.open(dir);
+      assert.equal(again.frontierSize, 1, `journal kept: ${keepJournal}`);
+      await again.close();
+      assert.equal(await inspectStoreDir(dir), 'store');
+    }
+  });
+
+  it('refuses a LevelDB focuscrawl did not write (no marker, journal nor counters)', async () => {
+    const dir = await tempDir();
+    const other = new Level(dir);
+    await other.put('k', 'v');
+    await other.close();
+    await assert.rejects(CrawlStore.open(dir), (err: any) => err.code === 'FC_USAGE' && /LevelDB/.test(err.message));
+    assert.equal((await readdir(dir)).some((n) => n.startsWith('focuscrawl')), false);
+  });
+
+  it('isStoreFile: LevelDB names, the journal, the marker and stats.json only', () => {
+    for (const n of ['CURRENT', 'LOCK', 'LOG', 'LOG.old', 'MANIFEST-000002', '000003.log', '000005.ldb', '000007.sst', '000004.dbtmp', STORE_MARKER, JOURNAL_FILE, 'stats.json', 'stats.json.123.tmp']) {
+      assert.equal(isStoreFile(n), true, n);
+    }
+    for (const n of ['notes.txt', 'CURRENT.bak', 'MANIFEST', 'x.log', '000003.log~', 'stats.json.tmp', 'LOG.txt', '.git']) assert.equal(isStoreFile(n), false, n);
+  });
+
+  it('removeStoreFiles deletes only the store\'s own files and keeps the marker', async () => {
+    const dir = await tempDir();
+    const store = await CrawlStore.open(dir);
+    await store.addSeeds([seed('a', 1)]);
+    await store.close();
+    await writeFile(path.join(dir, 'notes.txt'), 'mine');
+    await mkdir(path.join(dir, '000009.log')); // a directory under a store file name is not ours either
+    await removeStoreFiles(dir);
+    assert.deepEqual((await readdir(dir)).sort(), ['000009.log', STORE_MARKER, 'notes.txt'].sort());
+    const again = await CrawlStore.open(dir);
+    assert.equal(again.frontierSize, 0);
+    await again.close();
+  });
+});
+
 describe('CrawlStore on disk (Level only)', () => {
   it('creates missing directories and keeps counters and entries across reopen', async () => {
     const dir = path.join(await tempDir(), 'nested', 'store');
@@ -751,6 +853,23 @@ describe('CrawlStore on disk (Level only)', () => {
     await store.commit({ entry: taken, record: page(U('c')), countsAsPage: true, links: [link('y', 0.3)] });
     const rows = await frontierRows(store);
     assert.deepEqual(rows.map((r) => [r.entry.url, r.entry.seq]), [[U('x'), 4], [U('y'), 5]]);
+    await store.close();
+  });
+
+  it('a URL parked by a retryLater commit survives a reopen and is queued again by requeueParked', async () => {
+    const dir = path.join(await tempDir(), 'store');
+    let store = await CrawlStore.open(dir);
+    await store.addSeeds([seed('a', 1)]);
+    await store.commit({ entry: await entryOf(store, U('a')), record: { type: 'error', url: U('a'), code: 'FC_TIMEOUT' }, countsAsPage: false, links: [], retryLater: true });
+    await store.close();
+    store = await CrawlStore.open(dir);
+    assert.deepEqual(await frontierUrls(store), []);
+    assert.equal(await store.requeueParked(), 1);
+    await store.close();
+    store = await CrawlStore.open(dir);
+    assert.deepEqual(await frontierUrls(store), [U('a')]);
+    assert.equal(store.frontierSize, 1);
+    assert.equal(await store.requeueParked(), 0);
     await store.close();
   });
 

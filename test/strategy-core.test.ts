@@ -13,6 +13,7 @@ import { HostScheduler } from '../src/politeness.ts';
 import { frontierSource } from '../src/stages/frontier-source.ts';
 import { linksToQueue, sinkStage } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store.ts';
+import { loopbackLookup } from '../src/net/lookup.ts';
 import { runCrawl } from '../src/pipeline.ts';
 import type { CrawlItem, FrontierEntry, PageLink, QueuedLink, Rescore, Scorer } from '../src/types.ts';
 import { syntheticWebDir } from './helpers/synthetic-web.ts';
@@ -160,7 +161,7 @@ test("a crawl tells the strategy's rescore its frontier head's floor: -Infinity 
     seeds: [`http://h0.example/p/0`], topic: null, scorer, strategy: 'best-first', storeDir: dir, fresh: false,
     maxPages: 900, maxDepth: Infinity, maxFrontier: Infinity, dropIndex: true, allowPrivate: true, concurrency: 8,
     perHost: 8, delayMs: 0, delayExplicit: true, hostDiversity: 0, maxBytes: 1 << 20, auth: {}, quiet: true, output,
-    log: () => {}, proxy: web.url,
+    log: () => {}, proxy: web.url, lookup: loopbackLookup(),
   });
   assert.ok(calls.length >= 800, `rescore called after each commit (${calls.length})`);
   assert.equal(calls[0].floor, -Infinity, 'the first commits: the head holds the whole frontier');

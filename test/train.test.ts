@@ -472,7 +472,7 @@ describe('runTrain command line', () => {
   test('--help goes to stdout, exit 0', async () => {
     const r = await train(['--help']);
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^Usage:\n {2}focuscrawl train --warc/);
+    assert.match(r.stdout, /^Usage: focuscrawl train --warc/);
     assert.equal(r.stderr, '');
   });
 

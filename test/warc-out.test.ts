@@ -472,3 +472,76 @@ test('crawl --warc-out killed with SIGKILL: every page on stdout is in the .open
   const finals2 = new Set(second.filter((r) => r.type === 'response').map((r) => r.url));
   for (const p of parseLines(resumed.stdout)) if (p.type === 'page') assert.ok(finals2.has(p.finalUrl), p.finalUrl);
 });
+
+// Regression (issue 21, item 7): the file was created (0 bytes, `.open`)
+// before its warcinfo record was built and written, so a crawl killed or
+// failing in between left a 0-byte .open file with no warcinfo record.
+test('writer: a file gets its name only with its warcinfo record in it; a failure before leaves no file', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  // the clock fails on its second call: after the file name, while the warcinfo record is built
+  let calls = 0;
+  const w = await WarcWriter.create({ dir, now: () => {
+    if (++calls === 2) throw new Error('clock stopped');
+    return new Date('2026-01-02T03:04:05.678Z');
+  } });
+  await assert.rejects(w.writePage(page('http://a.example/', 'hello')), { code: 'FC_WARC' });
+  await w.close();
+  assert.deepEqual(await readdir(dir), [], 'no empty or headless file left');
+  // a working writer: the .open file starts with the warcinfo record before the first page is in it
+  const ok = await WarcWriter.create({ dir: path.join(dir, 'ok') });
+  await ok.writePage(page('http://a.example/', 'hello'));
+  assert.deepEqual((await readdir(path.join(dir, 'ok'))).map((n) => n.replace(/^.*\.warc\.gz/, '')), ['.open'], 'no temporary file left');
+  const records = await readWarc(path.join(dir, 'ok', (await readdir(path.join(dir, 'ok')))[0]));
+  assert.deepEqual(records.map((r) => r.type), ['warcinfo', 'request', 'response', 'metadata']);
+  await ok.close();
+});
+
+// Regression (issue 21, item 7): redirect loops, chains past the hop cap,
+// redirects to file:/javascript:/data: and FC_DECODE bodies were answers
+// the crawler received but never archived, so a replay answered 404 there.
+test('crawl --warc-out: every answer the server gave is archived, whatever became of the URL', async (t) => {
+  const answered: string[] = [];
+  const base = await serve(t, (req, res) => {
+    const p = req.url ?? '/';
+    if (p === '/robots.txt') return void res.writeHead(404).end();
+    answered.push(p);
+    const go = (location: string) => void res.writeHead(302, { location, 'content-length': '0' }).end();
+    if (p === '/') {
+      const links = ['/loop-a', '/chain/0', '/to-file', '/to-js', '/to-data', '/bad-gzip', '/fine'].map((l) => `<a href="${l}">${l}</a>`).join(' ');
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body>${links}</body></html>`);
+    }
+    if (p === '/loop-a') return go('/loop-b');
+    if (p === '/loop-b') return go('/loop-a');
+    if (p.startsWith('/chain/')) return go(`/chain/${Number(p.slice(7)) + 1}`);
+    if (p === '/to-file') return go('file:///etc/passwd');
+    if (p === '/to-js') return go('javascript:alert(1)');
+    if (p === '/to-data') return go('data:text/html,hi');
+    if (p === '/bad-gzip') return void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end('this is not gzip at all');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>fine</title></html>');
+  });
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const out = path.join(dir, 'warcs');
+  const r = await runCli(['crawl', '--seed', `${base}/`, '--allow-private', '--store', path.join(dir, 'store'), '--delay-ms', '0',
+    '--warc-out', out, '--quiet', '--retries', '0']);
+  assert.equal(r.code, 0, r.stderr);
+  const codes = Object.fromEntries(parseLines(r.stdout).map((x) => [new URL(x.url).pathname, x.code ?? x.status]));
+  assert.deepEqual(codes, {
+    '/': 200, '/fine': 200, '/loop-a': 'FC_TOO_MANY_REDIRECTS', '/chain/0': 'FC_TOO_MANY_REDIRECTS',
+    '/to-file': 'FC_BAD_REDIRECT', '/to-js': 'FC_BAD_REDIRECT', '/to-data': 'FC_BAD_REDIRECT', '/bad-gzip': 'FC_DECODE',
+  });
+  const names = await readdir(out);
+  const records = (await Promise.all(names.map((n) => readWarc(path.join(out, n))))).flat();
+  const responses = records.filter((x) => x.type === 'response').map((x) => new URL(x.url!).pathname);
+  assert.deepEqual(responses.sort(), answered.sort(), 'one response record per answer');
+  assert.ok(answered.includes('/chain/5') && answered.includes('/loop-b'));
+  const decode = records.find((x) => x.type === 'response' && x.url === `${base}/bad-gzip`)!;
+  assert.equal(decode.statusline, 'HTTP/1.1 200 OK');
+  assert.equal(decode.http.get('X-Crawler-Content-Encoding'), 'gzip');
+  const loop = records.find((x) => x.type === 'response' && x.url === `${base}/loop-b`)!;
+  assert.equal(loop.http.get('Location'), '/loop-a');
+  // the metadata record of a failed URL names its error
+  const meta = records.find((x) => x.type === 'metadata' && x.url === `${base}/to-js`)!;
+  assert.match(meta.block.toString(), /error: FC_BAD_REDIRECT/);
+});

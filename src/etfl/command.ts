@@ -8,34 +8,34 @@ import { constants } from 'node:fs';
 import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
+import { helpText, ownMessage, parseCommand, type CommandSpec } from '../args.ts';
 import { FocuscrawlError, UsageError } from '../errors.ts';
 import { expandTopic, loadLabels, ndjsonPages, warcPages, type PageSource } from './expand.ts';
 import { FeatureLibrary, loadTopicLibrary } from './library.ts';
 
-const USAGE = `Usage: focuscrawl expand-topic --topic FILE (--pages FILE | --warc FILE...)
-                               [--labels FILE --target LABEL] [--top-n N] [--top-l L]
-                               [--eta X] --out FILE
-
-Mine candidate topic terms (seed 002): for each static term of the topic, the
-top-L pages about it; every other term e scores W = (f(e)/f_max) * ln(N/n_e)
-(f: frequency in those pages, N: pages read, n_e: pages holding e). The N
-best become candidates.
-
-  --topic FILE     topic.json (plain, or extended: kinds, synonyms, mined)
-  --pages FILE     NDJSON pages: {"url","title","blocks"|"text"|"sentence","label"}
-  --warc FILE      WARC file of crawled pages (repeatable); HTML responses are parsed
-  --labels FILE    url<TAB>label lines (e.g. a corpus' labels.tsv)
-  --target LABEL   pages with this label are "about the topic" (default: pages
-                   whose tag-block relevance R(p) >= eta)
-  --top-n N        candidates kept (default 20)
-  --top-l L        pages per static term (default 50)
-  --eta X          page threshold without --target (default: the topic's threshold)
-  --out FILE       the topic again, with the candidates under "mined" (review them)
-  -h, --help       show this help
-
-stdout: one {"term","w","from"} line per candidate, best first; a summary on stderr.
-`;
+export const EXPAND_TOPIC_SPEC: CommandSpec = {
+  name: 'expand-topic',
+  usage: ['expand-topic --topic FILE (--pages FILE | --warc FILE...) [--labels FILE --target LABEL] [--top-n N] [--top-l L] [--eta X] --out FILE'],
+  summary:
+    'Mine candidate topic terms (seed 002): for each static term of the topic, the top-L pages about it; every other term e scores W = (f(e)/f_max) * ln(N/n_e) (f: frequency in those pages, N: pages read, n_e: pages holding e). The N best become candidates.',
+  flags: [
+    { group: 'Options', name: 'topic', type: 'string', value: 'FILE', help: 'topic.json (plain, or extended: kinds, synonyms, mined)' },
+    { group: 'Options', name: 'pages', type: 'string', value: 'FILE', help: 'NDJSON pages: {"url","title","blocks"|"text"|"sentence","label"}' },
+    { group: 'Options', name: 'warc', type: 'string', value: 'FILE', multiple: true, help: 'WARC file of crawled pages; HTML responses are parsed' },
+    { group: 'Options', name: 'labels', type: 'string', value: 'FILE', help: "url<TAB>label lines (e.g. a corpus' labels.tsv)" },
+    { group: 'Options', name: 'target', type: 'string', value: 'LABEL', defaultText: 'pages whose tag-block relevance R(p) >= eta', help: 'pages with this label are "about the topic"' },
+    { group: 'Options', name: 'top-n', type: 'int', min: 1, max: 1_000_000, default: 20, help: 'candidates kept' },
+    { group: 'Options', name: 'top-l', type: 'int', value: 'L', min: 1, max: 1_000_000, default: 50, help: 'pages per static term' },
+    { group: 'Options', name: 'eta', type: 'number', min: 0, max: 1, defaultText: "the topic's threshold", help: 'page threshold without --target' },
+    { group: 'Options', name: 'out', type: 'string', value: 'FILE', help: 'the topic again, with the candidates under "mined" (review them)' },
+  ],
+  notes: 'stdout: one {"term","w","from"} line per candidate, best first; a summary on stderr.',
+  exitCodes: [
+    [0, 'written; also --help'],
+    [1, 'an output that cannot be written, an internal error'],
+    [2, 'bad input: FC_USAGE (a bad flag, unreadable input), FC_BAD_TOPIC, FC_CAP_EXCEEDED'],
+  ],
+};
 
 /** Codes of bad input (exit 2). */
 const INPUT_ERRORS = new Set(['FC_USAGE', 'FC_BAD_TOPIC', 'FC_CAP_EXCEEDED']);
@@ -44,12 +44,6 @@ const INPUT_ERRORS = new Set(['FC_USAGE', 'FC_BAD_TOPIC', 'FC_CAP_EXCEEDED']);
 export interface ExpandIo {
   stdout?: Writable;
   stderr?: Writable;
-}
-
-function count(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
-  return Number(value);
 }
 
 async function readable(file: string, what: string): Promise<void> {
@@ -92,52 +86,33 @@ export async function runExpandTopic(argv: string[], io: ExpandIo = {}): Promise
     stderr.write(`focuscrawl expand-topic: ${message}\n`);
     return code;
   };
-  let values: Record<string, string | string[] | boolean | undefined>;
+  let parsed;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        topic: { type: 'string' },
-        pages: { type: 'string' },
-        warc: { type: 'string', multiple: true },
-        labels: { type: 'string' },
-        target: { type: 'string' },
-        'top-n': { type: 'string' },
-        'top-l': { type: 'string' },
-        eta: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
+    parsed = parseCommand(EXPAND_TOPIC_SPEC, argv);
   } catch (err) {
-    return fail(2, `${(err as Error).message} (see --help)`);
+    return fail(2, `FC_USAGE: ${ownMessage(EXPAND_TOPIC_SPEC, err as Error)}`);
   }
-  if (values.help) {
-    stdout.write(USAGE);
+  if (parsed.help) {
+    stdout.write(helpText(EXPAND_TOPIC_SPEC));
     return 0;
   }
+  const { args } = parsed;
   try {
-    const topicFile = values.topic as string | undefined;
-    const pagesFile = values.pages as string | undefined;
-    const warcs = (values.warc as string[] | undefined) ?? [];
-    const labelsFile = values.labels as string | undefined;
-    const target = (values.target as string | undefined) ?? null;
-    const out = values.out as string | undefined;
+    const topicFile = args.string('topic');
+    const pagesFile = args.string('pages');
+    const warcs = args.strings('warc');
+    const labelsFile = args.string('labels');
+    const target = args.string('target') ?? null;
+    const out = args.string('out');
     if (topicFile === undefined) throw new UsageError('--topic FILE is required (see --help)');
     if (out === undefined) throw new UsageError('--out FILE is required (see --help)');
     if ((pagesFile === undefined) === (warcs.length === 0)) throw new UsageError('give either --pages FILE or --warc FILE... (see --help)');
     if (labelsFile !== undefined && target === null) throw new UsageError('--labels needs --target LABEL');
     if (target !== null && target.trim() === '') throw new UsageError('--target must not be empty');
     if (target !== null && warcs.length > 0 && labelsFile === undefined) throw new UsageError('--target with --warc needs --labels FILE');
-    const topN = count('top-n', values['top-n'] as string | undefined, 20);
-    const topL = count('top-l', values['top-l'] as string | undefined, 50);
-    let eta: number | undefined;
-    if (values.eta !== undefined) {
-      eta = Number(values.eta);
-      if ((values.eta as string).trim() === '' || !(eta >= 0 && eta <= 1)) throw new UsageError(`--eta must be a number in [0, 1], got ${JSON.stringify(values.eta)}`);
-    }
+    const topN = args.number('top-n')!;
+    const topL = args.number('top-l')!;
+    const eta = args.number('eta');
     for (const f of [pagesFile, labelsFile].filter((x): x is string => x !== undefined)) await readable(f, 'file');
     for (const f of warcs) await readable(f, 'WARC file');
 

@@ -10,7 +10,7 @@ import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
+import { helpText, parseCommand, type CommandSpec } from '../args.ts';
 import ndjson from 'ndjson';
 import { UsageError } from '../errors.ts';
 import { parseWhere, whereText, type WhereFilter } from '../train/where.ts';
@@ -18,29 +18,32 @@ import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { CurveSampler, DEFAULT_AT, Evaluator, parseLabels, type CurvePoint, type EvalSummary, type Labels } from './metrics.ts';
 import { plotCurves, type PlotSeries } from './plot.ts';
 
-const USAGE = `Usage: focuscrawl eval --labels FILE --target LABEL [options] < pages.ndjson
-
-Score crawl output against labels: harvest rate and target recall after
-every N pages, pages needed to reach 50/80/90 % of the targets, harvest@K.
-
-  --labels FILE      labels TSV with a header row: url<TAB>label[<TAB>...]
-  --where COL=VAL    score against the rows whose column COL is VAL only (COL!=VAL:
-                     is not VAL; repeatable); other rows' URLs count as unlabelled
-  --target LABEL     the label of on-topic pages
-  --input FILE       crawl NDJSON to score (repeatable: several runs; default stdin)
-  --name RUN         the run's name (repeatable, one per --input; default the file name)
-  --status N         also score counting only pages with HTTP status N (both views are printed)
-  --reachable FILE   recall counts only target URLs listed in FILE (one URL a line)
-  --at K,K,...       harvest@K checkpoints (default ${DEFAULT_AT.join(',')})
-  --every N          a curve line every N pages (default: 25 to 50 evenly spaced lines per run)
-  --plot FILE        write an SVG of harvest and recall against pages
-  --title TEXT       title of the plot
-  -h, --help         show this help
-
-Pages: every {"type":"page"} record, any status, each URL once (first
+export const EVAL_SPEC: CommandSpec = {
+  name: 'eval',
+  usage: ['eval --labels FILE --target LABEL [options] < pages.ndjson'],
+  summary: 'Score crawl output against labels: harvest rate and target recall after every N pages, pages needed to reach 50/80/90 % of the targets, harvest@K.',
+  flags: [
+    { group: 'Options', name: 'labels', type: 'string', value: 'FILE', help: 'labels TSV with a header row: url<TAB>label[<TAB>...]' },
+    { group: 'Options', name: 'where', type: 'string', value: 'COL=VAL', multiple: true, help: "score against the rows whose column COL is VAL only (COL!=VAL: is not VAL); other rows' URLs count as unlabelled" },
+    { group: 'Options', name: 'target', type: 'string', value: 'LABEL', help: 'the label of on-topic pages' },
+    { group: 'Options', name: 'input', type: 'string', value: 'FILE', multiple: true, defaultText: 'stdin', help: 'crawl NDJSON to score (several: several runs)' },
+    { group: 'Options', name: 'name', type: 'string', value: 'RUN', multiple: true, defaultText: 'the file name', help: "the run's name, one per --input" },
+    { group: 'Options', name: 'status', type: 'int', min: 100, max: 599, help: 'also score counting only pages with HTTP status N (both views are printed)' },
+    { group: 'Options', name: 'reachable', type: 'string', value: 'FILE', help: 'recall counts only target URLs listed in FILE (one URL a line)' },
+    { group: 'Options', name: 'at', type: 'string', value: 'K,K,...', default: DEFAULT_AT.join(','), help: 'harvest@K checkpoints' },
+    { group: 'Options', name: 'every', type: 'int', min: 1, max: 1e12, defaultText: '25 to 50 evenly spaced lines per run', help: 'a curve line every N pages' },
+    { group: 'Options', name: 'plot', type: 'string', value: 'FILE', help: 'write an SVG of harvest and recall against pages' },
+    { group: 'Options', name: 'title', type: 'string', value: 'TEXT', help: 'title of the plot' },
+  ],
+  notes: `Pages: every {"type":"page"} record, any status, each URL once (first
 occurrence); error records are not pages. Output: {"type":"curve",...}
-lines, then one {"type":"summary",...} line per run and view.
-`;
+lines, then one {"type":"summary",...} line per run and view.`,
+  exitCodes: [
+    [0, 'done (malformed input lines included); also --help'],
+    [1, 'the plot cannot be written, an internal error'],
+    [2, 'bad input: FC_USAGE (a bad flag, unreadable labels or input)'],
+  ],
+};
 
 /** Streams of a command (tests pass their own; defaults: the process's). */
 export interface EvalIo {
@@ -316,29 +319,21 @@ export async function runEval(argv: string[], io: EvalIo = {}): Promise<number> 
   // lines quote malformed input and URLs from crawl records
   const warn = (line: string): void => void stderr.write(`focuscrawl eval: ${sanitizeForTerminal(line, LOG_LINE_MAX)}\n`);
   try {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        labels: { type: 'string' },
-        where: { type: 'string', multiple: true },
-        target: { type: 'string' },
-        input: { type: 'string', multiple: true },
-        name: { type: 'string', multiple: true },
-        status: { type: 'string' },
-        reachable: { type: 'string' },
-        at: { type: 'string' },
-        every: { type: 'string' },
-        plot: { type: 'string' },
-        title: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help === true) {
-      await emit(stdout, USAGE);
+    const { help, args } = parseCommand(EVAL_SPEC, argv);
+    if (help) {
+      await emit(stdout, helpText(EVAL_SPEC));
       return 0;
     }
+    const values = {
+      labels: args.string('labels'),
+      where: args.strings('where'),
+      target: args.string('target'),
+      input: args.strings('input'),
+      name: args.strings('name'),
+      reachable: args.string('reachable'),
+      plot: args.string('plot'),
+      title: args.string('title'),
+    };
     if (values.labels === undefined) throw new UsageError('--labels FILE is required');
     if (values.target === undefined || values.target === '') throw new UsageError('--target LABEL is required');
     const inputs = values.input ?? [];
@@ -349,9 +344,9 @@ export async function runEval(argv: string[], io: EvalIo = {}): Promise<number> 
     const runNames = inputs.length === 0 ? [names[0] ?? 'run'] : inputs.map((f, i) => names[i] ?? path.basename(f).replace(/\.(nd)?jsonl?$/i, ''));
     if (new Set(runNames).size !== runNames.length) throw new UsageError(`run names must differ: ${runNames.join(', ')}`);
     if (inputs.length === 0 && (stdin as { isTTY?: boolean }).isTTY === true) throw new UsageError('no input: pipe crawl NDJSON to stdin or give --input FILE');
-    const status = values.status === undefined ? null : intFlag('status', values.status, 100);
-    const at = atFlag(values.at);
-    const every = values.every === undefined ? null : intFlag('every', values.every, 1);
+    const status = args.number('status') ?? null;
+    const at = atFlag(args.string('at'));
+    const every = args.number('every') ?? null;
     for (const f of inputs) await checkInput(f);
     const reachable = await loadReachable(values.reachable);
     const where = parseWhere(values.where ?? []);

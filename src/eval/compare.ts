@@ -16,13 +16,13 @@ import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { helpText, parseCommand, type CommandSpec } from '../args.ts';
 import { UsageError } from '../errors.ts';
 import { parseWhere } from '../train/where.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { createReplayServer } from '../replay/server.ts';
 import {
-  atFlag, emit, intFlag, loadLabels, loadReachable, reportError, scoreRun, summaryLine, writePlot,
+  atFlag, emit, loadLabels, loadReachable, reportError, scoreRun, summaryLine, writePlot,
   type ScoreConfig, type ScoredRun,
 } from './command.ts';
 import type { EvalSummary } from './metrics.ts';
@@ -31,44 +31,41 @@ import { readSeedsFile } from '../seeds.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/focuscrawl', import.meta.url));
 
-const USAGE = `Usage: focuscrawl compare --warc FILE... --labels FILE --target LABEL
-                          (--seed URL... | --seeds FILE) --strategies S,S,... [options] [-- CRAWL-FLAGS]
-
-Crawl a WARC web once per strategy through one replay proxy, score each run
-against the labels (as focuscrawl eval does) and compare. The first strategy
-is the baseline.
-
-  --warc FILE        WARC file to replay (repeatable, at least one)
-  --labels FILE      labels TSV with a header row: url<TAB>label[<TAB>...]
-  --where COL=VAL    score against the rows whose column COL is VAL only (COL!=VAL:
-                     is not VAL; repeatable); other rows' URLs count as unlabelled
-  --target LABEL     the label of on-topic pages
-  --seed URL         a start URL (repeatable); --seeds FILE: one URL a line
-  --strategies LIST  comma-separated strategy names, e.g. bfs,best-first
-  --topic FILE       passed to every crawl
-  --model FILE       passed to every crawl
-  --max-pages N      passed to every crawl
-  --concurrency N    passed to every crawl
-  --status N         also score counting only pages with HTTP status N
-  --reachable FILE   recall counts only target URLs listed in FILE
-  --at K,K,...       harvest@K checkpoints (default 100,200,500,1000,2000)
-  --out-dir DIR      keep each run's NDJSON as DIR/<strategy>.ndjson (and the plot as DIR/compare.svg)
-  --plot FILE        write the SVG of all runs here
-  --oracle           also score simulated crawls that know the answers, on the
-                     archive's link graph, from the same seeds: oracle-link (a
-                     perfect judge of whether a link's target is on topic),
-                     oracle-layer1 and oracle-layer2 (also knows the pages one or
-                     two links from an on-topic page), oracle-graph (knows the whole
-                     graph). They obey the archived robots.txt but fetch only
-                     archived pages (no 404s): compare them with the crawls in the
-                     --status 200 view
-  -h, --help         show this help
-Flags after \`--\` go to every crawl as they are (e.g. -- --max-depth 6).
+export const COMPARE_SPEC: CommandSpec = {
+  name: 'compare',
+  usage: ['compare --warc FILE... --labels FILE --target LABEL (--seed URL... | --seeds FILE) --strategies S,S,... [options] [-- CRAWL-FLAGS]'],
+  summary: 'Crawl a WARC web once per strategy through one replay proxy, score each run against the labels (as focuscrawl eval does) and compare. The first strategy is the baseline.',
+  positionals: true,
+  flags: [
+    { group: 'Options', name: 'warc', type: 'string', value: 'FILE', multiple: true, help: 'WARC file to replay (at least one)' },
+    { group: 'Options', name: 'labels', type: 'string', value: 'FILE', help: 'labels TSV with a header row: url<TAB>label[<TAB>...]' },
+    { group: 'Options', name: 'where', type: 'string', value: 'COL=VAL', multiple: true, help: "score against the rows whose column COL is VAL only (COL!=VAL: is not VAL); other rows' URLs count as unlabelled" },
+    { group: 'Options', name: 'target', type: 'string', value: 'LABEL', help: 'the label of on-topic pages' },
+    { group: 'Options', name: 'seed', type: 'string', value: 'URL', multiple: true, help: 'a start URL' },
+    { group: 'Options', name: 'seeds', type: 'string', value: 'FILE', help: 'start URLs, one a line' },
+    { group: 'Options', name: 'strategies', type: 'string', value: 'LIST', help: 'comma-separated strategy names, e.g. bfs,best-first' },
+    { group: 'Options', name: 'topic', type: 'string', value: 'FILE', help: 'passed to every crawl' },
+    { group: 'Options', name: 'model', type: 'string', value: 'FILE', help: 'passed to every crawl' },
+    { group: 'Options', name: 'max-pages', type: 'int', min: 1, max: 1e12, zeroIsNoLimit: true, help: 'passed to every crawl' },
+    { group: 'Options', name: 'concurrency', type: 'int', min: 1, max: 10_000, help: 'passed to every crawl' },
+    { group: 'Options', name: 'status', type: 'int', min: 100, max: 599, help: 'also score counting only pages with HTTP status N' },
+    { group: 'Options', name: 'reachable', type: 'string', value: 'FILE', help: 'recall counts only target URLs listed in FILE' },
+    { group: 'Options', name: 'at', type: 'string', value: 'K,K,...', default: '100,200,500,1000,2000', help: 'harvest@K checkpoints' },
+    { group: 'Options', name: 'out-dir', type: 'string', value: 'DIR', help: "keep each run's NDJSON as DIR/<strategy>.ndjson (and the plot as DIR/compare.svg)" },
+    { group: 'Options', name: 'plot', type: 'string', value: 'FILE', help: 'write the SVG of all runs here' },
+    { group: 'Options', name: 'oracle', type: 'boolean', help: "also score simulated crawls that know the answers, on the archive's link graph, from the same seeds: oracle-link (a perfect judge of whether a link's target is on topic), oracle-layer1 and oracle-layer2 (also knows the pages one or two links from an on-topic page), oracle-graph (knows the whole graph). They obey the archived robots.txt but fetch only archived pages (no 404s): compare them with the crawls in the --status 200 view" },
+  ],
+  notes: `Flags after \`--\` go to every crawl as they are (e.g. -- --max-depth 6).
 
 stdout: one {"type":"summary",...} line per run (and view). stderr: the table.
 Exit 0 when every crawl succeeded, 1 when one failed (its stderr is shown),
-2 for bad usage.
-`;
+2 for bad usage.`,
+  exitCodes: [
+    [0, 'every crawl succeeded; also --help'],
+    [1, 'a crawl failed (its stderr is shown), an internal error'],
+    [2, 'bad input: FC_USAGE'],
+  ],
+};
 
 /** Most bytes of a crawl's stderr kept for the report of a failed run. */
 const STDERR_CAP = 16 * 1024;
@@ -178,35 +175,31 @@ export async function runCompare(argv: string[], io: CompareIo = {}): Promise<nu
   let tmp: string | null = null;
   let replay: Awaited<ReturnType<typeof createReplayServer>> | null = null;
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        warc: { type: 'string', multiple: true },
-        labels: { type: 'string' },
-        where: { type: 'string', multiple: true },
-        target: { type: 'string' },
-        seed: { type: 'string', multiple: true },
-        seeds: { type: 'string' },
-        strategies: { type: 'string' },
-        topic: { type: 'string' },
-        model: { type: 'string' },
-        'max-pages': { type: 'string' },
-        concurrency: { type: 'string' },
-        status: { type: 'string' },
-        reachable: { type: 'string' },
-        at: { type: 'string' },
-        'out-dir': { type: 'string' },
-        plot: { type: 'string' },
-        oracle: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help === true) {
-      await emit(stdout, USAGE);
+    const { help, args } = parseCommand(COMPARE_SPEC, argv);
+    if (help) {
+      await emit(stdout, helpText(COMPARE_SPEC));
       return 0;
     }
+    const positionals = args.positionals;
+    const maxPages = args.number('max-pages');
+    const concurrency = args.number('concurrency');
+    const values = {
+      warc: args.strings('warc'),
+      labels: args.string('labels'),
+      where: args.strings('where'),
+      target: args.string('target'),
+      seed: args.strings('seed'),
+      seeds: args.string('seeds'),
+      strategies: args.string('strategies'),
+      topic: args.string('topic'),
+      model: args.string('model'),
+      'max-pages': maxPages === undefined ? undefined : String(Number.isFinite(maxPages) ? maxPages : 0),
+      concurrency: concurrency === undefined ? undefined : String(concurrency),
+      reachable: args.string('reachable'),
+      'out-dir': args.string('out-dir'),
+      plot: args.string('plot'),
+      oracle: args.bool('oracle'),
+    };
     const dashDash = argv.indexOf('--');
     if (positionals.length > 0 && (dashDash < 0 || argv.length - dashDash - 1 !== positionals.length)) {
       throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (crawl flags go after --)`);
@@ -219,10 +212,8 @@ export async function runCompare(argv: string[], io: CompareIo = {}): Promise<nu
     const strategies = (values.strategies ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
     if (strategies.length === 0) throw new UsageError('--strategies S,S,... is required');
     if (new Set(strategies).size !== strategies.length) throw new UsageError(`--strategies repeats a name: ${strategies.join(',')}`);
-    if (values['max-pages'] !== undefined) intFlag('max-pages', values['max-pages'], 1);
-    if (values.concurrency !== undefined) intFlag('concurrency', values.concurrency, 1);
-    const status = values.status === undefined ? null : intFlag('status', values.status, 100);
-    const at = atFlag(values.at);
+    const status = args.number('status') ?? null;
+    const at = atFlag(args.string('at'));
     const reachable = await loadReachable(values.reachable);
     const cfg: ScoreConfig = { labels: await loadLabels(values.labels, values.target, warn, parseWhere(values.where ?? [])), target: values.target, status, reachable, at, every: null };
     const outDir = values['out-dir'];
@@ -266,8 +257,7 @@ export async function runCompare(argv: string[], io: CompareIo = {}): Promise<nu
     }
     if (values.oracle === true) {
       const seeds = [...(values.seed ?? []), ...(values.seeds === undefined ? [] : await readSeedsFile(values.seeds))];
-      const maxPages = values['max-pages'] === undefined ? Infinity : intFlag('max-pages', values['max-pages'], 1);
-      for (const run of await oracleRuns(warcs, seeds, cfg, maxPages, warn)) {
+      for (const run of await oracleRuns(warcs, seeds, cfg, maxPages ?? Infinity, warn)) {
         for (const v of run.views) await emit(stdout, summaryLine(run.name, run.malformed, v.summary));
         runs.push(run);
       }

@@ -12,44 +12,46 @@ import { createReadStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { helpText, ownMessage, parseCommand, type CommandSpec } from '../args.ts';
 import type { Writable } from 'node:stream';
 import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
 import { FocuscrawlError, UsageError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { generatePortalWeb, WARCINFO_DESCRIPTION, type Headline, type PortalWeb } from './portal.ts';
 
-const USAGE = `Usage: focuscrawl gen-web --headlines FILE.ndjson --out web.warc.gz [options]
+/** Most headlines read (without --limit a longer file is a usage error). */
+export const MAX_HEADLINES = 500_000;
 
-Build a synthetic portal-style Chinese web from labelled headlines: portal
-homes, per-category channel hosts with paginated hubs, one article page per
-headline (the headline is its title and anchor text), related-article links,
-forum threads that tunnel to small single-topic sites, dead links, robots.txt,
-GBK / GB18030 / UTF-8 pages. Every record says its links are synthetic.
-
-  --headlines FILE       NDJSON, one headline object a line (required)
-  --text-field NAME      field with the headline text (default sentence)
-  --label-field NAME     field with the label (default label_desc)
-  --keywords-field NAME  field with comma-separated keywords (default keywords; optional per line)
-  --seed N               PRNG seed, 0-4294967295 (default 1)
-  --limit N              use only the first N valid headlines
-  --hosts N              number of portals (default 3, 1-50)
-  --page-size N          article links per hub page (default 20, 5-200)
-  --hidden-share X       share of each label's headlines reachable only through tunnels (default 0.08, 0-0.5)
-  --out FILE             WARC to write (.warc.gz, required)
-  --labels-out FILE      labels TSV url, label, site (default: beside --out, <name>-labels.tsv)
-  --seeds-out FILE       seed URLs, one a line (default: beside --out, <name>-seeds.txt)
-  -h, --help             show this help
-
-Lines that are not JSON objects with a non-empty text and label are skipped
-and counted. stdout gets one JSON summary line; stderr a human one.
-`;
+export const GENWEB_SPEC: CommandSpec = {
+  name: 'gen-web',
+  usage: ['gen-web --headlines FILE.ndjson --out web.warc.gz [options]'],
+  summary:
+    'Build a synthetic portal-style Chinese web from labelled headlines: portal homes, per-category channel hosts with paginated hubs, one article page per headline (the headline is its title and anchor text), related-article links, forum threads that tunnel to small single-topic sites, dead links, robots.txt, GBK / GB18030 / UTF-8 pages. Every record says its links are synthetic.',
+  flags: [
+    { group: 'Options', name: 'headlines', type: 'string', value: 'FILE', help: 'NDJSON, one headline object a line (required)' },
+    { group: 'Options', name: 'text-field', type: 'string', value: 'NAME', default: 'sentence', help: 'field with the headline text' },
+    { group: 'Options', name: 'label-field', type: 'string', value: 'NAME', default: 'label_desc', help: 'field with the label' },
+    { group: 'Options', name: 'keywords-field', type: 'string', value: 'NAME', default: 'keywords', help: 'field with comma-separated keywords (optional per line)' },
+    { group: 'Options', name: 'seed', type: 'int', min: 0, max: 0xffffffff, default: 1, help: 'PRNG seed' },
+    { group: 'Options', name: 'limit', type: 'int', min: 1, max: MAX_HEADLINES, defaultText: `all, at most ${MAX_HEADLINES}`, help: 'use only the first N valid headlines' },
+    { group: 'Options', name: 'hosts', type: 'int', min: 1, max: 50, default: 3, help: 'number of portals' },
+    { group: 'Options', name: 'page-size', type: 'int', min: 5, max: 200, default: 20, help: 'article links per hub page' },
+    { group: 'Options', name: 'hidden-share', type: 'number', min: 0, max: 0.5, default: 0.08, help: "share of each label's headlines reachable only through tunnels" },
+    { group: 'Options', name: 'out', type: 'string', value: 'FILE', help: 'WARC to write (.warc.gz, required)' },
+    { group: 'Options', name: 'labels-out', type: 'string', value: 'FILE', defaultText: 'beside --out, <name>-labels.tsv', help: 'labels TSV url, label, site' },
+    { group: 'Options', name: 'seeds-out', type: 'string', value: 'FILE', defaultText: 'beside --out, <name>-seeds.txt', help: 'seed URLs, one a line' },
+  ],
+  notes: `Lines that are not JSON objects with a non-empty text and label are skipped
+and counted. stdout gets one JSON summary line; stderr a human one.`,
+  exitCodes: [
+    [0, 'written; also --help'],
+    [1, 'an output cannot be written, an internal error'],
+    [2, 'bad input: FC_USAGE (a bad flag, an unreadable or empty headline file)'],
+  ],
+};
 
 /** Longest NDJSON line read (characters); longer lines count as malformed. */
 export const MAX_LINE_CHARS = 64 * 1024;
-
-/** Most headlines read (without --limit a longer file is a usage error). */
-export const MAX_HEADLINES = 500_000;
 
 /** Field names of the headline NDJSON. */
 export interface HeadlineFields {
@@ -214,12 +216,6 @@ export function labelsTsv(web: PortalWeb): string {
   return `url\tlabel\tsite\n${web.labels.map((l) => `${l.url}\t${l.label}\t${l.site}\n`).join('')}`;
 }
 
-function intFlag(name: string, value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(value) || Number(value) > max) throw new UsageError(`--${name} must be an integer 0-${max}, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
 /** `<dir>/<name>-<suffix>` for an output beside `out` (name without .warc/.warc.gz/.gz). */
 function beside(out: string, suffix: string): string {
   return out.replace(/(\.warc)?(\.gz)?$/i, '') + suffix;
@@ -237,62 +233,42 @@ export async function runGenWeb(argv: string[], io: GenWebIo = {}): Promise<numb
     stderr.write(`focuscrawl gen-web: ${sanitizeForTerminal(message.replace(/\s*\n\s*/g, ' '), LOG_LINE_MAX)}\n`);
     return code;
   };
-  let values;
+  let parsed;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        headlines: { type: 'string' },
-        'text-field': { type: 'string' },
-        'label-field': { type: 'string' },
-        'keywords-field': { type: 'string' },
-        seed: { type: 'string' },
-        limit: { type: 'string' },
-        hosts: { type: 'string' },
-        'page-size': { type: 'string' },
-        'hidden-share': { type: 'string' },
-        out: { type: 'string' },
-        'labels-out': { type: 'string' },
-        'seeds-out': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
+    parsed = parseCommand(GENWEB_SPEC, argv);
   } catch (err) {
-    return fail(2, `${(err as Error).message} (see --help)`);
+    return fail(2, `FC_USAGE: ${ownMessage(GENWEB_SPEC, err as Error)}`);
   }
-  if (values.help) {
-    stdout.write(USAGE);
+  if (parsed.help) {
+    stdout.write(helpText(GENWEB_SPEC));
     return 0;
   }
+  const { args } = parsed;
+  const headlines = args.string('headlines');
+  const outFile = args.string('out');
   let web: PortalWeb;
   let read: HeadlineFile;
   let seed: number;
   const started = performance.now();
   try {
-    if (values.headlines === undefined) throw new UsageError('--headlines FILE is required (see --help)');
-    if (values.out === undefined) throw new UsageError('--out FILE is required (see --help)');
-    seed = intFlag('seed', values.seed, 1, 0xffffffff);
-    const limit = values.limit === undefined ? Infinity : intFlag('limit', values.limit, 0, MAX_HEADLINES);
-    if (limit === 0) throw new UsageError('--limit must be at least 1');
-    const hosts = intFlag('hosts', values.hosts, 3, 50);
-    const pageSize = intFlag('page-size', values['page-size'], 20, 200);
-    const share = values['hidden-share'] === undefined ? 0.08 : Number(values['hidden-share']);
-    if (values['hidden-share'] !== undefined && (values['hidden-share'].trim() === '' || !(share >= 0 && share <= 0.5))) {
-      throw new UsageError(`--hidden-share must be a number 0-0.5, got ${JSON.stringify(values['hidden-share'])}`);
-    }
-    const fields = { text: values['text-field'] ?? 'sentence', label: values['label-field'] ?? 'label_desc', keywords: values['keywords-field'] ?? 'keywords' };
-    read = await readHeadlines(values.headlines, fields, limit);
-    if (read.headlines.length === 0) throw new UsageError(`no usable headlines in ${values.headlines} (${read.malformed} malformed lines; fields ${fields.text} / ${fields.label})`);
+    if (headlines === undefined) throw new UsageError('--headlines FILE is required (see --help)');
+    if (outFile === undefined) throw new UsageError('--out FILE is required (see --help)');
+    seed = args.number('seed')!;
+    const limit = args.number('limit') ?? Infinity;
+    const hosts = args.number('hosts')!;
+    const pageSize = args.number('page-size')!;
+    const share = args.number('hidden-share')!;
+    const fields = { text: args.string('text-field')!, label: args.string('label-field')!, keywords: args.string('keywords-field')! };
+    read = await readHeadlines(headlines, fields, limit);
+    if (read.headlines.length === 0) throw new UsageError(`no usable headlines in ${headlines} (${read.malformed} malformed lines; fields ${fields.text} / ${fields.label})`);
     web = generatePortalWeb(read.headlines, { seed, hosts, pageSize, hiddenShare: share });
   } catch (err) {
     if (err instanceof FocuscrawlError && err.code === 'FC_USAGE') return fail(2, err.message);
     throw err;
   }
-  const out = resolve(values.out);
-  const labelsOut = resolve(values['labels-out'] ?? beside(out, '-labels.tsv'));
-  const seedsOut = resolve(values['seeds-out'] ?? beside(out, '-seeds.txt'));
+  const out = resolve(outFile!);
+  const labelsOut = resolve(args.string('labels-out') ?? beside(out, '-labels.tsv'));
+  const seedsOut = resolve(args.string('seeds-out') ?? beside(out, '-seeds.txt'));
   const warc = await portalWarc(web, seed);
   try {
     for (const f of [out, labelsOut, seedsOut]) await mkdir(dirname(f), { recursive: true });

@@ -40,7 +40,9 @@
  *   empty and fragment-only hrefs); not canonicalised. A new link starting
  *   while an <a> is still open ends that <a> (as HTML does for nested <a>).
  *   Anchor text: the text inside <a> plus alt of <img> inside it; <area>:
- *   alt; frame/iframe: title, else name. Links past `maxLinks` are ignored.
+ *   alt; frame/iframe: title, else name. Links past `maxLinks` are not kept:
+ *   those with an http(s) URL and no rel=nofollow are counted
+ *   (`linksDropped`, unless the page is nofollow) and `caps` says 'links'.
  * - nofollow: rel contains "nofollow", or <meta name=robots> says nofollow
  *   or none (then every link of the page is nofollow). noindex likewise.
  * - Title: the text of the first <title>. When it is missing or generic
@@ -73,7 +75,7 @@
  * `ownCopy`), so they do not keep the page's decoded chunks alive.
  */
 import { Parser } from 'htmlparser2';
-import type { BlockType, PageLink, ParsedPage } from '../types.ts';
+import type { BlockType, PageCap, PageLink, ParsedPage } from '../types.ts';
 import { Collapser } from './collapse.ts';
 import { MainText, type MainMark } from './main-text.ts';
 import { refreshUrl } from './meta-refresh.ts';
@@ -83,7 +85,7 @@ import { headEnd, headOf, isHigh, isLow } from './utf16.ts';
 export interface PageParserOptions {
   /** context window N, characters on each side of a link (default 100) */
   contextChars?: number;
-  /** links kept per page (default 5000) */
+  /** links kept per page (default DEFAULT_MAX_LINKS); more are counted in ParsedPage.linksDropped */
   maxLinks?: number;
   /** cap of each text block, characters (default 200,000) */
   maxTextChars?: number;
@@ -97,6 +99,9 @@ export interface PageParserOptions {
    */
   mainTextChars?: number;
 }
+
+/** Links kept per page unless told otherwise (--max-links-per-page). */
+export const DEFAULT_MAX_LINKS = 5000;
 
 /** Titles that say nothing about the page (compared lower-cased, trimmed). */
 export const GENERIC_TITLES: ReadonlySet<string> = new Set([
@@ -121,11 +126,17 @@ export const BODY_PARAGRAPH_CHARS = 200;
 /** Longest paragraph the title heuristic accepts as a title. */
 export const TITLE_MAX_CHARS = 150;
 /**
- * Elements open at once, at most; the rest of a document nested deeper is
- * not parsed. htmlparser2 keeps its open-element stack with unshift/shift,
- * so each tag costs time proportional to the depth: 100,000 nested <div>s
- * (500 KB) took ~20 s of CPU, stalling every fetch. Chrome's tree builder
- * stops nesting at 512 too (it makes deeper elements siblings).
+ * Elements open at once, at most. htmlparser2 keeps its open-element stack
+ * with unshift/shift, so each tag costs time proportional to the depth:
+ * 100,000 nested <div>s (500 KB) took ~20 s of CPU, stalling every fetch.
+ * An element that would open deeper is treated as closed at once (Chrome's
+ * tree builder stops nesting at 512 too): it is not put on the stack, but
+ * parsing goes on: its links and text are collected, an `<a>` among them
+ * keeps its anchor text up to its `</a>` (or the next link), a skipped
+ * element (noscript, template, ...) still hides its content up to its end
+ * tag, and end tags close what is open. The page then says
+ * `caps: ['nesting']`. Raw-text elements (script, style, title, textarea,
+ * ...) may open one level deeper: they hold no elements.
  */
 export const MAX_NESTING = 512;
 
@@ -158,6 +169,100 @@ class TrailingSafeParser extends Parser {
   override ontext(start: number, endIndex: number): void {
     if (start < 0) return;
     super.ontext(start, endIndex);
+  }
+}
+
+/** The htmlparser2 12.0.0 internals CappedParser reaches (private in its types). */
+interface ParserInternals {
+  stack: string[];
+  foreignContext: unknown[];
+  tagname: string;
+  cbs: { onclosetag?: (name: string, isImplied: boolean) => void };
+  isInForeignContext(): boolean;
+  readTagName(start: number, endIndex: number): string;
+}
+
+/** Elements whose content htmlparser2's tokenizer reads as text (outside svg/math). */
+const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+/** Elements for which htmlparser2 pushes a foreign-context entry (its foreignContextElements and htmlIntegrationElements). */
+const FOREIGN_PUSH = new Set(['svg', 'math', 'mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignObject', 'desc', 'title']);
+
+/**
+ * TrailingSafeParser whose open-element stack never grows past MAX_NESTING
+ * (MAX_NESTING + 1 for a raw-text element): a deeper element is taken off
+ * the stack right after htmlparser2 put it there, its `onopentag` runs
+ * with `beyondCap` true and is followed at once by its `onclosetag`. An end
+ * tag that matches no open element is reported to `onStrayClose`.
+ */
+class CappedParser extends TrailingSafeParser {
+  /** the open tag being read lies beyond the cap (it is not on the stack) */
+  private cappedTag: string | null = null;
+  /** true while the `onopentag` callback of an element beyond the cap runs */
+  beyondCap = false;
+  /** elements opened beyond the cap so far */
+  capped = 0;
+  onStrayClose: ((name: string) => void) | null = null;
+
+  /** the tag name htmlparser2 read last */
+  private lastTagName = '';
+
+  constructor(...args: ConstructorParameters<typeof Parser>) {
+    super(...args);
+    const p = this.internals;
+    const read = p.readTagName.bind(this);
+    p.readTagName = (start, endIndex) => (this.lastTagName = read(start, endIndex));
+  }
+
+  private get internals(): ParserInternals {
+    return this as unknown as ParserInternals;
+  }
+
+  override onopentagname(start: number, endIndex: number): void {
+    const p = this.internals;
+    const foreign = p.isInForeignContext();
+    super.onopentagname(start, endIndex);
+    this.cappedTag = null;
+    const name = p.tagname;
+    // '' is a second <form> (ignored); void elements are never on the stack
+    if (name === '' || this.isVoidElement(name) || p.stack[0] !== name) return;
+    const limit = !foreign && RAW_TEXT.has(name) ? MAX_NESTING + 1 : MAX_NESTING;
+    if (p.stack.length <= limit) return;
+    p.stack.shift();
+    if (FOREIGN_PUSH.has(name)) p.foreignContext.shift();
+    this.cappedTag = name;
+    this.capped++;
+  }
+
+  override onopentagend(endIndex: number): void {
+    const name = this.cappedTag;
+    if (name === null) {
+      super.onopentagend(endIndex);
+      return;
+    }
+    this.cappedTag = null;
+    this.beyondCap = true;
+    try {
+      super.onopentagend(endIndex);
+    } finally {
+      this.beyondCap = false;
+    }
+    this.internals.cbs.onclosetag?.(name, true);
+  }
+
+  override onselfclosingtag(endIndex: number): void {
+    // in svg/math htmlparser2 would pop the stack's top for a self-closing tag: not ours
+    if (this.cappedTag !== null) this.onopentagend(endIndex);
+    else super.onselfclosingtag(endIndex);
+  }
+
+  override onclosetag(start: number, endIndex: number): void {
+    const p = this.internals;
+    const depth = p.stack.length;
+    super.onclosetag(start, endIndex);
+    // the name as htmlparser2 read it (getSlice can be asked once only: it drops consumed buffers)
+    const name = this.lastTagName;
+    // an end tag that closes nothing leaves the stack as it was (a stray </p> opens and closes a <p>)
+    if (p.stack.length === depth && !this.isVoidElement(name)) this.onStrayClose?.(name);
   }
 }
 
@@ -250,6 +355,8 @@ interface Frame {
   emph?: boolean;
   segment?: boolean;
   anchor?: OpenAnchor;
+  /** opened beyond MAX_NESTING: closed at once, changed no state but an anchor or a skip */
+  capped?: boolean;
 }
 
 /** Text held back inside a link-list container: a text run or a break (t null). */
@@ -316,12 +423,18 @@ export class PageParser {
   private readonly maxText: number;
   private readonly maxAnchor: number;
   private readonly charset: string;
-  private readonly parser: Parser;
+  private readonly parser: CappedParser;
   private ended = false;
   /** a high surrogate that ended the last write (see write) */
   private heldHigh = '';
-  /** MAX_NESTING was passed: the parser is paused for good */
-  private tooDeep = false;
+  /** an <a> opened beyond MAX_NESTING is open: the frames below this index were open when it started (-1: none) */
+  private looseAnchorDepth = -1;
+  /** skipped elements opened beyond MAX_NESTING and not yet ended (they are in skipDepth too) */
+  private looseSkips = 0;
+  /** the frames below this index were open when the first of looseSkips started */
+  private looseSkipDepth = -1;
+  /** links past maxLinks (http(s), not rel=nofollow) */
+  private linksDropped = 0;
 
   private readonly frames: Frame[] = [];
   private skipDepth = 0;
@@ -370,7 +483,7 @@ export class PageParser {
     opts: PageParserOptions = {},
   ) {
     this.n = Math.max(0, Math.floor(opts.contextChars ?? 100));
-    this.maxLinks = Math.max(0, Math.floor(opts.maxLinks ?? 5000));
+    this.maxLinks = Math.max(0, Math.floor(opts.maxLinks ?? DEFAULT_MAX_LINKS));
     this.maxText = Math.max(0, Math.floor(opts.maxTextChars ?? 200_000));
     this.maxAnchor = Math.max(0, Math.floor(opts.maxAnchorChars ?? 500));
     this.charset = opts.charset ?? 'utf-8';
@@ -385,7 +498,7 @@ export class PageParser {
       const room = BODY_PARAGRAPH_CHARS - this.unit.text.length;
       if (room > 0) this.unit.text += headOf(piece, room);
     });
-    this.parser = new TrailingSafeParser(
+    this.parser = new CappedParser(
       {
         onopentag: (name, attribs) => this.onOpen(name, attribs),
         onclosetag: (name) => this.onClose(name),
@@ -393,6 +506,7 @@ export class PageParser {
       },
       { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
     );
+    this.parser.onStrayClose = (name) => this.onStrayClose(name);
   }
 
   /**
@@ -410,18 +524,18 @@ export class PageParser {
       this.heldHigh = chunk.slice(-1);
       chunk = chunk.slice(0, -1);
     }
-    if (!this.tooDeep && chunk !== '') this.parser.write(chunk);
+    if (chunk !== '') this.parser.write(chunk);
   }
 
   /** Finish parsing (closes every open element) and return the page. */
   end(): ParsedPage {
     if (this.ended) throw new Error('PageParser.end() called twice');
     // a lone high surrogate at the very end is text like any other
-    if (this.heldHigh !== '' && !this.tooDeep) this.parser.write(this.heldHigh);
+    if (this.heldHigh !== '') this.parser.write(this.heldHigh);
     this.heldHigh = '';
-    // a paused htmlparser2 does not finish: close the open elements as its end() would
-    if (this.tooDeep) while (this.frames.length > 0) this.pop(this.frames.pop()!);
-    else this.parser.end();
+    this.parser.end();
+    // an <a> opened beyond MAX_NESTING and never closed ends with the page
+    if (this.looseAnchorDepth >= 0) this.endAnchor();
     this.ended = true;
     this.finishUnit();
     for (const p of this.awaiting) this.finish(p, null);
@@ -431,6 +545,9 @@ export class PageParser {
     if (isGenericTitle(rawTitle)) title = this.bestHeading?.text ?? this.firstEmph ?? rawTitle;
     title = ownCopy(headOf(title, this.maxText));
     if (this.nofollow) for (const l of this.links) l.nofollow = true;
+    const caps: PageCap[] = [];
+    if (this.parser.capped > 0) caps.push('nesting');
+    if (this.linksDropped > 0) caps.push('links');
     const b = this.blocks;
     return {
       title,
@@ -449,6 +566,9 @@ export class PageParser {
       noindex: this.noindex,
       nofollow: this.nofollow,
       lang: this.lang,
+      ...(caps.length > 0 ? { caps } : {}),
+      // with <meta name=robots content=nofollow> none of them would have been followed
+      ...(this.linksDropped > 0 && !this.nofollow ? { linksDropped: this.linksDropped } : {}),
     };
   }
 
@@ -456,15 +576,17 @@ export class PageParser {
 
   private onOpen(tag: string, attr: Record<string, string>): void {
     const f: Frame = { tag };
+    const capped = this.parser.beyondCap;
+    if (capped) f.capped = true;
     this.frames.push(f);
-    if (this.frames.length > MAX_NESTING && !this.tooDeep) {
-      this.tooDeep = true;
-      this.parser.pause();
-    }
     if (this.skipDepth > 0 || SKIP.has(tag)) {
       if (SKIP.has(tag)) {
         f.skip = true;
         this.skipDepth++;
+        if (capped) {
+          // closed at once, but its content stays hidden up to its end tag
+          if (this.looseSkips++ === 0) this.looseSkipDepth = this.frames.length - 1;
+        }
       }
       // iframe is a link even though its content is skipped
       if (tag === 'iframe' && this.skipDepth === 1 && attr.src !== undefined) {
@@ -476,7 +598,7 @@ export class PageParser {
     if (BLOCK_LEVEL.has(tag)) this.visualBreak();
     switch (tag) {
       case 'title':
-        if (!this.titleDone) {
+        if (!this.titleDone && !capped) {
           f.title = true;
           this.titleDepth++;
         }
@@ -510,7 +632,11 @@ export class PageParser {
         }
         break;
       case 'a':
-        if (attr.href !== undefined) this.startAnchor(f, attr.href, attr.rel);
+        if (attr.href !== undefined) {
+          this.startAnchor(f, attr.href, attr.rel);
+          // closed at once, but its anchor text runs to its </a> (or the next link)
+          if (capped) this.looseAnchorDepth = this.frames.length - 1;
+        }
         break;
       case 'area':
         if (attr.href !== undefined) this.zeroLengthLink('area', attr.href, attr.alt ?? '', attr.rel);
@@ -524,6 +650,8 @@ export class PageParser {
         }
         break;
     }
+    // an element closed at once has no region, heading, emphasis or list of its own
+    if (capped) return;
     const level = HEADING_LEVEL[tag];
     if (level !== undefined) {
       f.heading = true;
@@ -551,16 +679,37 @@ export class PageParser {
     let i = this.frames.length - 1;
     while (i >= 0 && this.frames[i].tag !== tag) i--;
     if (i < 0) return;
+    // closing an element that was open when a loose anchor or skip began ends it first
+    if (i < this.looseSkipDepth) this.endLooseSkips(this.looseSkips);
+    if (i < this.looseAnchorDepth && this.anchor !== null) this.endAnchor();
     while (this.frames.length > i) this.pop(this.frames.pop()!);
+  }
+
+  /** An end tag that matches no open element: it may end what an element beyond MAX_NESTING began. */
+  private onStrayClose(tag: string): void {
+    if (this.looseSkips > 0) {
+      if (SKIP.has(tag)) this.endLooseSkips(1);
+      return;
+    }
+    if (this.skipDepth > 0) return;
+    if (tag === 'a' && this.looseAnchorDepth >= 0 && this.anchor !== null) this.endAnchor();
+    if (BLOCK_LEVEL.has(tag)) this.visualBreak();
+  }
+
+  private endLooseSkips(n: number): void {
+    this.looseSkips -= n;
+    this.skipDepth -= n;
+    if (this.looseSkips === 0) this.looseSkipDepth = -1;
   }
 
   private pop(f: Frame): void {
     if (f.skip) {
-      this.skipDepth--;
+      // one opened beyond MAX_NESTING is ended by endLooseSkips
+      if (f.capped !== true) this.skipDepth--;
       return;
     }
     if (this.skipDepth > 0) return;
-    if (f.anchor !== undefined && this.anchor === f.anchor) this.endAnchor();
+    if (f.anchor !== undefined && this.anchor === f.anchor && f.capped !== true) this.endAnchor();
     if (f.segment) this.closeSegment();
     if (f.title) {
       this.titleDepth--;
@@ -743,7 +892,12 @@ export class PageParser {
     });
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) seg.spans++;
-    const url = this.links.length < this.maxLinks ? this.resolve(href) : null;
+    if (this.links.length >= this.maxLinks) {
+      // counted, not kept (resolved without the cache, which holds kept links only)
+      if (this.resolveOnce(href) !== null && !isNofollow(rel)) this.linksDropped++;
+      return { span, pending: null };
+    }
+    const url = this.resolve(href);
     if (url === null) return { span, pending: null };
     const block = this.baseType();
     const link: PageLink = {
@@ -751,7 +905,7 @@ export class PageParser {
       anchor: '',
       context: '',
       tag,
-      nofollow: rel !== undefined && rel.toLowerCase().split(/\s+/).includes('nofollow'),
+      nofollow: isNofollow(rel),
       block,
     };
     this.links.push(link);
@@ -797,6 +951,7 @@ export class PageParser {
   private endAnchor(): void {
     const a = this.anchor!;
     this.anchor = null;
+    this.looseAnchorDepth = -1;
     this.blockBreak();
     this.endSpan(a.span, a.pending, a.text.text);
   }
@@ -850,6 +1005,10 @@ export class PageParser {
     }
     p.link.context = ownCopy(ctx.replace(WS, ' ').trim());
   }
+}
+
+function isNofollow(rel: string | undefined): boolean {
+  return rel !== undefined && rel.toLowerCase().split(/\s+/).includes('nofollow');
 }
 
 /** The last n characters of `b` (which holds up to n + 1), without a cut word. */

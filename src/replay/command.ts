@@ -5,27 +5,29 @@
 import { constants } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { helpText, ownMessage, parseCommand, type CommandSpec } from '../args.ts';
 import type { Writable } from 'node:stream';
 import { FocuscrawlError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
 import { createReplayServer } from './server.ts';
 
-const USAGE = `Usage: focuscrawl replay --warc FILE|DIR [--warc FILE|DIR...] [--port N]
-
-Serve the response records of WARC files (.warc, or .warc.gz: one gzip
-member per record, or the whole file gzipped, which is inflated once into a
-temporary copy) as an HTTP forward proxy on 127.0.0.1. URLs are matched
-in canonical form; the first record for a URL wins; unknown URLs answer 404.
-
-  --warc FILE   a WARC file to serve (repeatable, at least one); a directory
-                serves the .warc/.warc.gz files in it (e.g. crawl --warc-out's)
-  --port N      port to listen on (default 0: any free port)
-  -h, --help    show this help
-
-The first stdout line is {"listening":"http://127.0.0.1:PORT"}.
-Stops on SIGINT or SIGTERM.
-`;
+export const REPLAY_SPEC: CommandSpec = {
+  name: 'replay',
+  usage: ['replay --warc FILE|DIR [--warc FILE|DIR...] [--port N]'],
+  summary:
+    'Serve the response records of WARC files (.warc, or .warc.gz: one gzip member per record, or the whole file gzipped, which is inflated once into a temporary copy) as an HTTP forward proxy on 127.0.0.1. URLs are matched in canonical form; the first record for a URL wins; unknown URLs answer 404.',
+  flags: [
+    { group: 'Options', name: 'warc', type: 'string', value: 'FILE|DIR', multiple: true, help: "a WARC file to serve (at least one); a directory serves the .warc/.warc.gz files in it (e.g. crawl --warc-out's)" },
+    { group: 'Options', name: 'port', type: 'int', min: 0, max: 65535, default: 0, help: 'port to listen on (0: any free port)' },
+  ],
+  notes: `The first stdout line is {"listening":"http://127.0.0.1:PORT"}.
+Stops on SIGINT or SIGTERM.`,
+  exitCodes: [
+    [0, 'stopped by SIGINT or SIGTERM; also --help'],
+    [1, 'cannot listen on the port, an internal error'],
+    [2, 'bad input: FC_USAGE (a bad flag, a WARC file that cannot be read or parsed)'],
+  ],
+};
 
 /** Where runReplay writes, and what stops it (tests); defaults: process streams, signals only. */
 export interface ReplayIo {
@@ -33,13 +35,6 @@ export interface ReplayIo {
   stderr?: Writable;
   /** aborting it stops the server like SIGINT/SIGTERM */
   signal?: AbortSignal;
-}
-
-function parsePort(value: string | undefined): number | null {
-  if (value === undefined) return 0;
-  if (!/^\d{1,5}$/.test(value)) return null;
-  const port = Number(value);
-  return port <= 65535 ? port : null;
 }
 
 async function unreadable(file: string): Promise<string | null> {
@@ -117,30 +112,21 @@ export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<numb
     return code;
   };
 
-  let values: { warc?: string[]; port?: string; help?: boolean };
+  let parsed;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        warc: { type: 'string', multiple: true },
-        port: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
+    parsed = parseCommand(REPLAY_SPEC, argv);
   } catch (err) {
-    return fail(2, `${(err as Error).message} (see --help)`);
+    return fail(2, `FC_USAGE: ${ownMessage(REPLAY_SPEC, err as Error)}`);
   }
-  if (values.help) {
-    stdout.write(USAGE);
+  if (parsed.help) {
+    stdout.write(helpText(REPLAY_SPEC));
     return 0;
   }
-  if ((values.warc ?? []).length === 0) return fail(2, 'at least one --warc FILE is required (see --help)');
-  const warcs = await expandWarcArgs(values.warc ?? []);
+  const { args } = parsed;
+  if (args.strings('warc').length === 0) return fail(2, 'FC_USAGE: --warc: at least one FILE is required (see --help)');
+  const warcs = await expandWarcArgs(args.strings('warc'));
   if (typeof warcs === 'string') return fail(2, warcs);
-  const port = parsePort(values.port);
-  if (port === null) return fail(2, `bad --port ${JSON.stringify(values.port)}: expected an integer 0-65535`);
+  const port = args.number('port')!;
   for (const file of warcs) {
     const problem = await unreadable(file);
     if (problem !== null) return fail(2, problem);
@@ -150,8 +136,10 @@ export async function runReplay(argv: string[], io: ReplayIo = {}): Promise<numb
   try {
     server = await createReplayServer({ warcs, port, host: '127.0.0.1' });
   } catch (err) {
-    const usage = err instanceof FocuscrawlError && err.code === 'FC_USAGE';
-    return fail(usage ? 2 : 1, (err as Error).message);
+    // bad input (exit 2): an unreadable file (FC_USAGE), or one that is not a WARC (FC_BAD_WARC, named in the line)
+    const code = err instanceof FocuscrawlError ? err.code : null;
+    if (code === 'FC_BAD_WARC') return fail(2, `${code}: ${(err as Error).message}`);
+    return fail(code === 'FC_USAGE' ? 2 : 1, (err as Error).message);
   }
   const stopped = untilStopped(io.signal);
   stdout.write(JSON.stringify({ listening: server.url }) + '\n');

@@ -101,14 +101,21 @@ interface Source {
 /**
  * The response and revisit records of `source`, in file order. Throws
  * NotPerRecordGzip for a gzip file with several records in a member,
- * UsageError naming `source.file` for an unreadable one.
+ * UsageError naming `source.file` for an unreadable one, FocuscrawlError
+ * FC_BAD_WARC for one that is empty or does not start with a WARC record.
  */
 async function* scanRecords(source: Source): AsyncGenerator<Scanned> {
   const { file, read, gzip } = source;
   const parser = new WARCParser(createReadStream(read), { parseHttp: false });
   let lastOffset = -1;
+  let records = 0;
   try {
     for await (const record of parser) {
+      // warcio takes any first line for a version line: a file that does not start with one is not a WARC
+      const version = record.warcHeaders.protocol ?? '';
+      if (records++ === 0 && !/^WARC\/\d+\.\d+$/.test(version)) {
+        throw new FocuscrawlError('FC_BAD_WARC', `${file}: not a WARC file (it starts with ${JSON.stringify(version.slice(0, 40))}, not a WARC/1.x version line)`);
+      }
       await record.skipFully();
       const offset = parser.offset;
       if (gzip) {
@@ -134,6 +141,8 @@ async function* scanRecords(source: Source): AsyncGenerator<Scanned> {
     if (err instanceof FocuscrawlError || err instanceof NotPerRecordGzip) throw err;
     throw new UsageError(`${file}: not a readable WARC file (${(err as Error).message})`, { cause: err });
   }
+  // an empty file
+  if (records === 0) throw new FocuscrawlError('FC_BAD_WARC', `${file}: not a WARC file (no WARC record in it)`);
 }
 
 /** What indexing collects: response locations by URL, the revisit records, and the files as read. */
@@ -210,7 +219,8 @@ async function inflatedCopy(file: string): Promise<string> {
  * and the `revisit` records whose original response is in them.
  * A gzip file compressed as a whole is inflated into a temporary copy first
  * (see indexFile). Throws UsageError (FC_USAGE) for an unreadable or
- * malformed file.
+ * malformed file, FocuscrawlError FC_BAD_WARC for a file that is empty or
+ * does not start with a WARC record (not a WARC file).
  */
 export async function buildIndex(files: string[]): Promise<WarcIndex> {
   const found: Found = { entries: new Map(), revisits: [], sources: [] };

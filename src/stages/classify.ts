@@ -19,6 +19,7 @@
  * one bad page never stops the crawl.
  */
 import { toItemError } from '../errors.ts';
+import { DEFAULT_MAX_LINKS } from '../parse/page-parser.ts';
 import type { CrawlItem, Outlink, Scorer } from '../types.ts';
 import { canonicalizer, type CanonOptions } from '../url.ts';
 
@@ -26,7 +27,7 @@ export interface ClassifyOptions {
   scorer: Scorer;
   /** relevance at or above this marks a page relevant */
   threshold: number;
-  /** cap on outlinks kept per page (default 5000) */
+  /** cap on outlinks kept per page (default DEFAULT_MAX_LINKS; the pipeline passes --max-links-per-page, the parser's cap, so this one never cuts more) */
   maxOutlinks?: number;
   /** canonicalisation options: the sink's (pipeline.ts passes both the same) */
   canonOptions?: CanonOptions;
@@ -34,7 +35,7 @@ export interface ClassifyOptions {
 
 /** Pipeline stage: fills relevance, relevant and outlinks on each item. */
 export async function* classifyStage(source: AsyncIterable<CrawlItem>, opts: ClassifyOptions): AsyncGenerator<CrawlItem> {
-  const maxOutlinks = opts.maxOutlinks ?? 5000;
+  const maxOutlinks = opts.maxOutlinks ?? DEFAULT_MAX_LINKS;
   for await (const item of source) {
     if (item.error) {
       yield item;

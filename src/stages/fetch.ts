@@ -4,7 +4,7 @@
  * first vetted by `checkHop`) and yields items in completion order.
  */
 import { setMaxListeners } from 'node:events';
-import { BadRedirectError, TooManyRedirectsError, toItemError } from '../errors.ts';
+import { BadRedirectError, DecodeError, TooManyRedirectsError, toItemError } from '../errors.ts';
 import type { HttpClient } from '../http.ts';
 import type { CrawlItem, FetchHop, FetchResult, ItemError } from '../types.ts';
 import { canonicalize, type CanonOptions } from '../url.ts';
@@ -43,9 +43,13 @@ export interface FetchStageOptions {
 
 /**
  * Fetch `url`, following up to `maxRedirects` redirects. Resolves to the
- * FetchResult, or to the ItemError `checkHop` returned with the redirect
- * answers received up to the refused hop; throws coded errors
- * (network, timeout, decode, FC_BAD_REDIRECT, FC_TOO_MANY_REDIRECTS).
+ * FetchResult, or, when the fetch failed after an answer came, to the
+ * ItemError with every answer received (for --warc-out: each is archived,
+ * whatever its fate): a hop `checkHop` refused, a redirect loop, a chain
+ * past `maxRedirects`, a redirect to a non-http(s) or malformed location
+ * (FC_BAD_REDIRECT), a body that cannot be decoded (FC_DECODE: that answer
+ * too), or a later hop that failed. Throws coded errors (network, timeout,
+ * decode) when no answer came at all.
  */
 async function fetchWithRedirects(
   url: string,
@@ -68,19 +72,24 @@ async function fetchWithRedirects(
       hop = await opts.client.get(current, { maxBytes: opts.maxBytes, signal });
     } catch (err) {
       hopDone?.(false);
+      if (err instanceof DecodeError && err.response !== undefined) {
+        hops.push({ url: current, status: err.response.status, headers: err.response.headers, fetchedAt: at });
+      }
+      if (hops.length > 0) return { refused: toItemError(err), hops };
       throw err;
     }
     hopDone?.(hop.replay);
     hopDone = undefined;
     if (REDIRECT_STATUSES.has(hop.status) && hop.location !== null) {
+      // the redirect answer came: it is archived whatever happens next
+      hops.push({ url: current, status: hop.status, headers: hop.headers, fetchedAt: at });
       const next = canonicalize(hop.location, current, opts.canonOptions);
       if (next === null) {
-        throw new BadRedirectError(`${current} redirects to ${JSON.stringify(hop.location)}`);
+        return { refused: toItemError(new BadRedirectError(`${current} redirects to ${JSON.stringify(hop.location)}`)), hops };
       }
-      if (chain.includes(next)) throw new TooManyRedirectsError(`redirect loop: ${[...chain, next].join(' -> ')}`);
-      if (chain.length > maxRedirects) throw new TooManyRedirectsError(`more than ${maxRedirects} redirects from ${url}`);
+      if (chain.includes(next)) return { refused: toItemError(new TooManyRedirectsError(`redirect loop: ${[...chain, next].join(' -> ')}`)), hops };
+      if (chain.length > maxRedirects) return { refused: toItemError(new TooManyRedirectsError(`more than ${maxRedirects} redirects from ${url}`)), hops };
       const veto = opts.checkHop === undefined ? null : await opts.checkHop(next);
-      hops.push({ url: current, status: hop.status, headers: hop.headers, fetchedAt: at });
       if (veto !== null) return { refused: veto, hops };
       hopDone = await opts.beforeHop?.(next, { origin: url, replay: hop.replay, elapsedMs: Date.now() - hopStarted, signal });
       chain.push(next);

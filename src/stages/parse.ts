@@ -12,7 +12,7 @@ import type { CrawlItem, ParsedPage } from '../types.ts';
 export interface ParseStageOptions {
   /** link-context window N, characters each side (default 100) */
   contextChars?: number;
-  /** links kept per page (default 5000) */
+  /** links kept per page (default DEFAULT_MAX_LINKS, --max-links-per-page); more are counted in `page.linksDropped` */
   maxLinks?: number;
   /** cap of each text block, characters (default 200,000) */
   maxTextChars?: number;

@@ -13,7 +13,7 @@
  * else, a killed crawl's stdout holds exactly the committed pages.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { attemptOf, shouldRetry, type RetryPolicy } from '../retry.ts';
+import { attemptOf, gotNoAnswer, shouldRetry, type RetryPolicy } from '../retry.ts';
 import type { Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../term.ts';
 import type { InScope } from '../scope.ts';
@@ -79,8 +79,13 @@ const MAX_CONTEXT = 300;
  */
 export const SINK_TURN_MS = 1;
 
-/** Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope (src/scope.ts), a file extension (src/extensions.ts) or its host's used-up page budget. */
-export type LinkDropReason = TrapReason | 'out-of-scope' | 'file-extension' | 'host-budget';
+/**
+ * Why a link was not queued: a trap rule (src/traps.ts), the crawl's scope
+ * (src/scope.ts), a file extension (src/extensions.ts), its host's used-up
+ * page budget, or the links cap of its page (--max-links-per-page: the
+ * parser did not keep it).
+ */
+export type LinkDropReason = TrapReason | 'out-of-scope' | 'file-extension' | 'host-budget' | 'links-per-page';
 
 /** Refusals of links beyond depth and tunnel (issue 5, crawler traps). */
 export interface LinkGuard {
@@ -94,6 +99,12 @@ export interface LinkGuard {
   hostFull?: (host: string) => boolean;
   /** told once per page and URL about each link refused by a trap rule, the scope, its extension or the budget */
   onDrop?: (url: string, reason: LinkDropReason) => void;
+  /**
+   * told how many links of a page whose links are queued the parser dropped
+   * at its links cap (ParsedPage.linksDropped: link occurrences, not
+   * distinct URLs, as they were never read)
+   */
+  onCapped?: (links: number) => void;
 }
 
 /**
@@ -117,6 +128,8 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
   const self = new Set([entry.url, item.fetch?.finalUrl]);
   const hops = item.relevant === true || entry.depth === 0 ? 0 : (entry.offTopicHops ?? 0) + 1;
   if (hops > tunnel) return [];
+  const capped = item.page?.linksDropped ?? 0;
+  if (capped > 0) guard.onCapped?.(capped);
   const parent = item.fetch?.finalUrl ?? entry.url;
   const best = new Map<string, QueuedLink>();
   const dropped = new Set<string>();
@@ -215,6 +228,7 @@ export function toRecord(item: CrawlItem, strategy: string, opts: RecordOptions 
     record.text = item.page.text;
     if (item.page.textTruncated === true) record.textTruncated = true;
   }
+  if (item.page?.caps !== undefined) record.caps = item.page.caps;
   if (opts.outlinks === true) record.outlinks = recordOutlinks(item.outlinks ?? [], opts.canonOptions);
   return withAttempts(record, item);
 }
@@ -256,7 +270,8 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
     let backpressure: Promise<void> | undefined;
     await opts.store.commit(
-      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item) },
+      // a URL that got no answer is re-tryable on the next run (Commit.retryLater)
+      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item), retryLater: gotNoAnswer(item) },
       { beforeBatch: () => (backpressure = opts.emit(line)) },
     );
     opts.onCommitted?.(item, record);

@@ -19,9 +19,11 @@
  * cap gets `WARC-Truncated: length`. The fetch stage reads no body of a
  * redirect or of a type focuscrawl does not parse: those answers are stored
  * with an empty body and `WARC-Truncated: length` unless they announced an
- * empty one. A redirect whose target was refused (robots.txt, already
- * fetched: the item is an error record) still has its answers archived, so
- * a replay of the files answers that URL as the web did. Request records
+ * empty one. Every answer received is archived whatever became of the
+ * item (`item.refusedHops` when it ended in an error: a refused redirect
+ * target, a loop, a chain past the hop cap, a bad location, an
+ * undecodable body, a later hop that failed), so a replay of the files
+ * answers those URLs as the web did. Request records
  * hold the request headers HttpClient sends (`Authorization` is never
  * archived).
  */
@@ -110,8 +112,8 @@ export function warcPageOf(item: CrawlItem, opts: WarcOutOptions): WarcPage | nu
 }
 
 /**
- * Pipeline stage: archives each item with a `fetch` (or with redirect
- * answers before a refused hop), then yields it unchanged (its body dropped
+ * Pipeline stage: archives each item with a `fetch` (or with the answers
+ * received before it failed), then yields it unchanged (its body dropped
  * unless dropBody is false).
  */
 export async function* warcOutStage(source: AsyncIterable<CrawlItem>, opts: WarcOutOptions): AsyncGenerator<CrawlItem> {

@@ -3,7 +3,7 @@
  * atomically on the server, so one script call is one commit, one claim or
  * one reap: one network round-trip.
  *
- * Every script gets the same ten KEYS (all under one hash tag, so they live
+ * Every script gets the same twelve KEYS (all under one hash tag, so they live
  * in one Redis Cluster slot):
  *   1 q      zset, every score 0, members = frontier keys (lexicographic = best first)
  *   2 e      hash  frontier key -> "urlKey\thost\tscore\tjson" (json: the entry without score and seq)
@@ -15,6 +15,10 @@
  *   8 ha     hash  host -> requests in flight (leases) on the host, all workers
  *   9 hn     hash  host -> earliest start of the next request to the host (ms)
  *  10 meta   hash  name -> JSON
+ *  11 ct     hash  urlKey -> "token\tadded\traised": the commit that made the URL done
+ *                  (its token: worker id and commit number) and what it answered
+ *  12 pk     hash  urlKey -> "host\tscore\tjson" of a URL parked by a commit with
+ *                  retryLater (done for this run, queued again by REQUEUE_PARKED)
  *
  * ARGV[1] of every script is the crawl's epoch (meta _epoch), checked
  * before anything else; the ARGV described below follow it.
@@ -27,7 +31,7 @@
  */
 
 const PRELUDE = `
-local KQ, KE, KS, KL, KC, KLEASE, KLW, KHA, KHN, KMETA = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+local KQ, KE, KS, KL, KC, KLEASE, KLW, KHA, KHN, KMETA, KCT, KPK = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
 -- ARGV[1] is the crawl's epoch as the client read it at open: if the crawl's
 -- keys were lost since (a restart without persistence, FLUSHDB, --fresh),
 -- refuse before writing anything rather than rebuild a partial crawl
@@ -254,14 +258,24 @@ return r
 `;
 
 /**
- * ARGV[1]: JSON {w: worker, lk: lease key or "", delay, done: [uk], links: [{uk, host, s, j}],
- * page: 0|1, err: 0|1, max, claim?: {n, leaseMs, perHost, maxPages, scan, poll}};
- * ARGV[2]: the record (JSON text).
+ * ARGV[1]: JSON {w: worker, t: token, lk: lease key or "", delay, done: [uk],
+ * links: [{uk, host, s, j}], page: 0|1, err: 0|1, max, replay?: 1,
+ * claim?: {n, leaseMs, perHost, maxPages, scan, poll},
+ * park?: {host, s, j} (retryLater: done[1] is also parked)}; ARGV[2]: the
+ * record (JSON text).
  * Returns {added, raised, ...counts, duplicate, claim status ('none' without
  * `claim`), waitMs, key1, value1, ...}: with `claim`, the worker's next URLs
  * are claimed in the same call (see CLAIM). A URL that is done already
  * (fetched by a worker whose lease had expired, or a redirect hop of another
  * page) is not committed again: only its lease ends (duplicate = 1).
+ *
+ * The token `t` names one commit attempt (worker id and the worker's commit
+ * number): the script is idempotent per token. The same call applied twice
+ * (ioredis re-sends a command whose reply a Redis restart swallowed; a
+ * worker re-sends, after a restart, commits Redis may have lost: `replay`)
+ * finds its URL done by its own token and answers what it answered the first
+ * time (duplicate = 0: the record is the worker's to print), writing nothing
+ * again; a replay (duplicate = 2 when done by another token) claims nothing.
  */
 export const COMMIT = `${PRELUDE}${CLAIM_FN}
 local a = cjson.decode(ARGV[1])
@@ -269,14 +283,35 @@ local now = nowMs()
 if a.lk ~= '' and redis.call('HGET', KLW, a.lk) == a.w then endLease(a.lk, a.delay, now) end
 if redis.call('HGET', KS, a.done[1]) == 'd' then
   if a.lk ~= '' and not redis.call('ZSCORE', KLEASE, a.lk) then redis.call('HDEL', KE, a.lk) end
+  local ct = redis.call('HGET', KCT, a.done[1])
+  local mine = ct and string.sub(ct, 1, #a.t + 1) == a.t .. '\t'
   local r = { 0, 0 }
+  if mine then
+    local added, raised = string.match(ct, '\t(%d+)\t(%d+)$')
+    r = { tonumber(added), tonumber(raised) }
+  end
   for _, x in ipairs(counts()) do r[#r + 1] = x end
-  r[#r + 1] = 1
-  r[#r + 1] = 'none'
-  r[#r + 1] = 0
+  local status, waitMs, got = 'none', 0, {}
+  if mine then
+    r[#r + 1] = 0
+    -- the first application's reply was lost, and with it the URLs it claimed
+    -- (their leases expire); claim again what the worker asks for now
+    if a.claim and not a.replay then
+      reap(now)
+      status, waitMs, got = claimUpTo(a.w, a.claim.n, a.claim.leaseMs, a.claim.perHost, a.claim.maxPages, a.claim.scan, a.claim.poll, now)
+    end
+  elseif a.replay then
+    r[#r + 1] = 2
+  else
+    r[#r + 1] = 1
+  end
+  r[#r + 1] = status
+  r[#r + 1] = waitMs
+  for _, x in ipairs(got) do r[#r + 1] = x end
   return r
 end
 for _, uk in ipairs(a.done) do markDone(uk) end
+if a.park then redis.call('HSET', KPK, a.done[1], a.park.host .. '\t' .. a.park.s .. '\t' .. a.park.j) end
 if a.lk ~= '' and not redis.call('ZSCORE', KLEASE, a.lk) then redis.call('HDEL', KE, a.lk) end
 local outcome = {}
 for _, L in ipairs(a.links) do enqueue(L, outcome) end
@@ -285,13 +320,15 @@ redis.call('RPUSH', KL, ARGV[2])
 redis.call('HINCRBY', KC, 'committed', 1)
 if a.page == 1 then redis.call('HINCRBY', KC, 'pages', 1) end
 if a.err == 1 then redis.call('HINCRBY', KC, 'errors', 1) end
+local added, raised = countOutcome(outcome, 'added'), countOutcome(outcome, 'raised')
+redis.call('HSET', KCT, a.done[1], a.t .. '\t' .. added .. '\t' .. raised)
 -- claim the worker's next URLs in the same round-trip
 local status, waitMs, got = 'none', 0, {}
-if a.claim then
+if a.claim and not a.replay then
   reap(now)
   status, waitMs, got = claimUpTo(a.w, a.claim.n, a.claim.leaseMs, a.claim.perHost, a.claim.maxPages, a.claim.scan, a.claim.poll, now)
 end
-local r = { countOutcome(outcome, 'added'), countOutcome(outcome, 'raised') }
+local r = { added, raised }
 for _, x in ipairs(counts()) do r[#r + 1] = x end
 r[#r + 1] = 0
 r[#r + 1] = status
@@ -328,6 +365,29 @@ else
 end
 evict(a.max, outcome)
 return counts()
+`;
+
+/**
+ * ARGV[1]: JSON {max}. Queues again every parked URL that is still done
+ * (new seq, no attempts), then empties the parked set. Returns {queued, ...counts}.
+ */
+export const REQUEUE_PARKED = `${PRELUDE}
+local a = cjson.decode(ARGV[1])
+local all = redis.call('HGETALL', KPK)
+local queued = 0
+for i = 1, #all, 2 do
+  local uk, v = all[i], all[i + 1]
+  local host, s, j = string.match(v, '^([^\t]*)\t([^\t]*)\t(.*)$')
+  if host and redis.call('HGET', KS, uk) == 'd' then
+    place(uk, host, s, j, redis.call('HINCRBY', KC, 'seq', 1))
+    queued = queued + 1
+  end
+end
+redis.call('DEL', KPK)
+evict(a.max, {})
+local r = { queued }
+for _, x in ipairs(counts()) do r[#r + 1] = x end
+return r
 `;
 
 /** ARGV[1]: JSON {ups: [{uk, s}]}. Returns {moved, ...counts}. */

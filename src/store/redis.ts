@@ -15,6 +15,7 @@
  *   ha     hash   host -> requests in flight, all workers
  *   hn     hash   host -> earliest start of its next request (ms, Redis clock)
  *   meta   hash   name -> JSON (stats, host budget checkpoint, ...)
+ *   ct     hash   MD5 of a done URL -> the token of the commit that made it done
  *
  * Every mutation is one Lua script (src/store/redis-scripts.ts): one
  * round-trip, atomic. A worker `claim`s URLs: the script moves the best
@@ -66,7 +67,13 @@ const COUNTERS_KEY = '_counters';
 const EPOCH_KEY = '_epoch';
 /** ms between claims while every free URL's host is busy in another worker */
 const POLL_MS = 50;
-const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta'] as const;
+const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta', 'ct', 'pk'] as const;
+/**
+ * ms a commit is kept after Redis answered it, to be sent again after a
+ * reconnect: with `appendfsync everysec` a Redis killed (SIGKILL, crash,
+ * power loss) loses up to about 2 s of answered writes (see RELIABILITY.md)
+ */
+export const REPLAY_MS = 5000;
 
 /** Parse `redis://[user:pass@]HOST:PORT/DB?crawl=NAME`: the connection URL and the crawl name. */
 export function parseRedisLocation(location: string): { url: string; crawl: string } {
@@ -82,7 +89,7 @@ export function parseRedisLocation(location: string): { url: string; crawl: stri
   return { url: u.toString(), crawl };
 }
 
-/** The ten keys of a crawl, in the order the scripts expect them. */
+/** The twelve keys of a crawl, in the order the scripts expect them. */
 export function crawlKeys(crawl: string): string[] {
   return KEY_NAMES.map((n) => `fc:{${crawl}}:${n}`);
 }
@@ -111,6 +118,13 @@ function wire(e: FrontierEntry, keepText = true): WireLink {
   return { uk: urlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e, keepText) };
 }
 
+/** A parked URL's fields for the COMMIT script: its entry without attempts. */
+function parkWire(e: FrontierEntry): { host: string; s: string; j: string } {
+  const { attempts: _attempts, ...rest } = e;
+  const w = wire(rest);
+  return { host: w.host, s: w.s, j: w.j };
+}
+
 /** "uk\thost\tscore\tjson" under frontier key k -> the entry. */
 function parseEntry(k: string, v: string): FrontierEntry {
   const a = v.indexOf('\t');
@@ -122,7 +136,7 @@ function parseEntry(k: string, v: string): FrontierEntry {
 
 type Counts = [pages: number, errors: number, committed: number, frontierSize: number];
 
-type Scripted = Redis & Record<'fcAddSeeds' | 'fcCommit' | 'fcRetry' | 'fcReprioritise' | 'fcClaim' | 'fcRenew' | 'fcRelease' | 'fcReap' | 'fcPage' | 'fcCounts', (...args: (string | number)[]) => Promise<unknown>>;
+type Scripted = Redis & Record<'fcAddSeeds' | 'fcCommit' | 'fcRetry' | 'fcRequeueParked' | 'fcReprioritise' | 'fcClaim' | 'fcRenew' | 'fcRelease' | 'fcReap' | 'fcPage' | 'fcCounts', (...args: (string | number)[]) => Promise<unknown>>;
 
 function connect(url: string): Scripted {
   const redis = new Redis(url, {
@@ -143,6 +157,7 @@ function connect(url: string): Scripted {
     ['fcReap', S.REAP],
     ['fcPage', S.PAGE],
     ['fcCounts', S.COUNTS],
+    ['fcRequeueParked', S.REQUEUE_PARKED],
   ];
   for (const [name, lua] of scripts) redis.defineCommand(name, { numberOfKeys: KEY_NAMES.length, lua });
   // errors surface through the commands; without a listener ioredis logs each to stderr
@@ -171,6 +186,13 @@ export class RedisStore implements Store {
   #epoch = '';
   /** the claim head: how many URLs to claim with a commit, and where they go */
   #head: { prefetch: () => number; claimed: (r: ClaimResult) => void } | undefined;
+  /** commit attempts made: with the worker id, the token of the next one */
+  #attempts = 0;
+  /** commits Redis answered in the last REPLAY_MS, oldest first: sent again after a reconnect */
+  #recent: { at: number; args: string; record: string }[] = [];
+  /** when the connection was lost (Date.now()), 0 while it is up */
+  #lostAt = 0;
+  #replays = { sent: 0, conflicts: 0 };
 
   private constructor(redis: Scripted, crawl: string, name: string, opts: RedisStoreOptions) {
     this.#redis = redis;
@@ -182,6 +204,14 @@ export class RedisStore implements Store {
     this.#maxPages = opts.maxPages ?? Infinity;
     this.#scan = opts.scan ?? 1000;
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    redis.on('close', () => {
+      if (this.#lostAt === 0) this.#lostAt = Date.now();
+    });
+    redis.on('ready', () => {
+      const lostAt = this.#lostAt;
+      this.#lostAt = 0;
+      if (lostAt > 0) void this.#replay(lostAt);
+    });
   }
 
   /**
@@ -320,6 +350,9 @@ export class RedisStore implements Store {
    * When this worker claimed the URL, its lease ends and the host's next
    * request waits `hostDelayMs`. `hooks.beforeBatch` runs right after the
    * script answered: the instant the page is committed is on the server.
+   * Each call carries a token (worker id, commit number): applied twice (a
+   * re-sent call after a reconnect, or a replay, see #replay) it answers
+   * "committed" again, so its record is printed once (RELIABILITY.md).
    */
   async commit(c: Commit & HostRelease, hooks: CommitHooks = {}): Promise<{ added: number; raised: number }> {
     let args: string;
@@ -333,12 +366,17 @@ export class RedisStore implements Store {
       const n = this.#head?.prefetch() ?? 0;
       // the next URLs are claimed in the same round-trip
       const claim = n > 0 ? this.#claimArgs(n) : undefined;
-      args = JSON.stringify({ w: this.workerId, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim });
+      const t = `${this.workerId}#${++this.#attempts}`;
+      const park = c.retryLater === true ? parkWire(c.entry) : undefined;
+      args = JSON.stringify({ w: this.workerId, t, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim, park });
     } catch (err) {
       if (err instanceof TypeError && /bad frontier score/.test(err.message)) throw err;
       throw new StoreError(`cannot write store ${this.#name}: ${reason(err)}`, { cause: err });
     }
+    // ioredis re-sends this call after a reconnect if its reply did not come:
+    // the token makes a second application answer as the first did
     const r = (await this.#call('fcCommit', args, record)) as (number | string)[];
+    this.#remember(args, record);
     this.#commits++;
     if (lk !== '') this.#claimed.delete(c.entry.url);
     this.#setCounts(r as number[], 2);
@@ -346,6 +384,62 @@ export class RedisStore implements Store {
     // a duplicate (the URL was done already) is not committed: no record goes out
     if (Number(r[6]) === 0) hooks.beforeBatch?.();
     return { added: Number(r[0]), raised: Number(r[1]) };
+  }
+
+  /** Keep an answered commit for REPLAY_MS (see #replay); forget older ones. */
+  #remember(args: string, record: string): void {
+    const now = Date.now();
+    let drop = 0;
+    while (drop < this.#recent.length && now - this.#recent[drop].at > REPLAY_MS) drop++;
+    if (drop > 0) this.#recent.splice(0, drop);
+    this.#recent.push({ at: now, args, record });
+  }
+
+  /**
+   * After a reconnect: send again, in order, the commits Redis answered in
+   * the REPLAY_MS before the connection was lost. Their records are printed
+   * already; a Redis whose machine crashed may have lost them (appendfsync
+   * everysec). Each is idempotent by
+   * its token: one Redis kept is not applied again, one it lost is applied
+   * now (without a claim), so the store's log holds every printed record.
+   * Sent on the `ready` event: after the commands ioredis held while the
+   * server was away, before any this worker sends later (one connection is
+   * in order), so a URL it claims again meanwhile is a duplicate, not printed.
+   */
+  async #replay(lostAt: number): Promise<void> {
+    // answered in the REPLAY_MS before the connection went (however long it was away)
+    const batch = this.#recent.filter((c) => lostAt - c.at <= REPLAY_MS);
+    await Promise.all(
+      batch.map(async (c) => {
+        const a = JSON.parse(c.args) as Record<string, unknown>;
+        delete a.claim;
+        a.replay = 1;
+        this.#replays.sent++;
+        try {
+          const r = (await this.#call('fcCommit', JSON.stringify(a), c.record)) as (number | string)[];
+          this.#setCounts(r as number[], 2);
+          if (Number(r[6]) === 2) this.#replays.conflicts++;
+        } catch {
+          // the next commit reports a lost server
+        }
+      }),
+    );
+  }
+
+  /**
+   * Commits sent again after reconnects (see #replay), and of those how many
+   * found their URL committed by another worker meanwhile (its record is
+   * then printed twice: RELIABILITY.md says when that can happen).
+   */
+  get replays(): { sent: number; conflicts: number } {
+    return { sent: this.#replays.sent, conflicts: this.#replays.conflicts };
+  }
+
+  /** See CrawlStore.requeueParked; one script call (the parked set is read whole). */
+  async requeueParked(): Promise<number> {
+    const r = (await this.#call('fcRequeueParked', JSON.stringify({ max: this.#max() }))) as number[];
+    this.#setCounts(r, 1);
+    return Number(r[0]);
   }
 
   async retry(entry: FrontierEntry, opts: HostRelease = {}): Promise<void> {

@@ -38,6 +38,8 @@ export interface Store {
   status(url: string): Promise<'queued' | 'done' | null>;
   /** record one fetched page atomically (see CrawlStore.commit) */
   commit(c: Commit & HostRelease, hooks?: CommitHooks): Promise<{ added: number; raised: number }>;
+  /** queue again the URLs parked by commits with `retryLater` (see CrawlStore.requeueParked); returns how many */
+  requeueParked(): Promise<number>;
   /** put a taken URL back for another attempt */
   retry(entry: FrontierEntry, opts?: HostRelease): Promise<void>;
   /** new priorities for queued URLs; returns how many moved */

@@ -3,87 +3,59 @@
  * labels, or from labelled NDJSON texts. Progress and the summary go to
  * stderr; stdout stays empty (except --help).
  */
-import { parseArgs } from 'node:util';
+import { helpText, parseCommand, type CommandSpec } from '../args.ts';
 import type { Writable } from 'node:stream';
 import { FocuscrawlError, UsageError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../term.ts';
-import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, fitModel, saveModel, type InSampleMetrics, type TrainingData } from '../model.ts';
+import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, fitModel, saveModel, type ClassifierKind, type InSampleMetrics, type TrainingData } from '../model.ts';
 import { DEFAULT_MAX_EXAMPLES, readTexts } from './from-texts.ts';
 import { readWarc } from './from-warc.ts';
 import { parseWhere } from './where.ts';
 import { isFeatureGroup } from '../learn/features.ts';
 
-const USAGE = `Usage:
-  focuscrawl train --warc FILE... --labels FILE --target LABEL [--where COL[!]=VAL]...
-                   [--positive-hosts FILE] [--negative-hosts FILE] --out MODEL.json [options]
-  focuscrawl train --texts FILE.ndjson... --text-field F --label-field F --target LABEL
-                   [--context-field F] --out MODEL.json [options]
+const WARC = 'From a WARC (pages parsed as the crawler parses them)';
+const TEXTS = 'From labelled texts (NDJSON, one object a line; malformed lines are skipped)';
+const COMMON = 'Common';
 
-Fit a model for --model strategies: a page classifier (relevance judge), a
-Bernoulli Naive Bayes link-context classifier (seed 000) and TF-IDF Naive
-Bayes link classifiers with Gaussian and kernel densities (seed 001).
-
-From a WARC (pages parsed as the crawler parses them):
-  --warc FILE            WARC file (.warc or .warc.gz; repeatable)
-  --labels FILE          TSV with a header row: url<TAB>label<TAB>...; labelled pages
-                         are page examples, links to labelled URLs link examples
-  --where COL=VAL        use only label rows whose column COL is VAL (COL!=VAL: is not
-                         VAL; repeatable, all must hold); other rows are not used at
-                         all (keeps them unseen)
-  --positive-hosts FILE  links to these hosts (one a line) are positive examples,
-  --negative-hosts FILE  links to these negative (seed 000, algorithm 2); pages on
-                         them are page examples when the labels file has no row
-  --hub-links            also count as positive a link to a page that links to a
-                         target page other than the link's own page (a hub one
-                         step away; context-graph level 1);
-                         the default (--no-hub-links: only links to target pages)
-From labelled texts (NDJSON, one object a line; malformed lines are skipped):
-  --texts FILE           NDJSON file (repeatable)
-  --text-field F         field with the text: the anchor of a link example and the
-                         text of a page example
-  --label-field F        field with the label
-  --context-field F      optional field with the link context
-Common:
-  --target LABEL         the label to find (positive class)
-  --out FILE             where to write the model (atomically)
-  --feature-group 1|2|3|4  link features: 1 anchor words, 2 anchor + context words +
-                         domain flags (seed 000), 3 group 2 + the link's URL (path
-                         words, same-host, depth, extension flags), 4 group 3 +
-                         words of the title of the page it is on (default: 4 with
-                         --warc, 2 with --texts, whose examples have no URL or page)
-  --balanced-links       class-balanced link classifier: each class's counts
-                         scaled to half the examples before smoothing (as if
-                         trained on a balanced set, like seed 000's); the default
-                         with --warc (--no-balanced-links: the classes' own
-                         counts, the default with --texts)
-  --domain-terms N       size of the mined domain dictionary (default ${DEFAULT_DOMAIN_TERMS})
-  --terms N              discriminative terms stored as the model's topic (default ${DEFAULT_TOPIC_TERMS})
-  --classifier nb|linear page judge and nb-link/online link classifier: Bernoulli
-                         NB, or calibrated logistic regression on TF-IDF of
-                         character 1-3-grams (L2 by cross-validation, Platt
-                         scaling; the judge reads title, headings and content,
-                         and calls a page of link density > 0.8 a hub)
-                         (default: linear with --texts, nb with --warc)
-  --max-examples N       train on a uniform sample of at most N page and N link
-                         examples (default ${DEFAULT_MAX_EXAMPLES})
-  -h, --help             show this help
-
-Exit codes: 0 written, 2 bad input (FC_USAGE), 1 internal error.
-`;
+export const TRAIN_SPEC: CommandSpec = {
+  name: 'train',
+  usage: [
+    'train --warc FILE... --labels FILE --target LABEL [--where COL[!]=VAL]... [--positive-hosts FILE] [--negative-hosts FILE] --out MODEL.json [options]',
+    'train --texts FILE.ndjson... --text-field F --label-field F --target LABEL [--context-field F] --out MODEL.json [options]',
+  ],
+  summary:
+    'Fit a model for --model strategies: a page classifier (relevance judge), a Bernoulli Naive Bayes link-context classifier (seed 000) and TF-IDF Naive Bayes link classifiers with Gaussian and kernel densities (seed 001).',
+  flags: [
+    { group: WARC, name: 'warc', type: 'string', value: 'FILE', multiple: true, help: 'WARC file (.warc or .warc.gz)' },
+    { group: WARC, name: 'labels', type: 'string', value: 'FILE', help: 'TSV with a header row: url<TAB>label<TAB>...; labelled pages are page examples, links to labelled URLs link examples' },
+    { group: WARC, name: 'where', type: 'string', value: 'COL=VAL', multiple: true, help: 'use only label rows whose column COL is VAL (COL!=VAL: is not VAL; all must hold); other rows are not used at all (keeps them unseen)' },
+    { group: WARC, name: 'positive-hosts', type: 'string', value: 'FILE', help: 'links to these hosts (one a line) are positive examples (seed 000, algorithm 2); pages on them are page examples when the labels file has no row' },
+    { group: WARC, name: 'negative-hosts', type: 'string', value: 'FILE', help: 'links to these hosts are negative examples' },
+    { group: WARC, name: 'hub-links', type: 'boolean', negatable: true, defaultText: 'on', help: "also count as positive a link to a page that links to a target page other than the link's own page (a hub one step away; context-graph level 1); off: only links to target pages" },
+    { group: TEXTS, name: 'texts', type: 'string', value: 'FILE', multiple: true, help: 'NDJSON file' },
+    { group: TEXTS, name: 'text-field', type: 'string', value: 'F', help: 'field with the text: the anchor of a link example and the text of a page example' },
+    { group: TEXTS, name: 'label-field', type: 'string', value: 'F', help: 'field with the label' },
+    { group: TEXTS, name: 'context-field', type: 'string', value: 'F', help: 'optional field with the link context' },
+    { group: COMMON, name: 'target', type: 'string', value: 'LABEL', help: 'the label to find (positive class)' },
+    { group: COMMON, name: 'out', type: 'string', value: 'FILE', help: 'where to write the model (atomically)' },
+    { group: COMMON, name: 'feature-group', type: 'choice', value: '1|2|3|4', choices: ['1', '2', '3', '4'], defaultText: '4 with --warc, 2 with --texts, whose examples have no URL or page', help: "link features: 1 anchor words, 2 anchor + context words + domain flags (seed 000), 3 group 2 + the link's URL (path words, same-host, depth, extension flags), 4 group 3 + words of the title of the page it is on" },
+    { group: COMMON, name: 'balanced-links', type: 'boolean', negatable: true, defaultText: 'on with --warc, off with --texts', help: "class-balanced link classifier: each class's counts scaled to half the examples before smoothing (as if trained on a balanced set, like seed 000's); off: the classes' own counts" },
+    { group: COMMON, name: 'domain-terms', type: 'int', min: 0, max: 1_000_000, default: DEFAULT_DOMAIN_TERMS, help: 'size of the mined domain dictionary' },
+    { group: COMMON, name: 'terms', type: 'int', min: 1, max: 1_000_000, default: DEFAULT_TOPIC_TERMS, help: "discriminative terms stored as the model's topic" },
+    { group: COMMON, name: 'classifier', type: 'choice', value: 'nb|linear', choices: ['nb', 'linear'], defaultText: 'linear with --texts, nb with --warc', help: 'page judge and nb-link/online link classifier: Bernoulli NB, or calibrated logistic regression on TF-IDF of character 1-3-grams (L2 by cross-validation, Platt scaling; the judge reads title, headings and content, and calls a page of link density > 0.8 a hub)' },
+    { group: COMMON, name: 'max-examples', type: 'int', min: 1, max: 1e9, default: DEFAULT_MAX_EXAMPLES, help: 'train on a uniform sample of at most N page and N link examples' },
+  ],
+  exitCodes: [
+    [0, 'written; also --help'],
+    [1, 'an internal error'],
+    [2, 'bad input: FC_USAGE (a bad flag, unreadable input, an --out that cannot be written), FC_BAD_MODEL'],
+  ],
+};
 
 /** Where runTrain writes (tests); default: the process streams. */
 export interface TrainIo {
   stdout?: Writable;
   stderr?: Writable;
-}
-
-function integer(name: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min) {
-    throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
-  }
-  return n;
 }
 
 function metricsLine(name: string, m: InSampleMetrics | undefined): string {
@@ -123,38 +95,27 @@ export async function runTrain(argv: string[], io: TrainIo = {}): Promise<number
 }
 
 async function train(argv: string[], stdout: Writable, log: (line: string) => void): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    // --no-balanced-links, --no-hub-links: the defaults of --warc turned off
-    allowNegative: true,
-    options: {
-      warc: { type: 'string', multiple: true },
-      labels: { type: 'string' },
-      where: { type: 'string', multiple: true },
-      'positive-hosts': { type: 'string' },
-      'negative-hosts': { type: 'string' },
-      'hub-links': { type: 'boolean' },
-      texts: { type: 'string', multiple: true },
-      'text-field': { type: 'string' },
-      'label-field': { type: 'string' },
-      'context-field': { type: 'string' },
-      target: { type: 'string' },
-      out: { type: 'string' },
-      'feature-group': { type: 'string' },
-      'balanced-links': { type: 'boolean' },
-      'domain-terms': { type: 'string' },
-      terms: { type: 'string' },
-      'max-examples': { type: 'string' },
-      classifier: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help === true) {
-    stdout.write(USAGE);
+  const { help, args } = parseCommand(TRAIN_SPEC, argv);
+  if (help) {
+    stdout.write(helpText(TRAIN_SPEC));
     return 0;
   }
+  const values = {
+    warc: args.strings('warc'),
+    labels: args.string('labels'),
+    where: args.has('where') ? args.strings('where') : undefined,
+    'positive-hosts': args.string('positive-hosts'),
+    'negative-hosts': args.string('negative-hosts'),
+    'hub-links': args.bool('hub-links'),
+    texts: args.strings('texts'),
+    'text-field': args.string('text-field'),
+    'label-field': args.string('label-field'),
+    'context-field': args.string('context-field'),
+    target: args.string('target'),
+    out: args.string('out'),
+    'feature-group': args.string('feature-group'),
+    'balanced-links': args.bool('balanced-links'),
+  };
   const warcs = values.warc ?? [];
   const texts = values.texts ?? [];
   if ((warcs.length > 0) === (texts.length > 0)) throw new UsageError('give either --warc FILE... or --texts FILE... (see --help)');
@@ -169,12 +130,11 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   const group = Number(groupValue);
   if (!/^[1-4]$/.test(groupValue) || !isFeatureGroup(group)) throw new UsageError(`--feature-group must be 1, 2, 3 or 4, got ${JSON.stringify(groupValue)}`);
   const balancedLinks = values['balanced-links'] ?? fromWarc;
-  const domainTerms = integer('domain-terms', values['domain-terms'], DEFAULT_DOMAIN_TERMS, 0);
-  const terms = integer('terms', values.terms, DEFAULT_TOPIC_TERMS, 1);
-  const maxExamples = integer('max-examples', values['max-examples'], DEFAULT_MAX_EXAMPLES, 1);
+  const domainTerms = args.number('domain-terms')!;
+  const terms = args.number('terms')!;
+  const maxExamples = args.number('max-examples')!;
   // linear: measured better on texts (RESULTS.md, page judge and 5-fold CV); WARC models keep NB until measured
-  const classifier = values.classifier ?? (fromWarc ? 'nb' : 'linear');
-  if (classifier !== 'nb' && classifier !== 'linear') throw new UsageError(`--classifier must be nb or linear, got ${JSON.stringify(classifier)}`);
+  const classifier = (args.string('classifier') ?? (fromWarc ? 'nb' : 'linear')) as ClassifierKind;
 
   let data: TrainingData;
   if (warcs.length > 0) {

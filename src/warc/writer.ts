@@ -8,7 +8,9 @@
  * to any record (src/replay/warc-index.ts does).
  *
  * Files: `<prefix>-<yyyyMMddHHmmssSSS>-<serial>.warc.gz`, each opened with a
- * `warcinfo` record. A file being written is named `*.warc.gz.open` and is
+ * `warcinfo` record, which is in it before the file has that name (see
+ * openFile): a kill never leaves an empty or headless file. A file being
+ * written is named `*.warc.gz.open` and is
  * fsynced and renamed when closed (Heritrix's convention): a name without
  * `.open` is a finished file. A file rolls over before a page's records
  * would take it past `maxSize` bytes (a single larger page gets a file of its
@@ -34,7 +36,7 @@
  * body), gets `WARC-Truncated`.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -376,45 +378,68 @@ export class WarcWriter {
     return Buffer.concat(members);
   }
 
+  /**
+   * Create the next file. Its warcinfo record is built first and written
+   * to `<name>.open.tmp`, which is then hard-linked to `<name>.open` (that
+   * fails rather than clobber another crawl's file) and unlinked: a
+   * `*.warc.gz.open` file never exists without its whole warcinfo record,
+   * so a kill at any moment leaves a valid file or none. A kill between
+   * creating the temporary file and linking it can leave that `.tmp`
+   * file, which no WARC reader takes for a WARC file.
+   */
   private async openFile(): Promise<OpenFile> {
     const stamp = timestamp17(this.now());
     for (let tries = 0; ; tries++) {
       const name = `${this.prefix}-${stamp}-${String(this.serial++).padStart(5, '0')}.warc.gz`;
       const final = path.join(this.dir, name);
+      const warcinfoId = recordId();
+      const bytes = await this.warcinfoBytes(name, warcinfoId);
+      // never clobber: another crawl may write into the same directory
+      if (await exists(final)) continue;
+      const tmp = `${final}.open.tmp`;
       let fh: FileHandle;
       try {
-        // never clobber: another crawl may write into the same directory
-        if (await exists(final)) continue;
-        fh = await open(final + '.open', 'wx');
+        fh = await open(tmp, 'wx');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST' && tries < 1000) continue;
-        throw new WarcError(`cannot create ${final}.open: ${(err as Error).message}`, { cause: err });
+        throw new WarcError(`cannot create ${tmp}: ${(err as Error).message}`, { cause: err });
       }
-      const warcinfoId = recordId();
-      const block = warcFields({
-        software: this.info.software ?? 'focuscrawl',
-        format: 'WARC File Format 1.1',
-        conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
-        ...this.info,
-      });
-      const record = WARCRecord.create(
-        {
-          date: this.now().toISOString(),
-          type: 'warcinfo',
-          warcVersion: WARC_1_1,
-          filename: name,
-          warcHeaders: { 'WARC-Record-ID': warcinfoId, 'Content-Type': 'application/warc-fields' },
-        },
-        [new Uint8Array(block.buffer, block.byteOffset, block.length)],
-      );
-      const bytes = await gzip(await serialize(record, block, null));
-      const file: OpenFile = { path: final, fh, size: 0, warcinfoId, pages: 0 };
+      try {
+        await writeAll(fh, bytes, tmp);
+        await publish(tmp, final + '.open');
+      } catch (err) {
+        await fh.close().catch(() => {});
+        await unlink(tmp).catch(() => {});
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST' && tries < 1000) continue;
+        throw err instanceof WarcError ? err : new WarcError(`cannot create ${final}.open: ${(err as Error).message}`, { cause: err });
+      }
+      await unlink(tmp).catch(() => {});
+      const file: OpenFile = { path: final, fh, size: bytes.length, warcinfoId, pages: 0 };
       this.file = file;
-      await writeAll(fh, bytes, final);
-      file.size = bytes.length;
       this.bytes += bytes.length;
       return file;
     }
+  }
+
+  /** The gzipped warcinfo record of file `name`. */
+  private async warcinfoBytes(name: string, warcinfoId: string): Promise<Buffer> {
+    const block = warcFields({
+      software: this.info.software ?? 'focuscrawl',
+      format: 'WARC File Format 1.1',
+      conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+      ...this.info,
+    });
+    const record = WARCRecord.create(
+      {
+        date: this.now().toISOString(),
+        type: 'warcinfo',
+        warcVersion: WARC_1_1,
+        filename: name,
+        warcHeaders: { 'WARC-Record-ID': warcinfoId, 'Content-Type': 'application/warc-fields' },
+      },
+      [new Uint8Array(block.buffer, block.byteOffset, block.length)],
+    );
+    return gzip(await serialize(record, block, null));
   }
 
   private async closeFile(): Promise<void> {
@@ -439,6 +464,22 @@ async function exists(p: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Give the file `tmp` the name `target` unless that name is taken (EEXIST):
+ * a hard link, then the caller unlinks `tmp`. On a file system without hard
+ * links, a rename (the caller checked the name was free).
+ */
+async function publish(tmp: string, target: string): Promise<void> {
+  try {
+    await link(tmp, target);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    if (await exists(target)) throw Object.assign(new Error(`${target} exists`), { code: 'EEXIST' });
+    await rename(tmp, target);
   }
 }
 

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createReplayServer } from '../../src/replay/server.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,9 +22,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Spawn `bin/focuscrawl ...args`. */
+/** Preloaded into CLI children: name lookups stay on the machine (see the file). */
+export const LOOPBACK_DNS = pathToFileURL(path.join(ROOT, 'test', 'helpers', 'loopback-dns.mjs')).href;
+
+/** Spawn `bin/focuscrawl ...args`, its name lookups loopback-only (LOOPBACK_DNS). */
 export function spawnCli(args: string[], opts: { cwd?: string } = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', LOOPBACK_DNS, BIN, ...args], { cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Run the CLI to completion and collect its output. */

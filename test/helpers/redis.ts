@@ -1,6 +1,8 @@
 /**
- * Test helper: a real redis-server on a free loopback port, no persistence,
- * its files in a temp dir; stopped (and the dir removed) by `stop`.
+ * Test helper: a real redis-server on a free loopback port, no persistence
+ * unless asked for (`aof`), its files in a temp dir; stopped (and the dir
+ * removed) by `stop`; `restart` stops it (cleanly or with SIGKILL) and starts
+ * it again on the same port and dir, as an operator restarting Redis would.
  * Tests skip with REDIS_SKIP (a reason) when redis-server is not installed;
  * .ci/run installs it.
  */
@@ -25,6 +27,18 @@ export interface RedisServer {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
+  /**
+   * Stop the server (`shutdown`: SIGTERM, which Redis handles as SHUTDOWN:
+   * the AOF is written and fsynced; `kill`: SIGKILL, writes not yet fsynced
+   * are lost) and start it again on the same port and dir; resolves once it
+   * answers PING. `downMs`: how long it stays down.
+   */
+  restart(how: 'shutdown' | 'kill', downMs?: number): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** append-only file with this fsync policy (default: no persistence at all) */
+  aof?: 'everysec' | 'always';
 }
 
 /** A port free right now (bound to 0 and closed: redis-server has no `--port 0`). */
@@ -55,38 +69,64 @@ async function ping(port: number): Promise<boolean> {
   });
 }
 
-/** Start redis-server on a free loopback port; retries once on a port race. */
-export async function startRedis(): Promise<RedisServer> {
+/** Spawn redis-server on `port`; resolves once it answers PING, or with its stderr when it exited or never answered. */
+async function spawnServer(port: number, dir: string, opts: RedisServerOptions): Promise<{ child: ChildProcess } | { failed: string }> {
+  const persistence = opts.aof ? ['--appendonly', 'yes', '--appendfsync', opts.aof] : ['--appendonly', 'no'];
+  const child = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let exited = false;
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  child.on('exit', () => (exited = true));
+  for (let i = 0; i < 100 && !exited; i++) {
+    if (await ping(port)) return { child };
+    await sleep(50);
+  }
+  child.kill('SIGKILL');
+  return { failed: stderr };
+}
+
+async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await Promise.race([gone, sleep(3000)]);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGKILL');
+    await gone;
+  }
+}
+
+/** Start redis-server on a free loopback port; retries on a port race. */
+export async function startRedis(opts: RedisServerOptions = {}): Promise<RedisServer> {
   if (REDIS_SERVER === null) throw new Error('redis-server is not installed');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-redis-'));
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let exited = false;
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.on('exit', () => (exited = true));
-    for (let i = 0; i < 100 && !exited; i++) {
-      if (await ping(port)) {
-        const stop = async () => {
-          if (!exited) {
-            const gone = new Promise((resolve) => child.once('exit', resolve));
-            child.kill('SIGTERM');
-            await Promise.race([gone, sleep(3000)]);
-            if (!exited) child.kill('SIGKILL');
-          }
+    const started = await spawnServer(port, dir, opts);
+    if ('child' in started) {
+      const server: RedisServer = {
+        port,
+        url: `redis://127.0.0.1:${port}/0`,
+        child: started.child,
+        stop: async () => {
+          await stopChild(server.child, 'SIGTERM');
           await rm(dir, { recursive: true, force: true });
-        };
-        return { port, url: `redis://127.0.0.1:${port}/0`, child, stop };
-      }
-      await sleep(50);
+        },
+        restart: async (how, downMs = 0) => {
+          await stopChild(server.child, how === 'shutdown' ? 'SIGTERM' : 'SIGKILL');
+          if (downMs > 0) await sleep(downMs);
+          const again = await spawnServer(port, dir, opts);
+          if ('failed' in again) throw new Error(`redis-server did not restart on port ${port}: ${again.failed}`);
+          server.child = again.child;
+        },
+      };
+      return server;
     }
-    child.kill('SIGKILL');
     if (attempt >= 2) {
       await rm(dir, { recursive: true, force: true });
-      throw new Error(`redis-server did not start: ${stderr}`);
+      throw new Error(`redis-server did not start: ${started.failed}`);
     }
   }
 }

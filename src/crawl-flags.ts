@@ -1,0 +1,113 @@
+/**
+ * The flags of `focuscrawl crawl`: one entry each (src/args.ts generates
+ * parsing, validation, --help and docs/cli.md from it). A limit that counts
+ * something (pages, frontier, path trap limits) takes 0 for "no limit".
+ */
+import type { CommandSpec, Flag } from './args.ts';
+import { DEFAULT_MAX_PAGES_PER_HOST } from './host-budget.ts';
+import { DEFAULT_RETRY_POLICY } from './retry.ts';
+import { knownStrategies } from './scorers/index.ts';
+import { DEFAULT_HOLD_BACK } from './stages/frontier-source.ts';
+import { DEFAULT_TRAP_LIMITS } from './traps.ts';
+import { DEFAULT_MAX_LINKS } from './parse/page-parser.ts';
+
+/** The longest setTimeout Node keeps (ms): a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The largest count a limit flag takes (a trillion). */
+const MAX_COUNT = 1e12;
+
+const SEEDS = 'Seeds';
+const TOPIC = 'Topic and strategy';
+const SCOPE = 'Scope';
+const TRAPS = 'Crawler traps';
+const POLITE = 'Politeness';
+const HTTP = 'HTTP';
+const RETRIES = 'Retries';
+const RECORDS = 'Records (stdout)';
+const FILES = 'Output files (records still go to stdout)';
+const STATE = 'State';
+const LOGGING = 'Logging (stderr)';
+
+const FLAGS: Flag[] = [
+  { group: SEEDS, name: 'seed', type: 'string', value: 'URL', multiple: true, help: 'a start URL' },
+  { group: SEEDS, name: 'seeds', type: 'string', value: 'FILE', help: 'start URLs, one a line (# comments, blank lines); - reads them from stdin: ... | focuscrawl crawl --seeds - ...' },
+
+  { group: TOPIC, name: 'topic', type: 'string', value: 'FILE', help: 'topic.json: {"name": "...", "terms": ["..."], "threshold": 0.2} (docs/topic-format.md)' },
+  { group: TOPIC, name: 'strategy', type: 'choice', value: 'NAME', choices: knownStrategies(), defaultText: 'nb-link with a model, best-first with a topic, else bfs', help: `how the frontier is ordered: ${knownStrategies().join(', ')}` },
+  { group: TOPIC, name: 'model', type: 'string', value: 'FILE', help: 'a model from `focuscrawl train`: judges page relevance, scores links for nb-link and bayes-kde (docs/model-format.md)' },
+  { group: TOPIC, name: 'param', type: 'string', value: 'KEY=VALUE', multiple: true, help: 'a strategy parameter, e.g. roundSize=10; overrides the topic file\'s "params"' },
+  { group: TOPIC, name: 'density', type: 'choice', choices: ['kernel', 'gaussian'], defaultText: 'kernel', help: 'the bayes-kde density (the same as --param density=NAME)' },
+  { group: TOPIC, name: 'tunnel', type: 'int', value: 'K', min: 0, max: 1_000_000, defaultText: 'no limit', help: 'follow at most K consecutive off-topic hops (0 = hard focus)' },
+  { group: TOPIC, name: 'segmenter', type: 'string', value: 'NAME', default: 'node-rs', help: 'Chinese word segmentation: node-rs (@node-rs/jieba) or nodejieba (an optional package, if installed)' },
+
+  { group: SCOPE, name: 'max-pages', type: 'int', min: 1, max: MAX_COUNT, zeroIsNoLimit: true, defaultText: 'no limit', help: 'stop after N pages (counted across resumed runs)' },
+  { group: SCOPE, name: 'max-time', type: 'number', value: 'S', min: 0.001, max: Math.floor(MAX_TIMER_MS / 1000), defaultText: 'no limit', help: 'stop after S seconds of this run (decimals allowed); requests in flight go back to the frontier, rerun to go on (exit 0)' },
+  { group: SCOPE, name: 'max-depth', type: 'int', min: 0, max: 1_000_000, defaultText: 'no limit', help: 'do not queue links more than N hops from a seed (0: the seeds only)' },
+  { group: SCOPE, name: 'max-frontier', type: 'int', min: 1, max: MAX_COUNT, zeroIsNoLimit: true, defaultText: 'no limit', help: 'keep at most the N best queued URLs' },
+  { group: SCOPE, name: 'allow-domain', type: 'string', value: 'D', multiple: true, help: 'queue only URLs on D or its subdomains (any of them; cornell.edu allows www.cs.cornell.edu; also for redirects: FC_OUT_OF_SCOPE); seeds are always fetched' },
+  { group: SCOPE, name: 'include', type: 'string', value: 'REGEX', multiple: true, help: 'queue only URLs that match one of these (JavaScript regular expression, unanchored, tested on the canonical URL)' },
+  { group: SCOPE, name: 'exclude', type: 'string', value: 'REGEX', multiple: true, help: 'never queue URLs that match one of these' },
+  { group: SCOPE, name: 'skip-extensions', type: 'string', value: 'LIST', defaultText: 'pdf, ps, gz, zip, images, audio, video, office files, ... (README "Files that are not pages")', help: 'do not queue links or sitemap entries whose path ends in one of these extensions (comma-separated; none = queue them all)' },
+  { group: SCOPE, name: 'sitemap', type: 'string', value: 'URL|FILE', multiple: true, help: 'queue the URLs of a sitemap (urlset, sitemapindex, text, .gz) at depth 1, scored like links; entries on another host than the sitemap are dropped unless its robots.txt lists it' },
+  { group: SCOPE, name: 'sitemaps-from-robots', type: 'boolean', help: "also read the sitemaps named by each seed host's robots.txt" },
+  { group: SCOPE, name: 'sitemap-max-urls', type: 'int', min: 1, max: 1e9, default: 1_000_000, help: 'URLs taken from all sitemaps together' },
+  { group: SCOPE, name: 'near-dup-distance', type: 'int', value: 'K', min: 0, max: 10, default: 3, help: 'a page within Hamming distance K of an earlier page\'s SimHash is a near-duplicate: "duplicateOf" in its record, its links are not queued (0 = off)' },
+  { group: SCOPE, name: 'near-dup-min-tokens', type: 'int', min: 0, max: 1_000_000, default: 30, help: 'pages with fewer tokens are never near-duplicates' },
+  { group: SCOPE, name: 'keep-index-html', type: 'boolean', help: 'do not treat /dir/index.html and /dir/ as one URL' },
+  { group: SCOPE, name: 'keep-session-ids', type: 'boolean', help: 'do not strip session ids from URLs (;jsessionid=, PHPSESSID=, sessionid=, session_id=, osCsid=, CFID=, CFTOKEN=, ASPSESSIONID*=, and sid= when its value is a 16+ character token)' },
+
+  { group: TRAPS, name: 'max-pages-per-host', type: 'int', min: 1, max: MAX_COUNT, zeroIsNoLimit: true, default: DEFAULT_MAX_PAGES_PER_HOST, help: 'at most N pages per host (counted across resumed runs); then its queued URLs become FC_HOST_BUDGET records (no request) and links to it are dropped' },
+  { group: TRAPS, name: 'max-path-repeat', type: 'int', min: 1, max: 1_000_000, zeroIsNoLimit: true, default: DEFAULT_TRAP_LIMITS.maxRepeat, help: 'drop links whose path has a segment or group of segments more than N times in a row: /a/a/a/, /a/b/a/b/a/b/' },
+  { group: TRAPS, name: 'max-path-segments', type: 'int', min: 1, max: 1_000_000, zeroIsNoLimit: true, default: DEFAULT_TRAP_LIMITS.maxSegments, help: 'drop links with more than N path segments' },
+  { group: TRAPS, name: 'max-url-length', type: 'int', min: 1, max: 100_000_000, zeroIsNoLimit: true, default: DEFAULT_TRAP_LIMITS.maxUrlLength, help: 'drop links longer than N characters' },
+
+  { group: POLITE, name: 'concurrency', type: 'int', min: 1, max: 10_000, default: 8, help: 'requests in flight in all' },
+  { group: POLITE, name: 'per-host', type: 'int', min: 1, max: 1000, default: 1, help: 'requests in flight per host' },
+  { group: POLITE, name: 'delay-ms', type: 'int', min: 0, max: MAX_TIMER_MS, default: 1000, help: 'pause between requests to one host (robots.txt Crawl-delay wins when larger; not applied to replay-proxy answers unless given explicitly)' },
+  { group: POLITE, name: 'delay-factor', type: 'number', value: 'F', min: 0, max: 1000, default: 0, help: "also pause F times as long as the host's last request took (at most 30 s; 0 = off): a slow server is asked less often, as Heritrix's delay factor (its default is 5)" },
+  { group: POLITE, name: 'host-diversity', type: 'int', value: 'K', min: 0, max: 10_000, default: 0, help: 'every K consecutive fetches from K different hosts when possible (0 = off)' },
+  { group: POLITE, name: 'hold-back', type: 'number', value: 'Q', min: 0, max: 1, default: DEFAULT_HOLD_BACK, help: "while a request is in flight and the best queued URL's host is about one request from free, leave a slot empty rather than fill it with a URL in the bottom Q of the queue by score (0.5: at most the median; 0 = fill every free slot)" },
+  { group: POLITE, name: 'user-agent', type: 'string', value: 'STRING', defaultText: 'names focuscrawl and its version', help: 'the User-Agent header' },
+
+  { group: HTTP, name: 'proxy', type: 'string', value: 'URL', help: 'send every request through this HTTP forward proxy (e.g. focuscrawl replay)' },
+  { group: HTTP, name: 'allow-private', type: 'boolean', help: 'also fetch loopback, private, link-local and cloud-metadata addresses (refused by default: FC_PRIVATE_ADDRESS; not checked with --proxy, which resolves names itself)' },
+  { group: HTTP, name: 'max-bytes', type: 'int', min: 1, max: 2 ** 30, default: 1024 * 1024, help: 'body cap per page (the record says truncated)' },
+  { group: HTTP, name: 'max-links-per-page', type: 'int', min: 1, max: 10_000_000, default: DEFAULT_MAX_LINKS, help: 'links read per HTML page; more are dropped: the record says "caps": ["links"], the summary counts them as links-per-page' },
+  { group: HTTP, name: 'auth', type: 'string', value: 'HOST=USER:PASS', multiple: true, help: 'basic credentials sent only to HOST' },
+  { group: HTTP, name: 'timeout-ms', type: 'int', min: 1, max: MAX_TIMER_MS, defaultText: '10000, 20000, 30000', help: 'connect, response-headers and body-gap timeout, each: FC_TIMEOUT' },
+  { group: HTTP, name: 'fetch-timeout-ms', type: 'int', min: 1, max: MAX_TIMER_MS, default: 60000, help: 'cap on one whole request, body included: FC_TIMEOUT' },
+
+  { group: RETRIES, name: 'retries', type: 'int', min: 0, max: 100, default: DEFAULT_RETRY_POLICY.retries, help: 'fetch a URL again after FC_NETWORK, FC_TIMEOUT or HTTP 429, 500, 502, 503, 504, at most N more times; the record of the last attempt says "attempts"' },
+  { group: RETRIES, name: 'retry-base-ms', type: 'int', min: 0, max: MAX_TIMER_MS, default: DEFAULT_RETRY_POLICY.baseMs, help: "after such a failure its host waits N * 2^(attempt-1) ms, +-25%, or the answer's Retry-After" },
+  { group: RETRIES, name: 'max-retry-after', type: 'int', value: 'S', min: 0, max: Math.floor(MAX_TIMER_MS / 1000), default: DEFAULT_RETRY_POLICY.maxRetryAfterMs / 1000, help: 'cap on any host wait, seconds; an answer with a longer Retry-After is not retried' },
+
+  { group: RECORDS, name: 'text', type: 'boolean', help: 'each HTML page\'s record carries its main text as "text": the visible text in document order, one line per block, navigation (menus, headers, footers, link lists) left out; the title is "title"' },
+  { group: RECORDS, name: 'text-max-chars', type: 'int', min: 1, max: 1e9, defaultText: '100000', help: 'cap of "text", characters (implies --text); a cut text has "textTruncated": true' },
+  { group: RECORDS, name: 'outlinks', type: 'boolean', help: 'each page record lists its followable links as "outlinks": [{"url", "anchor", "score"}], each canonical URL once' },
+
+  { group: FILES, name: 'warc-out', type: 'string', value: 'DIR', help: 'also archive every fetched response in DIR as WARC/1.1, gzip per record: request + response records (redirect hops too) and a metadata record with score, relevance, depth, parent, strategy; written before the page is committed; the file being written ends in .open. `focuscrawl replay --warc FILE ...` serves them' },
+  { group: FILES, name: 'warc-max-size', type: 'bytes', min: 1, max: 2 ** 50, defaultText: '1G', help: 'roll over to a new WARC file at N bytes' },
+  { group: FILES, name: 'pages-out', type: 'string', value: 'DIR', help: "save each kept page body as DIR/ab/<md5 of its URL> (seed 001's page repository; ab = the hash's first two hex digits)" },
+
+  { group: STATE, name: 'store', type: 'string', value: 'DIR|redis://HOST:PORT/DB[?crawl=NAME]', default: './focuscrawl-store', help: 'crawl state: a LevelDB directory (rerunning with the same store resumes; seeds are optional then), or a Redis server shared by several crawl workers (each URL is fetched by one worker; --per-host, --delay-ms and --max-pages hold across them)' },
+  { group: STATE, name: 'fresh', type: 'boolean', help: "delete the store's own files first, nothing else (refused if DIR is not a focuscrawl store: docs/store-directory.md; with Redis, deletes the crawl's keys)" },
+  { group: STATE, name: 'lease-ms', type: 'int', min: 100, max: MAX_TIMER_MS, defaultText: '30000', help: "with a Redis store: a worker's claimed URLs return to the frontier N ms after it dies" },
+
+  { group: LOGGING, name: 'stats-interval', type: 'number', value: 'S', min: 0, max: Math.floor(MAX_TIMER_MS / 1000), default: 10, help: 'a stats record every S seconds (0 = none): pages, pages/s, harvest, frontier, hosts, errors by code, fetch latency p50/p95/p99, bytes; a final one at exit (also kept in the store)' },
+  { group: LOGGING, name: 'log-format', type: 'choice', choices: ['text', 'json'], default: 'text', help: 'json: every stderr line is one JSON object' },
+  { group: LOGGING, name: 'quiet', type: 'boolean', help: 'no stats, progress line or summary on stderr' },
+];
+
+export const CRAWL_SPEC: CommandSpec = {
+  name: 'crawl',
+  usage: ['crawl --seed URL [--seed URL ...] | --seeds FILE [options]'],
+  summary: 'Fetch the pages most likely on topic first; one NDJSON record per URL (a page or an error) on stdout, logs on stderr.',
+  flags: FLAGS,
+  exitCodes: [
+    [0, 'done, a limit was reached, or stdout was closed early (| head); also --help'],
+    [1, 'runtime failure: the store is locked (FC_STORE_LOCKED) or cannot be opened or written (FC_STORE), a --warc-out or --pages-out file cannot be written, the crawl stalled (FC_STALLED), an internal error'],
+    [2, 'bad input: FC_USAGE (unknown flag, bad or missing value, bad seeds), FC_BAD_TOPIC, FC_BAD_MODEL'],
+    [130, 'interrupted by SIGINT (Ctrl-C); the store is consistent, rerun with the same --store to resume'],
+    [143, 'interrupted by SIGTERM; as for 130'],
+  ],
+};
