@@ -275,7 +275,7 @@ export class Model implements LearnedModel {
     const lin = this.#linear;
     if (lin === null) return this.#page.probability(pageFeatures(page, { segmenter: this.#segmenter }));
     if (linkDensity(page) > lin.hubDensity) return 0;
-    return lin.page.probability(pageGrams(page));
+    return lin.page.calibrate(lin.page.marginOfTexts([[pageMainText(page), '']]));
   }
 
   /**
@@ -285,7 +285,13 @@ export class Model implements LearnedModel {
    */
   linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number {
     if (this.#linear !== null) {
-      return this.#linear.link.probability(linkGrams(anchor, context, { group: this.group, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }));
+      // linkGrams(...) scored without building the grams (LinearClassifier.marginOfTexts)
+      const link = this.#linear.link;
+      if (this.group < 3) return link.calibrate(link.marginOfTexts([[anchor, ''], [context, 'c:']]));
+      const extra = linkFeatures('', '', { group: this.group, url, parentUrl: parent?.url, parentRelevant: parent?.relevant });
+      const texts: [string, string][] = [[anchor, ''], [context, 'c:']];
+      if (this.group === 4 && parent?.title) texts.push([parent.title, 'p:']);
+      return link.calibrate(link.marginOfTexts(texts, extra));
     }
     return this.#link.probability(
       linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
@@ -409,8 +415,6 @@ export interface FitOptions {
  * about 0.98.
  */
 export const DEFAULT_HUB_DENSITY = 0.8;
-/** Texts composed per calibration document of the linear page judge (LinearOptions.composeDocs). */
-export const PAGE_COMPOSE_DOCS = 4;
 
 /** The unprefixed tokens of a page's features (pageFeatures adds 't:' title features, tokens never contain ':'). */
 function pageTokens(features: readonly string[]): string[] {
@@ -510,8 +514,9 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       features: linkGrams(l.anchor, l.context, { group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
       label: l.label,
     }));
-    // a page holds several texts' worth of words: calibrate the judge on documents of PAGE_COMPOSE_DOCS + 1 texts
-    const linearPage = LinearClassifier.train(pageRows, { composeDocs: PAGE_COMPOSE_DOCS, ...opts.linearOptions });
+    // Platt and the threshold from held-out examples shaped as the judge reads
+    // them (pageGrams of each held-out example's own page), see LinearClassifier
+    const linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
     const linearLink = LinearClassifier.train(linkRows, opts.linearOptions);
     inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
@@ -536,7 +541,8 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     link: { group, domainTerms, classifier: link.toJSON() },
     kde: { vectorizer: vectorizer.toJSON(), gaussian: gaussian.toJSON(), kernel: kernel.toJSON() },
     terms,
-    threshold: DEFAULT_MODEL_THRESHOLD,
+    // linear: the judge's F1-maximising cut on held-out examples (LinearClassifier.threshold)
+    threshold: linear === undefined ? DEFAULT_MODEL_THRESHOLD : (linear.page.threshold ?? DEFAULT_MODEL_THRESHOLD),
     classifier,
     ...(linear === undefined ? {} : { linear }),
   };

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LinearClassifier, fitPlatt, textGrams } from '../src/learn/linear.ts';
+import { LinearClassifier, bestF1Threshold, fitPlatt, textGrams } from '../src/learn/linear.ts';
 import { linkDensity, pageMainText } from '../src/learn/features.ts';
 import { seededRandom } from '../src/learn/metrics.ts';
 import { Model, fitModel, loadModel, MODEL_VERSION, type ModelJSON } from '../src/model.ts';
@@ -145,4 +145,38 @@ test('issue 21 item 3: a texts-trained model does not call an off-topic hub of o
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('marginOfTexts (the hashed fast path) scores exactly as margin(textGrams(...))', () => {
+  // text of every shape textGrams handles: Han runs, Latin words and bigrams,
+  // mixed runs, digits, full-width forms (NFKC), an astral Han character, one-letter words
+  const texts = ['股市涨停，资金流入', 'Solar Panel a test of solar panel', 'ARM中国组建合资公司5G芯片', 'ＡＢＣ全角１２３', '𠀀𠀁中文 x y zz', '', '…！？'];
+  const examples = texts.flatMap((t, i) => [
+    { features: [...textGrams(t), ...textGrams(texts[(i + 1) % texts.length], 'c:'), 'u:host'], label: 1 as const },
+    { features: [...textGrams(texts[(i + 3) % texts.length]), ...textGrams(t.slice(2), 'c:')], label: 0 as const },
+  ]);
+  const clf = LinearClassifier.train([...examples, ...examples], { lambdas: [1e-3], minDf: 1 });
+  assert.ok(clf.size > 50, String(clf.size));
+  for (const a of texts) {
+    for (const c of texts) {
+      const slow = clf.margin([...textGrams(a), ...textGrams(c, 'c:'), 'u:host']);
+      const fast = clf.marginOfTexts([[a, ''], [c, 'c:']], ['u:host']);
+      assert.ok(Math.abs(slow - fast) < 1e-9, `${a} | ${c}: ${slow} vs ${fast}`);
+    }
+  }
+  // a round-tripped classifier hashes the same vocabulary
+  const back = LinearClassifier.fromJSON(clf.toJSON());
+  assert.ok(Math.abs(back.marginOfTexts([[texts[0], '']]) - back.margin(textGrams(texts[0]))) < 1e-9);
+});
+
+test('bestF1Threshold cuts where F1 of the positive class is highest; train stores it', () => {
+  // scores 0.9 0.8 (+) 0.7 (−) 0.6 (+) 0.2 0.1 (−): best F1 = 6/7 at the cut between 0.6 and 0.2
+  assert.equal(bestF1Threshold([0.9, 0.8, 0.7, 0.6, 0.2, 0.1], [1, 1, 0, 1, 0, 0]), 0.4);
+  // ties stay together
+  assert.equal(bestF1Threshold([0.5, 0.5, 0.1], [1, 0, 0]), 0.3);
+  const clf = LinearClassifier.train(noisy(300, 5));
+  assert.ok(clf.threshold > 0 && clf.threshold < 1, String(clf.threshold));
+  assert.equal(LinearClassifier.fromJSON(clf.toJSON()).threshold, Number(clf.threshold.toPrecision(6)));
+  const { threshold: _dropped, ...old } = clf.toJSON();
+  assert.equal(LinearClassifier.fromJSON(old).threshold, 0.5, 'a file without a threshold keeps 0.5');
 });

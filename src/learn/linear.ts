@@ -20,6 +20,15 @@
  *   smoothed targets ((n₊+1)/(n₊+2), 1/(n₋+2)) and the examples' own class
  *   frequencies, so P ≥ 0.5 means "more likely + than −" at the training
  *   prior. The final weights are fitted on all examples.
+ * - Threshold: the calibrated probability cut that maximises F1 on the same
+ *   held-out examples (midway between the last example called positive and
+ *   the next one), stored as `threshold`: "a threshold calibrated on
+ *   held-out examples". P ≥ 0.5 keeps its probability meaning; the
+ *   threshold trades the rarer class's precision against its recall.
+ * - Scoring is compiled (see Compiled below): the vocabulary is a hash table
+ *   of 64-bit keys (two 32-bit hashes of the feature's UTF-16 code units)
+ *   over typed arrays of idf and weight, and marginOfTexts hashes a text's
+ *   grams while it walks the text, building no gram strings.
  * Deterministic: the same examples and seed give the same model.
  */
 import { binaryMetrics, kFoldIndices, seededRandom } from './metrics.ts';
@@ -37,6 +46,8 @@ export interface LinearJSON {
   lambda: number;
   /** held-out AUC per λ tried (cross-validation), informational */
   cv?: Record<string, number>;
+  /** the F1-maximising cut of P on held-out examples (absent in older files: 0.5) */
+  threshold?: number;
 }
 
 /** Options of LinearClassifier.train. */
@@ -118,16 +129,21 @@ export class LinearClassifier {
   readonly platt: readonly [number, number];
   readonly bias: number;
   readonly cv: Readonly<Record<string, number>> | undefined;
+  /** the F1-maximising cut of probability() on held-out examples (0.5 for files without one) */
+  readonly threshold: number;
   readonly #idf: ReadonlyMap<string, number>;
   readonly #weight: ReadonlyMap<string, number>;
+  readonly #compiled: Compiled;
 
-  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv?: Record<string, number>) {
+  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number) {
     this.#idf = idf;
     this.#weight = weight;
     this.bias = bias;
     this.platt = platt;
     this.lambda = lambda;
     this.cv = cv;
+    this.threshold = threshold;
+    this.#compiled = new Compiled(idf, weight);
   }
 
   /** Vocabulary size. */
@@ -137,21 +153,31 @@ export class LinearClassifier {
 
   /** The raw margin z = w·x + b of a feature bag (x: the normalised TF-IDF vector). */
   margin(features: readonly string[]): number {
-    const tf = new Map<string, number>();
-    for (const f of features) if (this.#idf.has(f)) tf.set(f, (tf.get(f) ?? 0) + 1);
-    let norm = 0;
-    let dot = 0;
-    for (const [f, n] of tf) {
-      const x = (1 + Math.log(n)) * this.#idf.get(f)!;
-      norm += x * x;
-      dot += x * this.#weight.get(f)!;
-    }
-    return norm > 0 ? this.bias + dot / Math.sqrt(norm) : this.bias;
+    const c = this.#compiled;
+    for (const f of features) c.addFeature(f);
+    return this.bias + c.finish();
+  }
+
+  /**
+   * The margin of textGrams(t.text, t.prefix) over all `texts` plus the
+   * `features` (as margin(...) of those features, up to rounding), without
+   * building the grams: the fast path of the link scorers and the judge.
+   */
+  marginOfTexts(texts: readonly (readonly [text: string, prefix: string])[], features: readonly string[] = []): number {
+    const c = this.#compiled;
+    for (const [text, prefix] of texts) c.addText(text, prefix);
+    for (const f of features) c.addFeature(f);
+    return this.bias + c.finish();
   }
 
   /** The calibrated P(+ | features): σ(A·margin + B). */
   probability(features: readonly string[]): number {
-    return sigmoid(this.platt[0] * this.margin(features) + this.platt[1]);
+    return this.calibrate(this.margin(features));
+  }
+
+  /** σ(A·z + B): the calibrated probability of a margin. */
+  calibrate(z: number): number {
+    return sigmoid(this.platt[0] * z + this.platt[1]);
   }
 
   /**
@@ -205,6 +231,7 @@ export class LinearClassifier {
       if (lambdas.length === 1) break;
     }
     let platt: [number, number];
+    let threshold: number;
     const compose = opts.composeDocs ?? 0;
     if (compose > 0) {
       // documents of compose + 1 held-out examples of one label, scored by the fold's own fit
@@ -227,8 +254,10 @@ export class LinearClassifier {
         }
       }
       platt = fitPlatt(docMargins, docLabels);
+      threshold = bestF1Threshold(docMargins.map((z) => sigmoid(platt[0] * z + platt[1])), docLabels);
     } else {
       platt = fitPlatt(best.margins, labels);
+      threshold = bestF1Threshold(Array.from(best.margins, (z) => sigmoid(platt[0] * z + platt[1])), labels);
     }
     const all = Array.from({ length: n }, (_, i) => i);
     const w = fit(rows, labels, all, vocab.length, best.lambda, maxIter);
@@ -238,7 +267,7 @@ export class LinearClassifier {
       idfMap.set(f, idf[j]);
       weightMap.set(f, w[j]);
     });
-    return new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined);
+    return new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold);
   }
 
   /** Plain JSON (numbers rounded to 6 significant digits); fromJSON(toJSON()) scores as this does up to that rounding. */
@@ -249,7 +278,7 @@ export class LinearClassifier {
       const w = this.#weight.get(f)!;
       features[f] = [r(idf), r(w)];
     }
-    return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}) };
+    return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold) };
   }
 
   /** Rebuilds a classifier from toJSON() output. Throws TypeError naming what is malformed. */
@@ -276,7 +305,266 @@ export class LinearClassifier {
       if (typeof o.cv !== 'object' || o.cv === null || !Object.values(o.cv).every(finite)) throw new TypeError('linear model: "cv" must be an object of numbers');
       cv = { ...(o.cv as Record<string, number>) };
     }
-    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv);
+    if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
+    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
+  }
+}
+
+/**
+ * The cut of `probs` that maximises F1 of the positive class: midway
+ * between the lowest probability called positive and the next lower one
+ * (ties stay together). 0.5 when there is no positive.
+ */
+export function bestF1Threshold(probs: readonly number[], labels: readonly (0 | 1)[]): number {
+  const order = probs.map((_, i) => i).sort((a, b) => probs[b] - probs[a]);
+  let nPos = 0;
+  for (const y of labels) nPos += y;
+  if (nPos === 0) return 0.5;
+  let tp = 0;
+  let best = -1;
+  let cut = 0.5;
+  for (let k = 0; k < order.length; k++) {
+    tp += labels[order[k]];
+    const here = probs[order[k]];
+    const next = k + 1 < order.length ? probs[order[k + 1]] : 0;
+    if (k + 1 < order.length && next === here) continue;
+    const f1 = (2 * tp) / (k + 1 + nPos);
+    if (f1 > best) {
+      best = f1;
+      cut = (here + next) / 2;
+    }
+  }
+  return cut;
+}
+
+const HASH_A = 0x811c9dc5;
+const HASH_B = 0x2545f491;
+/** FNV-1a step (32 bits). */
+const stepA = (h: number, cu: number): number => Math.imul(h ^ cu, 0x01000193);
+/** A second, independent 32-bit step (multiply-xorshift, murmur-style constant). */
+const stepB = (h: number, cu: number): number => {
+  const x = Math.imul(h ^ cu, 0x5bd1e995);
+  return x ^ (x >>> 15);
+};
+/** Han flags of the BMP, filled on first use: 0 unknown, 1 not Han, 2 Han. */
+const HAN_BMP = new Uint8Array(0x10000);
+function isHan(cp: number): boolean {
+  if (cp > 0xffff) return HAN.test(String.fromCodePoint(cp));
+  let f = HAN_BMP[cp];
+  if (f === 0) HAN_BMP[cp] = f = HAN.test(String.fromCharCode(cp)) ? 2 : 1;
+  return f === 2;
+}
+/** stepA over a code point's UTF-16 code units. */
+function cpA(h: number, cp: number): number {
+  return cp > 0xffff ? stepA(stepA(h, 0xd800 + ((cp - 0x10000) >> 10)), 0xdc00 + ((cp - 0x10000) & 0x3ff)) : stepA(h, cp);
+}
+/** stepB over a code point's UTF-16 code units. */
+function cpB(h: number, cp: number): number {
+  return cp > 0xffff ? stepB(stepB(h, 0xd800 + ((cp - 0x10000) >> 10)), 0xdc00 + ((cp - 0x10000) & 0x3ff)) : stepB(h, cp);
+}
+
+/**
+ * The scoring form of a vocabulary: open addressing on (hash A, hash B) of
+ * a feature's UTF-16 code units, so a gram is looked up from hashes
+ * updated code unit by code unit as a text is walked (a false match needs
+ * both 32-bit hashes to collide). Term frequencies go to a typed array and
+ * a list of touched slots, cleared by finish(). Not re-entrant: one scoring
+ * at a time (JavaScript is single-threaded and scoring never yields).
+ */
+class Compiled {
+  readonly #mask: number;
+  readonly #keyA: Int32Array;
+  readonly #keyB: Int32Array;
+  /** slot -> feature index + 1 (0: empty) */
+  readonly #slot: Int32Array;
+  readonly #idf: Float64Array;
+  readonly #weight: Float64Array;
+  readonly #tf: Int32Array;
+  #touched: Int32Array;
+  #nTouched = 0;
+  /** the previous word of the text being walked (for word bigrams) */
+  #prevWord: string | null = null;
+  /** code points of the run being walked (reused) */
+  #cps: Int32Array = new Int32Array(256);
+
+  constructor(idf: ReadonlyMap<string, number>, weight: ReadonlyMap<string, number>) {
+    let size = 16;
+    while (size < idf.size * 2) size *= 2;
+    this.#mask = size - 1;
+    this.#keyA = new Int32Array(size);
+    this.#keyB = new Int32Array(size);
+    this.#slot = new Int32Array(size);
+    this.#idf = new Float64Array(idf.size);
+    this.#weight = new Float64Array(idf.size);
+    this.#tf = new Int32Array(idf.size);
+    this.#touched = new Int32Array(64);
+    let j = 0;
+    for (const [f, v] of idf) {
+      let a = HASH_A;
+      let b = HASH_B;
+      for (let i = 0; i < f.length; i++) {
+        const cu = f.charCodeAt(i);
+        a = stepA(a, cu);
+        b = stepB(b, cu);
+      }
+      let s = a & this.#mask;
+      while (this.#slot[s] !== 0) {
+        if (this.#keyA[s] === a && this.#keyB[s] === b) throw new TypeError(`linear model: hash collision of feature ${JSON.stringify(f)}`);
+        s = (s + 1) & this.#mask;
+      }
+      this.#keyA[s] = a;
+      this.#keyB[s] = b;
+      this.#slot[s] = j + 1;
+      this.#idf[j] = v;
+      this.#weight[j] = weight.get(f)!;
+      j++;
+    }
+  }
+
+  /** Counts the feature with hashes (a, b) when it is in the vocabulary. */
+  #count(a: number, b: number): void {
+    let s = a & this.#mask;
+    for (;;) {
+      const j = this.#slot[s];
+      if (j === 0) return;
+      if (this.#keyA[s] === a && this.#keyB[s] === b) {
+        if (this.#tf[j - 1]++ === 0) {
+          if (this.#nTouched === this.#touched.length) {
+            const grown = new Int32Array(this.#touched.length * 2);
+            grown.set(this.#touched);
+            this.#touched = grown;
+          }
+          this.#touched[this.#nTouched++] = j - 1;
+        }
+        return;
+      }
+      s = (s + 1) & this.#mask;
+    }
+  }
+
+  addFeature(f: string): void {
+    let a = HASH_A;
+    let b = HASH_B;
+    for (let i = 0; i < f.length; i++) {
+      const cu = f.charCodeAt(i);
+      a = stepA(a, cu);
+      b = stepB(b, cu);
+    }
+    this.#count(a, b);
+  }
+
+  /** Counts textGrams(text, prefix), gram by gram, without building them. */
+  addText(text: string, prefix: string): void {
+    let pa = HASH_A;
+    let pb = HASH_B;
+    for (let i = 0; i < prefix.length; i++) {
+      const cu = prefix.charCodeAt(i);
+      pa = stepA(pa, cu);
+      pb = stepB(pb, cu);
+    }
+    this.#prevWord = null;
+    const normal = text.normalize('NFKC').toLowerCase();
+    RUN.lastIndex = 0;
+    for (let m = RUN.exec(normal); m !== null; m = RUN.exec(normal)) {
+      const run = m[0];
+      if (!HAN.test(run)) {
+        if (run.length < 2) continue;
+        let a = pa;
+        let b = pb;
+        for (let i = 0; i < run.length; i++) {
+          const cu = run.charCodeAt(i);
+          a = stepA(a, cu);
+          b = stepB(b, cu);
+        }
+        this.#count(a, b);
+        const prev = this.#prevWord;
+        if (prev !== null) {
+          a = pa;
+          b = pb;
+          for (let i = 0; i < prev.length; i++) {
+            const cu = prev.charCodeAt(i);
+            a = stepA(a, cu);
+            b = stepB(b, cu);
+          }
+          a = stepA(a, 32);
+          b = stepB(b, 32);
+          for (let i = 0; i < run.length; i++) {
+            const cu = run.charCodeAt(i);
+            a = stepA(a, cu);
+            b = stepB(b, cu);
+          }
+          this.#count(a, b);
+        }
+        this.#prevWord = run;
+        continue;
+      }
+      this.#prevWord = null;
+      this.#hanRun(run, pa, pb);
+    }
+  }
+
+  /** A run with Han: Han stretches give character 1-3-grams, other stretches of 2+ code units a word. */
+  #hanRun(run: string, pa: number, pb: number): void {
+    // code points and their Han flags
+    if (this.#cps.length < run.length) this.#cps = new Int32Array(run.length * 2);
+    const cps = this.#cps;
+    let n = 0;
+    for (let i = 0; i < run.length; ) {
+      const cp = run.codePointAt(i)!;
+      cps[n++] = cp;
+      i += cp > 0xffff ? 2 : 1;
+    }
+    let i = 0;
+    while (i < n) {
+      const han = isHan(cps[i]);
+      let end = i + 1;
+      while (end < n && isHan(cps[end]) === han) end++;
+      if (!han) {
+        let units = 0;
+        for (let k = i; k < end; k++) units += cps[k] > 0xffff ? 2 : 1;
+        if (units >= 2) {
+          let a = pa;
+          let b = pb;
+          for (let k = i; k < end; k++) {
+            a = cpA(a, cps[k]);
+            b = cpB(b, cps[k]);
+          }
+          this.#count(a, b);
+        }
+      } else {
+        for (let k = i; k < end; k++) {
+          let a = cpA(pa, cps[k]);
+          let b = cpB(pb, cps[k]);
+          this.#count(a, b);
+          if (k + 1 < end) {
+            a = cpA(a, cps[k + 1]);
+            b = cpB(b, cps[k + 1]);
+            this.#count(a, b);
+            if (k + 2 < end) {
+              a = cpA(a, cps[k + 2]);
+              b = cpB(b, cps[k + 2]);
+              this.#count(a, b);
+            }
+          }
+        }
+      }
+      i = end;
+    }
+  }
+
+  /** (w·x) / ‖x‖ of the counted features, and resets the counts. */
+  finish(): number {
+    let norm = 0;
+    let dot = 0;
+    for (let k = 0; k < this.#nTouched; k++) {
+      const j = this.#touched[k];
+      const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
+      this.#tf[j] = 0;
+      norm += x * x;
+      dot += x * this.#weight[j];
+    }
+    this.#nTouched = 0;
+    return norm > 0 ? dot / Math.sqrt(norm) : 0;
   }
 }
 
