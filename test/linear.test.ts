@@ -150,7 +150,10 @@ test('issue 21 item 3: a texts-trained model does not call an off-topic hub of o
 test('marginOfTexts (the hashed fast path) scores exactly as margin(textGrams(...))', () => {
   // text of every shape textGrams handles: Han runs, Latin words and bigrams,
   // mixed runs, digits, full-width forms (NFKC), an astral Han character, one-letter words
-  const texts = ['股市涨停，资金流入', 'Solar Panel a test of solar panel', 'ARM中国组建合资公司5G芯片', 'ＡＢＣ全角１２３', '𠀀𠀁中文 x y zz', '', '…！？'];
+  const random = seededRandom(21);
+  const alphabet = [...'股市涨停资金流入中国〇⺀ ab Zé\u0301ß1２ＡＢ，。.-_ \n𠀀𠀁'];
+  const noise = Array.from({ length: 30 }, () => Array.from({ length: 1 + Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+  const texts = ['股市涨停，资金流入', 'Solar Panel a test of solar panel', 'ARM中国组建合资公司5G芯片', 'ＡＢＣ全角１２３', '𠀀𠀁中文 x y zz', '', '…！？', ...noise];
   const examples = texts.flatMap((t, i) => [
     { features: [...textGrams(t), ...textGrams(texts[(i + 1) % texts.length], 'c:'), 'u:host'], label: 1 as const },
     { features: [...textGrams(texts[(i + 3) % texts.length]), ...textGrams(t.slice(2), 'c:')], label: 0 as const },

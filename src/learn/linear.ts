@@ -346,13 +346,23 @@ const stepB = (h: number, cu: number): number => {
   const x = Math.imul(h ^ cu, 0x5bd1e995);
   return x ^ (x >>> 15);
 };
-/** Han flags of the BMP, filled on first use: 0 unknown, 1 not Han, 2 Han. */
-const HAN_BMP = new Uint8Array(0x10000);
-function isHan(cp: number): boolean {
-  if (cp > 0xffff) return HAN.test(String.fromCodePoint(cp));
-  let f = HAN_BMP[cp];
-  if (f === 0) HAN_BMP[cp] = f = HAN.test(String.fromCharCode(cp)) ? 2 : 1;
-  return f === 2;
+/** Code point classes of textGrams: not in a run (SEP), a letter/digit/mark of another script, Han. */
+const SEP = 1;
+const OTHER_CLASS = 2;
+const HAN_CLASS = 3;
+const LETTER = /[\p{L}\p{N}\p{M}]/u;
+/** classOf for the BMP, filled on first use (0: not yet known). */
+const CLASS_BMP = new Uint8Array(0x10000);
+function classOf(cp: number): number {
+  if (cp <= 0xffff) {
+    const c = CLASS_BMP[cp];
+    if (c !== 0) return c;
+    return (CLASS_BMP[cp] = classify(String.fromCharCode(cp)));
+  }
+  return classify(String.fromCodePoint(cp));
+}
+function classify(ch: string): number {
+  return !LETTER.test(ch) ? SEP : HAN.test(ch) ? HAN_CLASS : OTHER_CLASS;
 }
 /** stepA over a code point's UTF-16 code units. */
 function cpA(h: number, cp: number): number {
@@ -382,8 +392,6 @@ class Compiled {
   readonly #tf: Int32Array;
   #touched: Int32Array;
   #nTouched = 0;
-  /** the previous word of the text being walked (for word bigrams) */
-  #prevWord: string | null = null;
   /** code points of the run being walked (reused) */
   #cps: Int32Array = new Int32Array(256);
 
@@ -453,7 +461,12 @@ class Compiled {
     this.#count(a, b);
   }
 
-  /** Counts textGrams(text, prefix), gram by gram, without building them. */
+  /**
+   * Counts textGrams(text, prefix), gram by gram, without building them:
+   * one walk over the normalised text by code point classes (CLASS_BMP),
+   * runs of letters/digits/marks taken by index, no regular expression and
+   * no substring.
+   */
   addText(text: string, prefix: string): void {
     let pa = HASH_A;
     let pb = HASH_B;
@@ -462,85 +475,102 @@ class Compiled {
       pa = stepA(pa, cu);
       pb = stepB(pb, cu);
     }
-    this.#prevWord = null;
-    const normal = text.normalize('NFKC').toLowerCase();
-    RUN.lastIndex = 0;
-    for (let m = RUN.exec(normal); m !== null; m = RUN.exec(normal)) {
-      const run = m[0];
-      if (!HAN.test(run)) {
-        if (run.length < 2) continue;
-        let a = pa;
-        let b = pb;
-        for (let i = 0; i < run.length; i++) {
-          const cu = run.charCodeAt(i);
-          a = stepA(a, cu);
-          b = stepB(b, cu);
-        }
-        this.#count(a, b);
-        const prev = this.#prevWord;
-        if (prev !== null) {
-          a = pa;
-          b = pb;
-          for (let i = 0; i < prev.length; i++) {
-            const cu = prev.charCodeAt(i);
-            a = stepA(a, cu);
-            b = stepB(b, cu);
-          }
-          a = stepA(a, 32);
-          b = stepB(b, 32);
-          for (let i = 0; i < run.length; i++) {
-            const cu = run.charCodeAt(i);
+    const s = text.normalize('NFKC').toLowerCase();
+    const n = s.length;
+    // the previous word of a run without Han (for word bigrams): s[prevStart, prevEnd)
+    let prevStart = -1;
+    let prevEnd = -1;
+    let i = 0;
+    while (i < n) {
+      const cp0 = s.codePointAt(i)!;
+      if (classOf(cp0) === SEP) {
+        i += cp0 > 0xffff ? 2 : 1;
+        continue;
+      }
+      let j = i;
+      let hasHan = false;
+      while (j < n) {
+        const cp = s.codePointAt(j)!;
+        const c = classOf(cp);
+        if (c === SEP) break;
+        if (c === HAN_CLASS) hasHan = true;
+        j += cp > 0xffff ? 2 : 1;
+      }
+      if (!hasHan) {
+        if (j - i >= 2) {
+          let a = pa;
+          let b = pb;
+          for (let k = i; k < j; k++) {
+            const cu = s.charCodeAt(k);
             a = stepA(a, cu);
             b = stepB(b, cu);
           }
           this.#count(a, b);
+          if (prevStart >= 0) {
+            a = pa;
+            b = pb;
+            for (let k = prevStart; k < prevEnd; k++) {
+              const cu = s.charCodeAt(k);
+              a = stepA(a, cu);
+              b = stepB(b, cu);
+            }
+            a = stepA(a, 32);
+            b = stepB(b, 32);
+            for (let k = i; k < j; k++) {
+              const cu = s.charCodeAt(k);
+              a = stepA(a, cu);
+              b = stepB(b, cu);
+            }
+            this.#count(a, b);
+          }
+          prevStart = i;
+          prevEnd = j;
         }
-        this.#prevWord = run;
-        continue;
+      } else {
+        prevStart = -1;
+        this.#hanRun(s, i, j, pa, pb);
       }
-      this.#prevWord = null;
-      this.#hanRun(run, pa, pb);
+      i = j;
     }
   }
 
-  /** A run with Han: Han stretches give character 1-3-grams, other stretches of 2+ code units a word. */
-  #hanRun(run: string, pa: number, pb: number): void {
-    // code points and their Han flags
-    if (this.#cps.length < run.length) this.#cps = new Int32Array(run.length * 2);
+  /** s[start, end), a run with Han: Han stretches give character 1-3-grams, other stretches of 2+ code units a word. */
+  #hanRun(s: string, start: number, end: number, pa: number, pb: number): void {
+    if (this.#cps.length < end - start) this.#cps = new Int32Array((end - start) * 2);
     const cps = this.#cps;
     let n = 0;
-    for (let i = 0; i < run.length; ) {
-      const cp = run.codePointAt(i)!;
+    for (let i = start; i < end; ) {
+      const cp = s.codePointAt(i)!;
       cps[n++] = cp;
       i += cp > 0xffff ? 2 : 1;
     }
     let i = 0;
     while (i < n) {
-      const han = isHan(cps[i]);
-      let end = i + 1;
-      while (end < n && isHan(cps[end]) === han) end++;
+      const han = classOf(cps[i]) === HAN_CLASS;
+      let stop = i + 1;
+      while (stop < n && (classOf(cps[stop]) === HAN_CLASS) === han) stop++;
       if (!han) {
         let units = 0;
-        for (let k = i; k < end; k++) units += cps[k] > 0xffff ? 2 : 1;
+        for (let k = i; k < stop; k++) units += cps[k] > 0xffff ? 2 : 1;
         if (units >= 2) {
           let a = pa;
           let b = pb;
-          for (let k = i; k < end; k++) {
+          for (let k = i; k < stop; k++) {
             a = cpA(a, cps[k]);
             b = cpB(b, cps[k]);
           }
           this.#count(a, b);
         }
       } else {
-        for (let k = i; k < end; k++) {
+        for (let k = i; k < stop; k++) {
           let a = cpA(pa, cps[k]);
           let b = cpB(pb, cps[k]);
           this.#count(a, b);
-          if (k + 1 < end) {
+          if (k + 1 < stop) {
             a = cpA(a, cps[k + 1]);
             b = cpB(b, cps[k + 1]);
             this.#count(a, b);
-            if (k + 2 < end) {
+            if (k + 2 < stop) {
               a = cpA(a, cps[k + 2]);
               b = cpB(b, cps[k + 2]);
               this.#count(a, b);
@@ -548,7 +578,7 @@ class Compiled {
           }
         }
       }
-      i = end;
+      i = stop;
     }
   }
 
