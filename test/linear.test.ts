@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LinearClassifier, bestF1Threshold, fitPlatt, textGrams } from '../src/learn/linear.ts';
+import { LinearClassifier, bestF1Threshold, breakEvenThreshold, fitPlatt, textGrams } from '../src/learn/linear.ts';
 import { linkDensity, pageMainText } from '../src/learn/features.ts';
 import { seededRandom } from '../src/learn/metrics.ts';
 import { Model, fitModel, loadModel, MODEL_VERSION, type ModelJSON } from '../src/model.ts';
@@ -172,13 +172,21 @@ test('marginOfTexts (the hashed fast path) scores exactly as margin(textGrams(..
   assert.ok(Math.abs(back.marginOfTexts([[texts[0], '']]) - back.margin(textGrams(texts[0]))) < 1e-9);
 });
 
-test('bestF1Threshold cuts where F1 of the positive class is highest; train stores it', () => {
+test('breakEvenThreshold calls as many positive as there are; bestF1Threshold maximises F1; train stores the former', () => {
+  // 3 positives: the cut between the 3rd and 4th highest, whatever the labels' order
+  assert.ok(Math.abs(breakEvenThreshold([0.9, 0.8, 0.7, 0.6, 0.2, 0.1], [1, 1, 0, 1, 0, 0]) - 0.65) < 1e-12);
+  // ties stay together on the positive side
+  assert.equal(breakEvenThreshold([0.5, 0.5, 0.1], [1, 0, 0]), 0.3);
   // scores 0.9 0.8 (+) 0.7 (−) 0.6 (+) 0.2 0.1 (−): best F1 = 6/7 at the cut between 0.6 and 0.2
   assert.equal(bestF1Threshold([0.9, 0.8, 0.7, 0.6, 0.2, 0.1], [1, 1, 0, 1, 0, 0]), 0.4);
   // ties stay together
   assert.equal(bestF1Threshold([0.5, 0.5, 0.1], [1, 0, 0]), 0.3);
   const clf = LinearClassifier.train(noisy(300, 5));
   assert.ok(clf.threshold > 0 && clf.threshold < 1, String(clf.threshold));
+  // on its training examples (a stand-in for held-out ones here) about as many are called + as are +
+  const ex = noisy(300, 5);
+  const called = ex.filter((e) => clf.probability(e.features) >= clf.threshold).length;
+  assert.ok(Math.abs(called - 100) <= 25, `${called} called positive of 100`);
   assert.equal(LinearClassifier.fromJSON(clf.toJSON()).threshold, Number(clf.threshold.toPrecision(6)));
   const { threshold: _dropped, ...old } = clf.toJSON();
   assert.equal(LinearClassifier.fromJSON(old).threshold, 0.5, 'a file without a threshold keeps 0.5');

@@ -20,11 +20,17 @@
  *   smoothed targets ((n₊+1)/(n₊+2), 1/(n₋+2)) and the examples' own class
  *   frequencies, so P ≥ 0.5 means "more likely + than −" at the training
  *   prior. The final weights are fitted on all examples.
- * - Threshold: the calibrated probability cut that maximises F1 on the same
- *   held-out examples (midway between the last example called positive and
- *   the next one), stored as `threshold`: "a threshold calibrated on
- *   held-out examples". P ≥ 0.5 keeps its probability meaning; the
- *   threshold trades the rarer class's precision against its recall.
+ * - Threshold: the precision = recall (break-even) cut of the calibrated
+ *   probabilities of the same held-out examples: midway between the n₊-th
+ *   and the (n₊+1)-th highest, so as many held-out examples are called
+ *   positive as are positive. Stored as `threshold` ("a threshold
+ *   calibrated on held-out examples"). P ≥ 0.5 keeps its probability
+ *   meaning ("more likely + than −", which for a rare class misses most of
+ *   it); the threshold balances the rare class's precision and recall.
+ *   Break-even rather than the F1-maximising cut: on TNEWS the F1 cut of
+ *   held-out headlines falls low (recall 0.7-0.75, precision 0.4-0.46 for
+ *   finance and tech, RESULTS.md linear-cv), and longer documents, whose
+ *   margins spread more, then call too many off-topic pages relevant.
  * - Scoring is compiled (see Compiled below): the vocabulary is a hash table
  *   of 64-bit keys (two 32-bit hashes of the feature's UTF-16 code units)
  *   over typed arrays of idf and weight, and marginOfTexts hashes a text's
@@ -46,7 +52,7 @@ export interface LinearJSON {
   lambda: number;
   /** held-out AUC per λ tried (cross-validation), informational */
   cv?: Record<string, number>;
-  /** the F1-maximising cut of P on held-out examples (absent in older files: 0.5) */
+  /** the precision = recall cut of P on held-out examples (absent in older files: 0.5) */
   threshold?: number;
 }
 
@@ -129,7 +135,7 @@ export class LinearClassifier {
   readonly platt: readonly [number, number];
   readonly bias: number;
   readonly cv: Readonly<Record<string, number>> | undefined;
-  /** the F1-maximising cut of probability() on held-out examples (0.5 for files without one) */
+  /** the precision = recall cut of probability() on held-out examples (0.5 for files without one) */
   readonly threshold: number;
   readonly #idf: ReadonlyMap<string, number>;
   readonly #weight: ReadonlyMap<string, number>;
@@ -254,10 +260,10 @@ export class LinearClassifier {
         }
       }
       platt = fitPlatt(docMargins, docLabels);
-      threshold = bestF1Threshold(docMargins.map((z) => sigmoid(platt[0] * z + platt[1])), docLabels);
+      threshold = breakEvenThreshold(docMargins.map((z) => sigmoid(platt[0] * z + platt[1])), docLabels);
     } else {
       platt = fitPlatt(best.margins, labels);
-      threshold = bestF1Threshold(Array.from(best.margins, (z) => sigmoid(platt[0] * z + platt[1])), labels);
+      threshold = breakEvenThreshold(Array.from(best.margins, (z) => sigmoid(platt[0] * z + platt[1])), labels);
     }
     const all = Array.from({ length: n }, (_, i) => i);
     const w = fit(rows, labels, all, vocab.length, best.lambda, maxIter);
@@ -308,6 +314,24 @@ export class LinearClassifier {
     if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
     return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
   }
+}
+
+/**
+ * The precision = recall cut of `probs`: midway between the n₊-th and the
+ * (n₊+1)-th highest score (n₊ positives), so n₊ examples score above it
+ * (fewer when the n₊-th ties with the next: ties stay together, on the
+ * positive side). 0.5 when there is no positive.
+ */
+export function breakEvenThreshold(probs: readonly number[], labels: readonly (0 | 1)[]): number {
+  let nPos = 0;
+  for (const y of labels) nPos += y;
+  if (nPos === 0) return 0.5;
+  const sorted = [...probs].sort((a, b) => b - a);
+  if (nPos >= sorted.length) return sorted[sorted.length - 1] / 2;
+  const at = sorted[nPos - 1];
+  let k = nPos;
+  while (k < sorted.length && sorted[k] === at) k++;
+  return k < sorted.length ? (at + sorted[k]) / 2 : at / 2;
 }
 
 /**
