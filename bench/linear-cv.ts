@@ -1,7 +1,7 @@
 /**
  * 5-fold cross-validation of the calibrated linear link classifier (issue
- * 24) on TNEWS dev: headline textGrams + keyword textGrams ('c:'), one
- * class against the rest, LinearClassifier defaults (λ by inner 3-fold CV,
+ * 24) on TNEWS dev: the link classifier's features (linkGrams, group 2)
+ * of headline as anchor and keywords as context, one class against the rest, LinearClassifier defaults (λ by inner 3-fold CV,
  * Platt on out-of-fold margins, the F1-maximising threshold on them).
  * `--words`: also jieba words of the headline (search mode, 'w:' prefix,
  * src/text/tokenize.ts with the node-rs segmenter) beside the character
@@ -14,7 +14,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LinearClassifier, textGrams } from '../src/learn/linear.ts';
+import { LinearClassifier } from '../src/learn/linear.ts';
+import { linkGrams } from '../src/model.ts';
 import { binaryMetrics, kFoldIndices } from '../src/learn/metrics.ts';
 import { tokenize } from '../src/text/tokenize.ts';
 import { getSegmenter } from '../src/text/segmenter.ts';
@@ -28,8 +29,7 @@ if (!existsSync(CORPUS)) {
 const segmenter = getSegmenter('node-rs');
 const rows = readFileSync(CORPUS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sentence: string; label_desc: string; keywords?: string });
 const feats = rows.map((r) => [
-  ...textGrams(r.sentence),
-  ...textGrams((r.keywords ?? '').replace(/,/g, ' '), 'c:'),
+  ...linkGrams(r.sentence, (r.keywords ?? '').replace(/,/g, ' '), { group: 2 }),
   ...(values.words ? tokenize(r.sentence, { segmenter }).map((w) => `w:${w}`) : []),
 ]);
 const prAt = (p: number[], y: (0 | 1)[], t: number): [number, number] => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { LinearClassifier, bestF1Threshold, breakEvenThreshold, fitPlatt, textGrams } from '../src/learn/linear.ts';
 import { linkDensity, pageMainText } from '../src/learn/features.ts';
 import { seededRandom } from '../src/learn/metrics.ts';
-import { Model, fitModel, loadModel, MODEL_VERSION, type ModelJSON } from '../src/model.ts';
+import { Model, fitModel, linkGrams, loadModel, MODEL_VERSION, type ModelJSON } from '../src/model.ts';
 import { readTexts, textPage } from '../src/train/from-texts.ts';
 import { runTrain } from '../src/train/command.ts';
 import { generatePortalWeb } from '../src/genweb/portal.ts';
@@ -190,4 +190,21 @@ test('breakEvenThreshold calls as many positive as there are; bestF1Threshold ma
   assert.equal(LinearClassifier.fromJSON(clf.toJSON()).threshold, Number(clf.threshold.toPrecision(6)));
   const { threshold: _dropped, ...old } = clf.toJSON();
   assert.equal(LinearClassifier.fromJSON(old).threshold, 0.5, 'a file without a threshold keeps 0.5');
+});
+
+test('Model.linkProbability (fast path) scores as the classifier on linkGrams, for every feature group', async () => {
+  const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
+  for (const group of [1, 2, 3, 4] as const) {
+    const { model } = fitModel(data, { target: 'fin', classifier: 'linear', group, linearOptions: { lambdas: [1e-3], minDf: 1 } });
+    const clf = LinearClassifier.fromJSON(model.json.linear!.link);
+    const cases: [string, string, string, { url: string; title: string; relevant: boolean }][] = [
+      ['股市大涨', '基金 股票 银行', 'http://finance.example.cn/a.html', { url: 'http://finance.example.cn/', title: '财经频道 股市', relevant: true }],
+      ['球队夺冠', '比赛,冠军', 'http://sports.example.cn/b', { url: 'http://www.example.cn/', title: '', relevant: false }],
+    ];
+    for (const [anchor, context, url, parent] of cases) {
+      const slow = clf.probability(linkGrams(anchor, context, { group, url, parentUrl: parent.url, parentTitle: parent.title, parentRelevant: parent.relevant }));
+      const fast = model.linkProbability(anchor, context, url, parent);
+      assert.ok(Math.abs(slow - fast) < 1e-9, `group ${group} ${anchor}: ${slow} vs ${fast}`);
+    }
+  }
 });
