@@ -148,7 +148,7 @@ const section = [
   `TNEWS dev split by line parity: each half trains (\`train --texts\`, sentence + keywords, as bench/chinese-web-results.ts) and the other half builds ` +
     `webs with \`gen-web --seed\` ${seeds.join(', ')}: ${2 * seeds.length} webs, no web headline trained on. Every HTML page answered 200 is judged; ` +
     'positive iff its label is the target (articles; hubs, homes and forum threads of the target are negatives). `relevant` = P ≥ the model\'s threshold ' +
-    '(NB: 0.5; linear: the F1-maximising cut on held-out training examples, chosen inside `train`). The oracle column picks the threshold on the web itself: the best any threshold could do with this ranking. ' +
+    '(NB: 0.5; linear: the precision = recall cut on held-out training examples, chosen inside `train`). The oracle column picks the threshold on the web itself: the best any threshold could do with this ranking. ' +
     `Median over the ${2 * seeds.length} webs (min–max).`,
   '',
   '| target | judge | threshold | precision | recall | page AUC | best F1 point at any threshold (oracle): P / R |',
