@@ -67,7 +67,7 @@ const table = [
   `## Focus on a generated Chinese portal web (${TARGET})`,
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ` +
-    `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/chinese-web-results.ts --write\`. One crawl per row.`,
+    `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/chinese-web-results.ts ${process.argv.slice(2).join(' ')}\`. One crawl per row.`,
   '',
   `Web: \`focuscrawl gen-web --seed 1\` from the odd lines of TNEWS dev (synthetic links); model: \`focuscrawl train --texts\` on the even lines. ` +
     `Target ${TARGET}; pages = archived pages fetched (status 200); recall over all ${bfs?.targets ?? '?'} ${TARGET} articles of the web.`,

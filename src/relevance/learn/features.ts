@@ -249,3 +249,28 @@ export function mineDomainTerms(
   scored.sort((a, b) => b[1] - a[1] || b[2] - a[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return scored.slice(0, size).map(([t]) => t);
 }
+
+/**
+ * The text a linear page judge reads: the title, the headings and the
+ * content text, i.e. the page's own text without its anchors, navigation
+ * and link lists (the parser moves link-list text to `navigation` and
+ * anchor text to `anchor`), so a hub listing twenty on-topic headlines is
+ * judged by what it says itself, not by what it links to.
+ */
+export function pageMainText(page: ParsedPage): string {
+  return [page.title || page.blocks.title, page.blocks.heading, page.blocks.content].filter((s) => s).join('\n');
+}
+
+/**
+ * Share of a page's visible text that is link text or navigation:
+ * (anchor + navigation characters) / (anchor + navigation + heading +
+ * content characters), whitespace not counted; 0 for a page without text.
+ * The classic boilerplate signal (Kohlschütter et al. 2010, "link
+ * density"): hubs, home pages and link lists are near 1, articles low.
+ */
+export function linkDensity(page: ParsedPage): number {
+  const len = (s: string): number => s.replace(/\s+/g, '').length;
+  const links = len(page.blocks.anchor) + len(page.blocks.navigation);
+  const own = len(page.blocks.heading) + len(page.blocks.content);
+  return links + own === 0 ? 0 : links / (links + own);
+}

@@ -1,7 +1,7 @@
 /**
  * `context-graph` (Diligenti et al., VLDB 2000; beyond the seeds): a
  * layered link classifier, trained on the link graph of labelled pages
- * (`focuscrawl train --warc ... --layers`; src/learn/layers.ts), predicts
+ * (`focuscrawl train --warc ... --layers`; src/relevance/learn/layers.ts), predicts
  * for each link how many links its target is from a target page: layer 0
  * (a target), 1, 2, or the last layer ("3 or more, or never"). The
  * frontier takes the lowest predicted layer first and, within a layer, the

@@ -16,7 +16,7 @@ export interface LinkParent {
   relevant?: boolean;
 }
 
-/** A model trained by `focuscrawl train` (see src/model.ts). */
+/** A model trained by `focuscrawl train` (see src/relevance/model.ts). */
 export interface LearnedModel {
   /** the label the model was trained to find */
   readonly target: string;

@@ -5,10 +5,10 @@
  *   file (`library` argument, or param `libraryPath`: a path read
  *   synchronously when the scorer is built; relative to the working
  *   directory; usually the --topic file itself): kinds, synonyms (concept
- *   substitution) and confirmed mined terms. See src/etfl/library.ts.
+ *   substitution) and confirmed mined terms. See src/relevance/etfl/library.ts.
  * - pageRelevance = ctx.judge(page), the shared judge, so `relevance` means
  *   the same for every strategy. Alongside, the scorer computes the page's
- *   tag-block relevance R(p) (src/etfl/blocks.ts; IDF from the substituted
+ *   tag-block relevance R(p) (src/relevance/etfl/blocks.ts; IDF from the substituted
  *   tokens of the pages fetched before it) and counts the page into its
  *   own document frequencies.
  * - linkScore: with Sim = the library similarity of the link's anchor

@@ -1,6 +1,6 @@
 /**
  * Strategy registry. Every strategy is a Scorer (src/types.ts) built from a
- * ScorerContext (src/scorers/context.ts), so they all share one
+ * ScorerContext (src/relevance/scorers/context.ts), so they all share one
  * page-relevance judge; a strategy differs only in how it scores links.
  * Add a strategy by adding its factory here.
  */
@@ -31,7 +31,7 @@ export interface ScorerOptions {
   /** strategy parameters, overriding the defaults */
   params?: Record<string, number | string>;
   /**
-   * the exploration and tail lanes over the strategy (src/scorers/explore.ts):
+   * the exploration and tail lanes over the strategy (src/relevance/scorers/explore.ts):
    * the share of fetches the breadth-first lane gets at the start, 0 to 1;
    * 0 (the default here, and `crawl --explore 0`): the strategy alone, as
    * its paper defines it. A crawl (CrawlConfig.explore) defaults to

@@ -26,7 +26,7 @@
  * defaults, 79% with contextWeight 1, 91% with evenSplit 1, 45% with both
  * (BENCHMARKS.md, 2026-11-26).
  *
- * (src/graph/ipagerank.ts). The graph holds every fetched page with its
+ * (src/relevance/graph/ipagerank.ts). The graph holds every fetched page with its
  * queued links (edge weight RW). A link's frontier priority is the IPR of
  * its target from the links seen so far: when it is found, the target's
  * IPR from the last round plus the share the current page passes it,

@@ -12,7 +12,7 @@ import type { ParsedPage } from '../../types.ts';
 import type { Segmenter } from '../text/segmenter.ts';
 import { pageFeatures } from '../learn/features.ts';
 import { seededRandom } from '../learn/metrics.ts';
-import type { LinkExample, PageExample, TrainingData } from '../model.ts';
+import { pageGrams, type LinkExample, type PageExample, type TrainingData } from '../model.ts';
 
 /** Default cap on the examples of each kind kept for training (a uniform sample beyond it). */
 export const DEFAULT_MAX_EXAMPLES = 500_000;
@@ -48,12 +48,15 @@ export class Reservoir<T> {
   }
 }
 
-/** A page made of one text: the text is its title and its only visible text. */
-export function textPage(text: string): ParsedPage {
+/**
+ * A page made of one text: the text is its title and its only visible
+ * text; `body`, when given, is its content text.
+ */
+export function textPage(text: string, body = ''): ParsedPage {
   return {
     title: text,
     charset: 'utf-8',
-    blocks: { title: text, heading: '', content: '', navigation: '', anchor: '', other: '' },
+    blocks: { title: text, heading: '', content: body, navigation: '', anchor: '', other: '' },
     links: [],
     base: '',
     noindex: false,
@@ -159,7 +162,9 @@ export async function readTexts(opts: TextsOptions): Promise<TrainingData> {
   const links: LinkExample[] = [];
   for (const r of sample.items) {
     links.push({ anchor: r.text, context: r.context, label: r.label });
-    pages.push({ features: pageFeatures(textPage(r.text), { segmenter: opts.segmenter }), label: r.label });
+    // the linear judge's page also has the context as its body text (an
+    // article carries its keywords); the NB features stay as they were
+    pages.push({ features: pageFeatures(textPage(r.text), { segmenter: opts.segmenter }), label: r.label, grams: pageGrams(textPage(r.text, r.context)) });
   }
   return {
     source: 'texts',

@@ -20,7 +20,7 @@ import type { Segmenter } from '../text/segmenter.ts';
 import { buildIndex, readResponse, MAX_BODY_BYTES, type ArchivedResponse } from '../../replay/warc-index.ts';
 import { parseBody } from '../../parse/body.ts';
 import { pageFeatures } from '../learn/features.ts';
-import type { LayerLinkExample, LinkExample, PageExample, TrainingData } from '../model.ts';
+import { pageGrams, type LayerLinkExample, type LinkExample, type PageExample, type TrainingData } from '../model.ts';
 import { DEFAULT_TOP_LAYER, graphLayers, linkLayer } from '../learn/layers.ts';
 import { DEFAULT_MAX_EXAMPLES, Reservoir, readLines } from './from-texts.ts';
 import { rowMatches, whereColumns, whereText, type WhereFilter } from './where.ts';
@@ -46,7 +46,7 @@ export interface LabelsTable {
 /**
  * Reads a labels TSV. The first non-blank line is the header; the URL
  * column is the one named `url` (else the first), the label column the one
- * named `label` (else the second). URLs are canonicalised (src/url.ts).
+ * named `label` (else the second). URLs are canonicalised (src/urls/canonical.ts).
  * Throws UsageError (FC_USAGE) when the file is unreadable, has fewer than
  * two columns, or a filter names a column the header lacks.
  */
@@ -137,7 +137,7 @@ export interface WarcOptions {
   /**
    * Also label links with the context-graph layer of their target (layer
    * examples for a layered link classifier, Diligenti et al. 2000; see
-   * src/learn/layers.ts): the layers come from the link graph of the
+   * src/relevance/learn/layers.ts): the layers come from the link graph of the
    * parsed source pages, followed backwards from the target pages (a link
    * up to a target above the page in its site, as for `hubLinks`, is
    * navigation and left out). A link to a URL the WARCs have no record of
@@ -286,7 +286,7 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     const page = parseBody(body, url, charset);
     counts.parsedPages++;
     const pageLabel = labelOf(url);
-    if (pageLabel !== undefined) pageSample.add({ features: pageFeatures(page, { segmenter: opts.segmenter }), label: pageLabel });
+    if (pageLabel !== undefined) pageSample.add({ features: pageFeatures(page, { segmenter: opts.segmenter }), label: pageLabel, grams: pageGrams(page) });
     const outLinks = opts.layers === true ? new Set<string>() : null;
     for (const link of page.links) {
       counts.linksSeen++;

@@ -1,0 +1,210 @@
+// The calibrated linear classifier (issue 24) and the linear page judge of
+// texts-trained models (issue 21 item 3).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LinearClassifier, bestF1Threshold, breakEvenThreshold, fitPlatt, textGrams } from '../src/relevance/learn/linear.ts';
+import { linkDensity, pageMainText } from '../src/relevance/learn/features.ts';
+import { seededRandom } from '../src/relevance/learn/metrics.ts';
+import { Model, fitModel, linkGrams, loadModel, MODEL_VERSION, type ModelJSON } from '../src/relevance/model.ts';
+import { readTexts, textPage } from '../src/relevance/train/from-texts.ts';
+import { runTrain } from '../src/commands/train.ts';
+import { generatePortalWeb } from '../src/tools/genweb/portal.ts';
+import { parseBody } from '../src/parse/body.ts';
+import { normaliseCharset } from '../src/parse/charset.ts';
+import { Writable } from 'node:stream';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/headlines-zh.ndjson', import.meta.url));
+
+/** n examples: label 1 has 'good', label 0 'bad', both 6 noise features of 40. */
+function noisy(n: number, seed: number): { features: string[]; label: 0 | 1 }[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const label = (i % 3 === 0 ? 1 : 0) as 0 | 1;
+    const noise = Array.from({ length: 6 }, () => `n${Math.floor(random() * 40)}`);
+    return { features: [label === 1 ? 'good' : 'bad', ...noise], label };
+  });
+}
+
+test('textGrams: character 1-3-grams of Han text, words and word bigrams of Latin text, with a prefix', () => {
+  assert.deepEqual(textGrams('股市涨'), ['股', '股市', '股市涨', '市', '市涨', '涨']);
+  assert.deepEqual(textGrams('Solar Panel, a test', 'c:'), ['c:solar', 'c:panel', 'c:solar panel', 'c:test', 'c:panel test']);
+});
+
+test('LinearClassifier learns separable data among noise features', () => {
+  const clf = LinearClassifier.train(noisy(300, 3));
+  assert.ok(clf.probability(['good', 'n1', 'n2']) > 0.9, String(clf.probability(['good', 'n1', 'n2'])));
+  assert.ok(clf.probability(['bad', 'n1', 'n2']) < 0.1);
+  assert.ok(clf.margin(['good']) > clf.margin(['bad']));
+});
+
+test('Platt calibration maps a held-out score to the observed rate', () => {
+  // margins z ~ labels drawn with P(+ | z) = σ(2z − 1): Platt recovers A ≈ 2, B ≈ −1
+  const random = seededRandom(11);
+  const z: number[] = [];
+  const y: (0 | 1)[] = [];
+  for (let i = 0; i < 4000; i++) {
+    const m = random() * 6 - 3;
+    z.push(m);
+    y.push(random() < 1 / (1 + Math.exp(-(2 * m - 1))) ? 1 : 0);
+  }
+  const [a, b] = fitPlatt(z, y);
+  assert.ok(Math.abs(a - 2) < 0.25 && Math.abs(b + 1) < 0.25, `A ${a}, B ${b}`);
+  // a trained classifier: an example scored 0.5 is about as often + as −
+  const clf = LinearClassifier.train(noisy(300, 5));
+  assert.ok(clf.probability(['n1', 'n2']) > 0.05 && clf.probability(['n1', 'n2']) < 0.95, 'no evidence: not certain');
+});
+
+test('LinearClassifier is deterministic with a seed and round-trips through JSON', () => {
+  const data = noisy(200, 9);
+  const a = LinearClassifier.train(data, { seed: 4 });
+  const b = LinearClassifier.train(data, { seed: 4 });
+  assert.deepEqual(a.toJSON(), b.toJSON());
+  const c = LinearClassifier.fromJSON(JSON.parse(JSON.stringify(a.toJSON())));
+  for (const f of [['good', 'n3'], ['bad'], ['n7', 'n8', 'n9']]) assert.ok(Math.abs(a.probability(f) - c.probability(f)) < 1e-4);
+  assert.throws(() => LinearClassifier.fromJSON({ ...a.toJSON(), platt: [1] }), /platt/);
+  assert.throws(() => LinearClassifier.train([{ features: ['x'], label: 1 }, { features: ['y'], label: 1 }]), TypeError);
+});
+
+test('pageMainText leaves out anchors and navigation; linkDensity measures them', () => {
+  const page = textPage('标题', '正文内容');
+  page.blocks.anchor = '链接一 链接二 链接三 链接四';
+  page.blocks.navigation = '首页';
+  assert.equal(pageMainText(page), '标题\n正文内容');
+  assert.equal(linkDensity(page), 14 / 18);
+  assert.equal(linkDensity(textPage('x')), 0);
+});
+
+const fast = { lambdas: [1e-3, 1e-2], folds: 3 };
+
+test('a linear model file (version 3) round-trips; a version 2 file loads and scores as before', async () => {
+  const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
+  const { json, model } = fitModel(data, { target: 'fin', classifier: 'linear', linearOptions: fast });
+  assert.equal(json.version, MODEL_VERSION);
+  assert.equal(json.classifier, 'linear');
+  assert.equal(model.classifier, 'linear');
+  const again = Model.fromJSON(JSON.parse(JSON.stringify(json)));
+  const page = textPage('股市大涨，银行迎来新机会', '利率 基金');
+  assert.equal(again.pageProbability(page), model.pageProbability(page));
+  assert.equal(again.linkProbability('基金下调', '债券'), model.linkProbability('基金下调', '债券'));
+  assert.ok(model.linkProbability('基金下调，债券怎么走', '') > model.linkProbability('足球爆冷，球员遗憾出局', ''));
+  assert.throws(() => Model.fromJSON({ ...json, linear: { ...json.linear, hubDensity: 2 } }), /hubDensity/);
+  assert.throws(() => Model.fromJSON({ ...json, version: 2 }), /needs model version 3/);
+
+  // an old file: version 2, no classifier field, NB parts only
+  const nb = fitModel(data, { target: 'fin', classifier: 'nb' });
+  const v2 = structuredClone(nb.json) as ModelJSON;
+  v2.version = 2;
+  delete v2.classifier;
+  const old = Model.fromJSON(v2, 'v2.json');
+  assert.equal(old.classifier, 'nb');
+  assert.equal(old.pageProbability(page), nb.model.pageProbability(page));
+  assert.equal(old.linkProbability('基金下调', '债券'), nb.model.linkProbability('基金下调', '债券'));
+});
+
+test('issue 21 item 3: a texts-trained model does not call an off-topic hub of on-topic headlines relevant', async () => {
+  // What broke: `train --texts` fitted the page judge on one-line pages (the
+  // headline as title) and judged whole pages by every word on them, anchors
+  // and navigation included, so a channel hub listing twenty finance
+  // headlines, and every other page of a portal web, came out relevant 1.0.
+  const dir = await mkdtemp(join(tmpdir(), 'fc-judge-'));
+  try {
+    const lines = (await readFile(FIXTURE, 'utf8')).split('\n').filter((l) => l.trim() !== '');
+    const train = join(dir, 'train.ndjson');
+    await writeFile(train, lines.filter((_, i) => i % 2 === 0).join('\n') + '\n');
+    const out = join(dir, 'fin.json');
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    const code = await runTrain(['--texts', train, '--text-field', 'sentence', '--label-field', 'label', '--context-field', 'keywords', '--target', 'fin', '--out', out], { stdout: sink, stderr: sink });
+    assert.equal(code, 0);
+    const model = await loadModel(out);
+    const headlines = lines.filter((_, i) => i % 2 === 1).map((l) => {
+      const o = JSON.parse(l) as { sentence: string; label: string; keywords: string };
+      return { sentence: o.sentence, label: o.label, keywords: o.keywords };
+    });
+    const web = generatePortalWeb(headlines, { seed: 3, hosts: 1, pageSize: 10, hiddenShare: 0 });
+    const labelOf = new Map(web.labels.map((l) => [l.url, l.label]));
+    const judged: { label: string; relevant: boolean }[] = [];
+    for (const rec of web.records) {
+      const label = labelOf.get(rec.url);
+      if (label === undefined) continue;
+      const ct = rec.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+      const page = parseBody(rec.body, rec.url, normaliseCharset(/charset=([^;\s]+)/i.exec(ct)?.[1]));
+      judged.push({ label, relevant: model.pageProbability(page) >= model.threshold });
+    }
+    const of = (pred: (l: string) => boolean): { label: string; relevant: boolean }[] => judged.filter((j) => pred(j.label));
+    const hubs = of((l) => l === 'hub:fin' || l === 'home');
+    const articles = of((l) => l === 'fin');
+    const others = of((l) => l === 'sport' || l === 'food');
+    assert.ok(hubs.length > 0 && articles.length > 0 && others.length > 0);
+    assert.deepEqual(hubs.filter((j) => j.relevant), [], 'no finance hub or home page is relevant');
+    assert.ok(articles.filter((j) => j.relevant).length >= articles.length / 2, `finance articles relevant: ${articles.filter((j) => j.relevant).length} of ${articles.length}`);
+    assert.ok(others.filter((j) => j.relevant).length <= others.length / 10, `other articles relevant: ${others.filter((j) => j.relevant).length} of ${others.length}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('marginOfTexts (the hashed fast path) scores exactly as margin(textGrams(...))', () => {
+  // text of every shape textGrams handles: Han runs, Latin words and bigrams,
+  // mixed runs, digits, full-width forms (NFKC), an astral Han character, one-letter words
+  const random = seededRandom(21);
+  const alphabet = [...'股市涨停资金流入中国〇⺀ ab Zé\u0301ß1２ＡＢ，。.-_ \n𠀀𠀁'];
+  const noise = Array.from({ length: 30 }, () => Array.from({ length: 1 + Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+  const texts = ['股市涨停，资金流入', 'Solar Panel a test of solar panel', 'ARM中国组建合资公司5G芯片', 'ＡＢＣ全角１２３', '𠀀𠀁中文 x y zz', '', '…！？', ...noise];
+  const examples = texts.flatMap((t, i) => [
+    { features: [...textGrams(t), ...textGrams(texts[(i + 1) % texts.length], 'c:'), 'u:host'], label: 1 as const },
+    { features: [...textGrams(texts[(i + 3) % texts.length]), ...textGrams(t.slice(2), 'c:')], label: 0 as const },
+  ]);
+  const clf = LinearClassifier.train([...examples, ...examples], { lambdas: [1e-3], minDf: 1 });
+  assert.ok(clf.size > 50, String(clf.size));
+  for (const a of texts) {
+    for (const c of texts) {
+      const slow = clf.margin([...textGrams(a), ...textGrams(c, 'c:'), 'u:host']);
+      const fast = clf.marginOfTexts([[a, ''], [c, 'c:']], ['u:host']);
+      assert.ok(Math.abs(slow - fast) < 1e-9, `${a} | ${c}: ${slow} vs ${fast}`);
+    }
+  }
+  // a round-tripped classifier hashes the same vocabulary
+  const back = LinearClassifier.fromJSON(clf.toJSON());
+  assert.ok(Math.abs(back.marginOfTexts([[texts[0], '']]) - back.margin(textGrams(texts[0]))) < 1e-9);
+});
+
+test('breakEvenThreshold calls as many positive as there are; bestF1Threshold maximises F1; train stores the former', () => {
+  // 3 positives: the cut between the 3rd and 4th highest, whatever the labels' order
+  assert.ok(Math.abs(breakEvenThreshold([0.9, 0.8, 0.7, 0.6, 0.2, 0.1], [1, 1, 0, 1, 0, 0]) - 0.65) < 1e-12);
+  // ties stay together on the positive side
+  assert.equal(breakEvenThreshold([0.5, 0.5, 0.1], [1, 0, 0]), 0.3);
+  // scores 0.9 0.8 (+) 0.7 (−) 0.6 (+) 0.2 0.1 (−): best F1 = 6/7 at the cut between 0.6 and 0.2
+  assert.equal(bestF1Threshold([0.9, 0.8, 0.7, 0.6, 0.2, 0.1], [1, 1, 0, 1, 0, 0]), 0.4);
+  // ties stay together
+  assert.equal(bestF1Threshold([0.5, 0.5, 0.1], [1, 0, 0]), 0.3);
+  const clf = LinearClassifier.train(noisy(300, 5));
+  assert.ok(clf.threshold > 0 && clf.threshold < 1, String(clf.threshold));
+  // on its training examples (a stand-in for held-out ones here) about as many are called + as are +
+  const ex = noisy(300, 5);
+  const called = ex.filter((e) => clf.probability(e.features) >= clf.threshold).length;
+  assert.ok(Math.abs(called - 100) <= 25, `${called} called positive of 100`);
+  assert.equal(LinearClassifier.fromJSON(clf.toJSON()).threshold, Number(clf.threshold.toPrecision(6)));
+  const { threshold: _dropped, ...old } = clf.toJSON();
+  assert.equal(LinearClassifier.fromJSON(old).threshold, 0.5, 'a file without a threshold keeps 0.5');
+});
+
+test('Model.linkProbability (fast path) scores as the classifier on linkGrams, for every feature group', async () => {
+  const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
+  for (const group of [1, 2, 3, 4] as const) {
+    const { model } = fitModel(data, { target: 'fin', classifier: 'linear', group, linearOptions: { lambdas: [1e-3], minDf: 1 } });
+    const clf = LinearClassifier.fromJSON(model.json.linear!.link);
+    const cases: [string, string, string, { url: string; title: string; relevant: boolean }][] = [
+      ['股市大涨', '基金 股票 银行', 'http://finance.example.cn/a.html', { url: 'http://finance.example.cn/', title: '财经频道 股市', relevant: true }],
+      ['球队夺冠', '比赛,冠军', 'http://sports.example.cn/b', { url: 'http://www.example.cn/', title: '', relevant: false }],
+    ];
+    for (const [anchor, context, url, parent] of cases) {
+      const slow = clf.probability(linkGrams(anchor, context, { group, url, parentUrl: parent.url, parentTitle: parent.title, parentRelevant: parent.relevant }));
+      const fast = model.linkProbability(anchor, context, url, parent);
+      assert.ok(Math.abs(slow - fast) < 1e-9, `group ${group} ${anchor}: ${slow} vs ${fast}`);
+    }
+  }
+});
