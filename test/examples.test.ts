@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -126,17 +126,37 @@ describe('library API', { timeout: 120_000 }, () => {
     assert.equal(api.VERSION, pkg.version);
   });
 
-  test('every error code thrown in src/ has an exported class or is a documented per-record code', async () => {
-    // codes reach users as err.code or as error records' `code`
-    const errors = await readFile(path.join(ROOT, 'src', 'errors.ts'), 'utf8');
-    for (const cls of ['UsageError', 'TopicError', 'StoreLockedError', 'StoreError', 'NetworkError', 'TimeoutError', 'PrivateAddressError', 'HostBudgetError']) {
-      assert.ok(errors.includes(`class ${cls} `), cls);
-      assert.equal(typeof (api as Record<string, unknown>)[cls], 'function', cls);
+  test('every coded error is exported: its class carries its code and exit status, records carry the code', () => {
+    // What was weak: this test grepped src/errors.ts for 'class X ', which
+    // says nothing about what a library user gets. Now every class in the
+    // error table is taken from the library API and used.
+    const ctors = api as unknown as Record<string, new (...args: unknown[]) => Error>;
+    let classes = 0;
+    for (const [code, row] of Object.entries(api.ERROR_CODES) as [string, { exit: 1 | 2 | null; record: boolean; class: string | null }][]) {
+      if (row.class === null) {
+        assert.ok(row.record, `${code}: a code without a class is written into records only`);
+        continue;
+      }
+      const Cls = ctors[row.class];
+      assert.equal(typeof Cls, 'function', `${row.class} is exported`);
+      const err = new Cls('a.example', '127.0.0.1', 'loopback') as api.FocuscrawlError;
+      assert.ok(err instanceof api.FocuscrawlError, row.class);
+      assert.ok(err instanceof Error, row.class);
+      assert.equal(err.code, code, row.class);
+      assert.equal(err.name, row.class);
+      assert.equal(api.exitStatusOf(err), row.exit ?? 1, `${code}: exit status`);
+      assert.equal(api.toItemError(err).code, code, `${code}: as a record`);
+      assert.equal(err instanceof api.FetchError, row.record, `${row.class}: a FetchError exactly when a per-URL code`);
+      classes++;
     }
-    const e = new api.UsageError('x');
-    assert.ok(e instanceof api.FocuscrawlError);
-    assert.equal(e.code, 'FC_USAGE');
+    assert.ok(classes >= 15, `classes checked: ${classes}`);
+    assert.equal(api.exitStatusOf(new api.UsageError('x')), 2);
+    assert.equal(api.exitStatusOf(new api.StoreLockedError('/s')), 1);
+    assert.equal(api.exitStatusOf(new Error('bug')), 1);
+    const cause = new Error('root');
+    assert.equal(new api.StoreError('x', { cause }).cause, cause);
     assert.deepEqual(api.toItemError(new api.TimeoutError('slow')), { code: 'FC_TIMEOUT', message: 'slow' });
+    assert.deepEqual(api.toItemError(new RangeError('oops')), { code: 'FC_INTERNAL', message: 'oops' });
   });
 
   test('crawl(): breaking out of for-await stops the crawl, the store is consistent and can be opened', async (t) => {
