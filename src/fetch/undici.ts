@@ -4,7 +4,7 @@
  * 130 ms and 8 MB of RSS at start on the bench machine, against 50 ms for
  * the three dispatchers and the error classes (BENCHMARKS.md, start-up).
  * undici has no "exports" map, so these files are reachable; if a release
- * moves them, the index is loaded instead, and test/undici-parts.test.ts
+ * moves them, the index is loaded instead, and test/undici.test.ts
  * (which checks that these are the very classes `undici` exports) fails.
  */
 import { createRequire } from 'node:module';
