@@ -32,7 +32,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
 import { REPO, RUN_DIST, binNodeSetup, codeVersion, fmt, machine, measure, spread, startProxy } from './lib/measure.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
 const SYNTH_TOPIC = 'astronomy';
@@ -126,4 +126,4 @@ const section = [
   ...rows,
 ].join('\n');
 process.stdout.write(`${section}\n`);
-if (values.write) await writeSection(path.join(REPO, 'BENCHMARKS.md'), 'concurrency-scaling', section);
+if (values.write) await writeSection(resultsDoc('concurrency-scaling'), 'concurrency-scaling', section, '# Politeness and concurrency');

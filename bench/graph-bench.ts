@@ -28,6 +28,7 @@
  * median of the rounds in the window ending at the row's page count.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,10 +38,11 @@ import { createHitsScorer, type GraphScorer } from '../src/relevance/scorers/hit
 import { createIPageRankScorer } from '../src/relevance/scorers/ipagerank.ts';
 import { linksToQueue } from '../src/stages/sink.ts';
 import type { CrawlItem } from '../src/types.ts';
+import { resultsDoc } from './lib/sections.ts';
 import { breadthFirst, fetched, graphWebContext, pageOf, relevanceOf, urlOf } from './lib/graph-web.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BENCHMARKS_MD = path.join(REPO, 'BENCHMARKS.md');
+const BENCHMARKS_MD = resultsDoc('graph-bench'); // moved out of BENCHMARKS.md (issue 26 item 5: ≤ 20 KB)
 const START_MARK = '<!-- graph-bench:start -->';
 const END_MARK = '<!-- graph-bench:end -->';
 const CHECKPOINTS = [1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000];
@@ -208,7 +210,7 @@ async function main(): Promise<void> {
   ].join('\n');
   console.log(body);
   if (values.write) {
-    let md = await readFile(BENCHMARKS_MD, 'utf8');
+    let md = existsSync(BENCHMARKS_MD) ? await readFile(BENCHMARKS_MD, 'utf8') : '# Graph strategies: cost of a round\n';
     if (!md.includes(START_MARK) || !md.includes(END_MARK)) md = `${md.replace(/\n*$/, '\n')}\n${START_MARK}\n${END_MARK}\n`;
     const before = md.slice(0, md.indexOf(START_MARK) + START_MARK.length);
     const after = md.slice(md.indexOf(END_MARK));

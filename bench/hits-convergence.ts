@@ -32,7 +32,7 @@ import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/releva
 import { linksToQueue } from '../src/stages/sink.ts';
 import type { CrawlItem, PageLink, ParsedPage } from '../src/types.ts';
 import { UNIVERSE, breadthFirst, fetched, graphWebContext, outlinks, pageOf, relevanceOf, urlOf } from './lib/graph-web.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHECKPOINTS = [2_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000];
@@ -152,7 +152,7 @@ const body = [
 ].join('\n');
 console.log(body);
 if (values.write) {
-  const file = path.join(REPO, 'BENCHMARKS.md');
-  await writeSection(file, 'hits-convergence', body);
+  const file = resultsDoc('hits-convergence');
+  await writeSection(file, 'hits-convergence', body, '# hits: fewer iterations on a full graph');
   process.stderr.write(`wrote ${file}\n`);
 }

@@ -37,13 +37,13 @@ import { parseBody } from '../src/parse/body.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { canonicalize } from '../src/urls/canonical.ts';
 import type { BlockType } from '../src/types.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = path.resolve(REPO, '../shared/corpora/webkb');
 const WARC = path.join(CORPUS, 'webkb.warc.gz');
 const LABELS = path.join(CORPUS, 'labels.tsv');
-const RESULTS_MD = path.join(REPO, 'RESULTS.md');
+const RESULTS_MD = resultsDoc('kl-divergence'); // RESULTS.md keeps a short summary
 const TOPIC = 'course';
 /** random half-splits averaged */
 const SPLITS = 5;
@@ -232,7 +232,7 @@ async function main(): Promise<number> {
   ].join('\n');
   process.stdout.write(section + '\n');
   if (values.write) {
-    await writeSection(RESULTS_MD, 'kl-divergence', section);
+    await writeSection(RESULTS_MD, 'kl-divergence', section, '# KL divergence');
     process.stderr.write(`kl-divergence: wrote ${path.relative(REPO, RESULTS_MD)}\n`);
   }
   return 0;

@@ -39,11 +39,11 @@ import { linkFeatures, mineDomainTerms, type FeatureGroup } from '../src/relevan
 import { binaryMetrics, kFoldIndices, type BinaryMetrics } from '../src/relevance/learn/metrics.ts';
 import { TfIdfVectorizer } from '../src/relevance/learn/tfidf.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = path.resolve(REPO, '../shared/corpora/tnews/tnews-dev.ndjson');
-const RESULTS_MD = path.join(REPO, 'RESULTS.md');
+const RESULTS_MD = resultsDoc('offline-classifiers'); // RESULTS.md keeps a summary
 const TASKS = ['news_finance', 'news_sports'];
 const DOMAIN_TERMS = 50;
 
@@ -202,7 +202,7 @@ async function main(): Promise<number> {
   ].join('\n');
   process.stdout.write(section + '\n');
   if (values.write) {
-    await writeSection(RESULTS_MD, 'offline-classifiers', section);
+    await writeSection(RESULTS_MD, 'offline-classifiers', section, '# Offline link-context classifiers');
     process.stderr.write(`offline-classifiers: wrote ${path.relative(REPO, RESULTS_MD)}\n`);
   }
   return 0;

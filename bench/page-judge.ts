@@ -30,7 +30,7 @@ import { linkDensity } from '../src/relevance/learn/features.ts';
 import { binaryMetrics } from '../src/relevance/learn/metrics.ts';
 import { bestF1Threshold } from '../src/relevance/learn/linear.ts';
 import type { ParsedPage } from '../src/types.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TNEWS = path.resolve(ROOT, '..', 'shared', 'corpora', 'tnews', 'tnews-dev.ndjson');
@@ -166,4 +166,4 @@ const section = [
   ...densityRows,
 ].join('\n');
 process.stdout.write(`${section}\n`);
-if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'page-judge', section);
+if (values.write) await writeSection(resultsDoc('page-judge'), 'page-judge', section, '# Page judge'); // RESULTS.md keeps a summary

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getSegmenter, type Segmenter } from '../src/relevance/text/segmenter.ts';
 import { REPO, cell, codeVersion, fmt, machine, spread } from './lib/measure.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const TNEWS = path.join(REPO, '../shared/corpora/tnews/tnews-dev.ndjson');
 const require = createRequire(import.meta.url);
@@ -160,7 +160,7 @@ async function main(): Promise<number> {
     '',
   ].join('\n');
   process.stdout.write(section);
-  if (values.write) await writeSection(path.join(REPO, 'BENCHMARKS.md'), 'segmenters', section);
+  if (values.write) await writeSection(resultsDoc('segmenters'), 'segmenters', section, '# Chinese segmenters');
   return 0;
 }
 

@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO, RUN_DIST, binNodeSetup, cell, codeVersion, machine, measure, spread, startReplay, type Spread } from './lib/measure.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } },
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(section);
-  if (values.write) await writeSection(path.join(REPO, 'BENCHMARKS.md'), 'startup', section);
+  if (values.write) await writeSection(resultsDoc('startup'), 'startup', section, '# Start-up and shutdown');
 }
 
 await main();

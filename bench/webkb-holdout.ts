@@ -50,7 +50,7 @@ import { fitModel } from '../src/relevance/model.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';
 import { compileScope } from '../src/urls/scope.ts';
 import { readLabels, readWarc, type WhereFilter } from '../src/relevance/train/from-warc.ts';
-import { writeSection } from './lib/sections.ts';
+import { writeSplitSection } from './lib/sections.ts';
 import { median, medianOrNull, parseTrainFlags, scopeGraph, simulateStrategy } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_TRAIN_FLAGS, WEBKB_UNIVERSITIES, WEBKB_WARC } from './lib/webkb.ts';
 
@@ -226,6 +226,13 @@ if (values.section === 'explore') {
     const harvest = `${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}%${diffs === null ? '' : ` (${median(diffs) >= 0 ? '+' : ''}${median(diffs).toFixed(1)}, worst ${Math.min(...diffs).toFixed(1)})`}`;
     return `| ${run.label} | ${vsBfs.map(spread).join(' · ')} | ${vsOracle.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(worstOf(worst))}) | ${over} of ${rowsOf.length} | ${harvest} |`;
   });
+  const exploreSummary = [
+    'Over the nine cells: median (range) of × bfs and × oracle at 50 · 80 · 90%; the worst cell (the larger × bfs of 50% and 80%); cells where that is above 1.1; harvest@200, median (against the same strategy without exploration: median change and the worst, in points):',
+    '',
+    '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst cell, 50/80% | cells > 1.1× bfs | harvest@200 |',
+    '|---|---|---|---|---|---|',
+    ...summaryRows,
+  ];
   const doc = [
     '## Exploration and the tail, leave one university out (WebKB, simulated)',
     '',
@@ -239,14 +246,11 @@ if (values.section === 'explore') {
     '|---|---|---|---|---|---|',
     ...cellRows,
     '',
-    'Over the nine cells: median (range) of × bfs and × oracle at 50 · 80 · 90%; the worst cell (the larger × bfs of 50% and 80%); cells where that is above 1.1; harvest@200, median (against the same strategy without exploration: median change and the worst, in points):',
-    '',
-    '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst cell, 50/80% | cells > 1.1× bfs | harvest@200 |',
-    '|---|---|---|---|---|---|',
-    ...summaryRows,
+    ...exploreSummary,
   ].join('\n');
   process.stdout.write(`${doc}\n`);
-  if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-explore', doc);
+  // RESULTS.md keeps the summary; the per-cell table goes to docs/results/webkb-explore.md
+  if (values.write) await writeSplitSection('RESULTS.md', 'webkb-explore', doc, [...doc.split('\n').slice(0, 3), '', ...exploreSummary].join('\n'), '# Exploration and the tail: every cell');
   process.exit(0);
 }
 if (values.section === 'context-graph') {
@@ -269,6 +273,13 @@ if (values.section === 'context-graph') {
     const harvestDiff = rowsOf.map(({ c, r }) => r.harvest - c.bfsHarvest!);
     return `| ${name} | ${vsBfs.map(spread).join(' · ')} | ${vsOracle.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(ratio(worst.r.pages[1]!, worst.c.bfs[1]!))}) | ${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}% (${harvestDiff.filter((d) => d >= 0).length} of ${rowsOf.length} ≥ bfs) |`;
   });
+  const cgSummary = [
+    'Over the nine cells: median (range) of × bfs and × oracle at 50 · 80 · 90%, the worst cell (× bfs at 80%), harvest@200:',
+    '',
+    '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst cell at 80% | harvest@200: median (cells ≥ bfs) |',
+    '|---|---|---|---|---|',
+    ...summaryRows,
+  ];
   const cg = [
     '## Context graph, leave one university out (WebKB, simulated)',
     '',
@@ -283,17 +294,21 @@ if (values.section === 'context-graph') {
     '|---|---|---|---|---|---|---|',
     ...cellRows,
     '',
-    'Over the nine cells: median (range) of × bfs and × oracle at 50 · 80 · 90%, the worst cell (× bfs at 80%), harvest@200:',
-    '',
-    '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst cell at 80% | harvest@200: median (cells ≥ bfs) |',
-    '|---|---|---|---|---|',
-    ...summaryRows,
+    ...cgSummary,
   ].join('\n');
   process.stdout.write(`${cg}\n`);
-  if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-context-graph', cg);
+  // RESULTS.md keeps the summary; the per-cell table goes to docs/results/webkb-context-graph.md
+  if (values.write) await writeSplitSection('RESULTS.md', 'webkb-context-graph', cg, [...cg.split('\n').slice(0, 3), '', ...cgSummary].join('\n'), '# Context graph: every cell');
   process.exit(0);
 }
 const defaults = values['train-flags'] === WEBKB_TRAIN_FLAGS && values['in-flight'] === '8,16,24' && values['train-on'] === 'others' && values.scope === 'domain' && skipExtensions === undefined;
+const holdoutSummary = [
+  'Pages to 80% against breadth-first over the nine cells (three universities × three targets):',
+  '',
+  '| crawl | median | range | cells at ≤ ½ of bfs | cells better than bfs | requests to 80% vs bfs\'s: median (range) |',
+  '|---|---|---|---|---|---|',
+  ...summary,
+];
 const table = [
   '## Leave one university out (WebKB, simulated)',
   '',
@@ -310,11 +325,8 @@ const table = [
   '|---|---|---|---|---|---|---|---|---|',
   ...rows,
   '',
-  'Pages to 80% against breadth-first over the cells above:',
-  '',
-  '| crawl | median | range | cells at ≤ ½ of bfs | cells better than bfs | requests to 80% vs bfs\'s: median (range) |',
-  '|---|---|---|---|---|---|',
-  ...summary,
+  ...holdoutSummary,
 ].join('\n');
 process.stdout.write(`${table}\n`);
-if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-holdout', table);
+// RESULTS.md keeps the summary; the per-cell table goes to docs/results/webkb-holdout.md
+if (values.write) await writeSplitSection('RESULTS.md', 'webkb-holdout', table, [...table.split('\n').slice(0, 3), '', ...holdoutSummary].join('\n'), '# Leave one university out: every cell');

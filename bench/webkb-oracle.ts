@@ -54,7 +54,7 @@ import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
 import { fitModel, type Model } from '../src/relevance/model.ts';
 import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 import { median, medianOrNull, parseTrainFlags, simulateStrategy } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
 
@@ -178,4 +178,4 @@ const table = [
   ...rows,
 ].join('\n');
 process.stdout.write(`${table}\n`);
-if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-oracle', table);
+if (values.write) await writeSection(resultsDoc('webkb-oracle'), 'webkb-oracle', table, '# How few pages an oracle needs: every cell'); // RESULTS.md keeps a summary

@@ -34,7 +34,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { focusCells, runFocuscrawl, summariesOf } from './lib/focus.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -139,4 +139,4 @@ const table = [
   'Plots: `docs/results/webkb-course.svg`, `webkb-student.svg`, `webkb-faculty.svg`.',
 ].join('\n');
 process.stdout.write(`${table}\n`);
-if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-focus', table);
+if (values.write) await writeSection(resultsDoc('webkb-focus'), 'webkb-focus', table, '# Focus on the WebKB web: every cell'); // RESULTS.md keeps a summary

@@ -104,3 +104,35 @@ test('no reference to the out-of-repo seed files is left, except docs/algorithms
   }
   assert.deepEqual(stale, [], `cite a section of ${ALGORITHMS} instead`);
 });
+
+// issue 26 item 5. What broke: RESULTS.md and BENCHMARKS.md had grown to
+// ~108 KB each of superseded tables and session diaries. They hold the
+// current tables only (long ones in docs/results/, history in git).
+test('RESULTS.md and BENCHMARKS.md are each at most 20 KB', () => {
+  for (const file of ['RESULTS.md', 'BENCHMARKS.md']) {
+    const bytes = statSync(path.join(ROOT, file)).size;
+    assert.ok(bytes <= 20_480, `${file} is ${bytes} bytes, more than 20,480: move long tables to docs/results/`);
+  }
+});
+
+// the same issue: a link to a section of RESULTS.md or BENCHMARKS.md must name a heading that exists
+test('every RESULTS.md#anchor and BENCHMARKS.md#anchor cited in the repository is a heading there', () => {
+  const anchorsOf = new Map(['RESULTS.md', 'BENCHMARKS.md'].map((f) => [f, githubAnchors(readFileSync(path.join(ROOT, f), 'utf8'))]));
+  const missing: string[] = [];
+  for (const file of files()) {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    for (const m of text.matchAll(/(RESULTS|BENCHMARKS)\.md#([\p{L}\p{N}_-]+)/gu)) {
+      if (!anchorsOf.get(`${m[1]}.md`)!.has(m[2]!)) missing.push(`${file}:${lineOf(text, m.index!)}: ${m[0]}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+// the same issue: a table moved to docs/results/ must stay reachable from RESULTS.md or BENCHMARKS.md
+test('every docs/results/*.md is linked from RESULTS.md or BENCHMARKS.md', () => {
+  const linked = ['RESULTS.md', 'BENCHMARKS.md'].map((f) => readFileSync(path.join(ROOT, f), 'utf8')).join('\n');
+  const orphans = (readdirSync(path.join(ROOT, 'docs', 'results')) as string[])
+    .filter((f) => f.endsWith('.md'))
+    .filter((f) => !linked.includes(`docs/results/${f}`));
+  assert.deepEqual(orphans, []);
+});
