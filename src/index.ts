@@ -48,7 +48,7 @@ import { VERSION } from './util/version.ts';
 /** The package version (from package.json). */
 export { VERSION };
 
-/** Record and item shapes (see README "Output" for the record fields). */
+/** Record and item shapes (see docs/output.md for the record fields). */
 export type {
   BlockType, CrawlItem, ErrorRecord, FetchHop, FetchResult, FrontierEntry, ItemError, Outlink, OutputRecord,
   PageLink, PageRecord, ParsedPage, QueuedLink, RecordOutlink, Rescore, Scorer, Topic,
@@ -56,7 +56,7 @@ export type {
 export type { CrawlSummary } from './crawl/summary.ts';
 export type { StatsSnapshot } from './output/stats.ts';
 
-/** Coded errors: every failure has a stable `code` (README "Exit codes", error records). */
+/** Coded errors: every failure has a stable `code` (docs/exit-codes.md). */
 export {
   BadHostError, BadRedirectError, BadWarcError, CapExceededError, DecodeError, ERROR_CODES, FetchError, FocuscrawlError,
   HostBudgetError, ModelError, NetworkError, PagesOutError, PrivateAddressError, SitemapError, StalledError, StoreError,
@@ -124,7 +124,7 @@ export async function* fromUrls(urls: Iterable<string> | AsyncIterable<string>, 
 
 /**
  * End stage without a store: maps each finished item to its output record
- * (the NDJSON record of README "Output"), named after strategy `opts.strategy`.
+ * (the NDJSON record of docs/output.md), named after strategy `opts.strategy`.
  */
 export async function* toRecords(source: AsyncIterable<CrawlItem>, opts: { strategy?: string; outlinks?: boolean } = {}): AsyncGenerator<OutputRecord> {
   for await (const item of source) yield toRecord(item, opts.strategy ?? 'custom', { outlinks: opts.outlinks });
@@ -221,7 +221,7 @@ export async function createReplayServer(opts: ReplayServerOptions): Promise<Rep
 type Internal = 'seeds' | 'topic' | 'strategy' | 'storeDir' | 'fresh' | 'output' | 'log' | 'quiet' | 'logStats' | 'progress' | 'logFormat' | 'delayExplicit';
 
 /**
- * Options of {@link crawl}: the flags of `focuscrawl crawl` (README), as
+ * Options of {@link crawl}: the flags of `focuscrawl crawl` (docs/cli.md), as
  * camelCase fields. Every field is optional; defaults are the CLI's.
  */
 export interface CrawlOptions extends Partial<Omit<CrawlConfig, Internal>> {

@@ -84,10 +84,25 @@ test('docs/cli.md is the generated reference (npm run docs:cli), and README poin
   const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
   assert.match(readme, /\]\(docs\/cli\.md\)/);
   assert.match(readme, /\.\/bin\/focuscrawl|npx focuscrawl/);
-  // no flag table of its own that could drift: every crawl flag README names exists
-  const known = new Set(CRAWL_SPEC.flags.map((f) => f.name));
-  const crawlSection = readme.slice(readme.indexOf('### `focuscrawl crawl`'), readme.indexOf('### Strategies'));
-  for (const m of crawlSection.matchAll(/`--([a-z][a-z-]*)/g)) assert.ok(known.has(m[1]), `README names --${m[1]}`);
+  // no flag table of its own that could drift: every flag README's user part
+  // names exists, and each command line in it uses only its command's flags
+  const specs = new Map<string, Set<string>>();
+  for (const [name, load] of Object.entries(COMMAND_SPECS)) specs.set(name, new Set([...(await load()).flags.map((f) => f.name), 'help']));
+  const known = new Set([...specs.values()].flatMap((s) => [...s]));
+  const user = readme.slice(0, readme.indexOf('\n## Dependencies'));
+  assert.ok(user.length > 1000 && user.length < readme.length, 'README has a "## Dependencies" section after its user part');
+  let checked = 0;
+  for (const m of user.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)) {
+    checked++;
+    assert.ok(known.has(m[1]!), `README names --${m[1]}, which no command has`);
+  }
+  // a command line, with its continuation lines (trailing backslash)
+  for (const m of user.replace(/\\\n\s*/g, ' ').matchAll(/^focuscrawl ([a-z-]+)(.*)$/gm)) {
+    const flags = specs.get(m[1]!);
+    assert.ok(flags, `README runs focuscrawl ${m[1]}, which is no command`);
+    for (const f of m[2]!.split('|')[0]!.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)) assert.ok(flags.has(f[1]!), `README: focuscrawl ${m[1]} has no --${f[1]}`);
+  }
+  assert.ok(checked >= 10, `README names flags (found ${checked})`);
 });
 
 test('package.json allowScripts covers every dependency with an install script', async () => {

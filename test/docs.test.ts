@@ -136,3 +136,73 @@ test('every docs/results/*.md is linked from RESULTS.md or BENCHMARKS.md', () =>
     .filter((f) => !linked.includes(`docs/results/${f}`));
   assert.deepEqual(orphans, []);
 });
+
+// Issue 26 item 5. What broke: README.md had grown to 74 KB of reference text
+// that a newcomer had to read through; it is now a landing page and the
+// reference lives in docs/. These keep it short and keep every relative link
+// of README.md and docs/*.md pointing at a file (and heading) that exists.
+const README_MAX_BYTES = 15 * 1024;
+
+test('README.md is a landing page of at most 15 KB', () => {
+  const bytes = statSync(path.join(ROOT, 'README.md')).size;
+  assert.ok(bytes <= README_MAX_BYTES, `README.md is ${bytes} bytes, over ${README_MAX_BYTES}: move reference text into docs/`);
+});
+
+/** Relative Markdown link targets outside code: [text](target) and [text]: target. */
+function relativeLinks(markdown: string): { target: string; line: number }[] {
+  const out: { target: string; line: number }[] = [];
+  let fence = false;
+  markdown.split('\n').forEach((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (fence) return;
+    const prose = line.replace(/`[^`]*`/g, '');
+    const targets = [...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
+    const ref = /^\s*\[[^\]]+\]:\s*(\S+)/.exec(prose);
+    if (ref) targets.push(ref[1]!);
+    for (const target of targets) if (!/^[a-z][a-z+.-]*:/i.test(target)) out.push({ target, line: i + 1 });
+  });
+  return out;
+}
+
+/** Problems with the relative links of one Markdown file (path relative to ROOT). */
+function brokenLinks(file: string, text = readFileSync(path.join(ROOT, file), 'utf8')): string[] {
+  const problems: string[] = [];
+  for (const { target, line } of relativeLinks(text)) {
+    const hash = target.indexOf('#');
+    const rel = hash < 0 ? target : target.slice(0, hash);
+    const anchor = hash < 0 ? null : decodeURIComponent(target.slice(hash + 1));
+    if (rel === '') {
+      if (anchor !== null && anchor !== '' && !githubAnchors(text).has(anchor)) problems.push(`${file}:${line}: ${target}: no such heading`);
+      continue;
+    }
+    const abs = path.resolve(path.dirname(path.join(ROOT, file)), decodeURIComponent(rel));
+    let stat;
+    try {
+      stat = statSync(abs);
+    } catch {
+      problems.push(`${file}:${line}: ${target}: no such file`);
+      continue;
+    }
+    if (anchor !== null && anchor !== '' && stat.isFile() && abs.endsWith('.md') && !githubAnchors(readFileSync(abs, 'utf8')).has(anchor)) {
+      problems.push(`${file}:${line}: ${target}: no such heading`);
+    }
+  }
+  return problems;
+}
+
+test('relativeLinks finds links in prose, not in code; brokenLinks sees a missing file and a missing heading', () => {
+  const md = 'See [a](docs/x.md#y), [b](https://e.org/) and `[c](nope.md)`.\n```\n[d](nope.md)\n```\n[e]: ../f.md\n[g](#here)\n';
+  assert.deepEqual(relativeLinks(md), [{ target: 'docs/x.md#y', line: 1 }, { target: '../f.md', line: 5 }, { target: '#here', line: 6 }]);
+  const doc = '[a](nope.md) [b](algorithms.md#nope) [c](algorithms.md#best-first) [d](../README.md#quick-start) [e](#top)\n# Top\n';
+  assert.deepEqual(brokenLinks('docs/virtual.md', doc), ['docs/virtual.md:1: nope.md: no such file', 'docs/virtual.md:1: algorithms.md#nope: no such heading']);
+});
+
+test('every relative link in README.md and docs/*.md points at an existing file and heading', () => {
+  const mdFiles = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f))];
+  const problems = mdFiles.flatMap((f) => brokenLinks(f));
+  assert.deepEqual(problems, []);
+  // the checker is not vacuous: README links into docs/, with anchors
+  const readmeLinks = relativeLinks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+  assert.ok(readmeLinks.filter((l) => l.target.startsWith('docs/')).length >= 15, 'README links to the docs');
+  assert.ok(readmeLinks.some((l) => l.target.includes('.md#')), 'README links to a heading');
+});
