@@ -21,30 +21,24 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { StalledError, StoreLockedError, toItemError, UsageError } from './errors.ts';
 import { FrontierHead } from './frontier/head.ts';
-import { DEFAULT_MAX_PAGES_PER_HOST, HostBudget } from './frontier/host-budget.ts';
+import { HostBudget } from './frontier/host-budget.ts';
 import { DEFAULT_USER_AGENT, HttpClient } from './fetch/http.ts';
 import { Inflight } from './frontier/inflight.ts';
 import { firstN } from './util/iter.ts';
 import { stallWatchdog } from './frontier/stall.ts';
 import { LineOutput } from './output/ndjson.ts';
 import { HostScheduler, politeDelayMs } from './frontier/politeness.ts';
-import { DEFAULT_RETRY_POLICY, hostBackoffMs, type RetryPolicy } from './frontier/retry.ts';
+import { hostBackoffMs } from './frontier/retry.ts';
 import { RobotsCache, robotsAllows } from './fetch/robots.ts';
-import { DEFAULT_ROUND_SIZE } from './relevance/scorers/best-n-first.ts';
-import { createScorer, relevanceThreshold } from './relevance/scorers/index.ts';
-import { DEFAULT_EXPLORE } from './relevance/scorers/explore.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
 import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
-import { DEFAULT_NEAR_DUP_DISTANCE } from './relevance/simhash.ts';
 import { fetchStage } from './stages/fetch.ts';
-import { DEFAULT_HOLD_BACK, frontierSource } from './stages/frontier-source.ts';
+import { frontierSource } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
-import { DEFAULT_MAX_LINKS } from './parse/page-parser.ts';
 import { robotsStage } from './stages/robots.ts';
 import { sinkStage } from './stages/sink.ts';
 import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './output/stats-live.ts';
@@ -52,25 +46,18 @@ import { CrawlStore } from './store/level.ts';
 import { logKey } from './store/keys.ts';
 import type { RedisStore } from './store/redis.ts';
 import { inspectStoreDir, notAStore, removeStoreFiles, writeStoreMarker } from './store/dir.ts';
-import { isRedisStore, type Store } from './store/types.ts';
-import { DEFAULT_TRAP_LIMITS } from './urls/traps.ts';
-import { compileScope } from './urls/scope.ts';
-import { compileSkipExtensions } from './urls/extensions.ts';
-import type { CrawlItem, FrontierEntry, ItemError, OutputRecord, Scorer } from './types.ts';
+import type { Store } from './store/types.ts';
+import type { CrawlItem, ItemError } from './types.ts';
 import type { PageStore } from './stages/pages-out.ts';
 import type { WarcWriter } from './output/warc.ts';
-import { canonicalize, hostOfCanonical, originOf, type CanonOptions } from './urls/canonical.ts';
-import type { CrawlConfig } from './crawl/config.ts';
+import { hostOfCanonical, originOf } from './urls/canonical.ts';
+import { resolveConfig, type CrawlConfig, type ResolvedConfig } from './crawl/config.ts';
+import { CrawlContext } from './crawl/context.ts';
 import { dropLine, noAnswerError, type CrawlSummary } from './crawl/summary.ts';
 
 const NO_SEEDS = 'no seeds: give --seed URL or --seeds FILE (or --store of a crawl to resume)';
 
-/** Priority of seeds: ahead of every scored link, FIFO among themselves. */
-const SEED_SCORE = 1e6;
 const ROBOTS_MAX_BYTES = 512 * 1024;
-
-/** Without a topic nothing is relevant and every link scores 0 (breadth-first). */
-const UNFOCUSED: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
 
 /**
  * `--fresh`: delete the store's own files and nothing else (src/store/dir.ts);
@@ -103,325 +90,374 @@ const runPipeline = pipeline as (...stages: unknown[]) => Promise<void>;
 const OUTPUT_CLOSED = new Error('output closed');
 const TIME_LIMIT = new Error('--max-time reached');
 
-/** Run one crawl (or resume it) until the frontier is empty, max pages, abort, or stdout closes. */
+type RedisClass = typeof RedisStore;
+type Stage = (src: AsyncIterable<CrawlItem>) => AsyncIterable<CrawlItem> | Promise<void>;
+
+/** What one run holds open, from openCrawl to closeCrawl. */
+interface Crawl {
+  started: number;
+  store: Store;
+  /** a redis:// store shared by workers: URLs are leased from it (src/store/redis.ts) */
+  redis: RedisStore | null;
+  head: FrontierHead;
+  client: HttpClient;
+  budget: HostBudget;
+  summary: CrawlSummary;
+  /** committed records before this run: 0 means the crawl starts from its seeds */
+  committedBefore: number;
+  robots: RobotsCache;
+  reporter?: StatsReporter;
+  warc: WarcWriter | null;
+  pageStore: PageStore | null;
+}
+
+/** What the stages of one run share: see src/crawl/context.ts. */
+interface Run {
+  scheduler: HostScheduler;
+  inflight: Inflight;
+  ctx: CrawlContext;
+  dedup: NearDuplicates | null;
+  live: StatsReporter;
+  output: LineOutput;
+  signal: AbortSignal;
+  outputStages: OutputStages;
+}
+
+interface OutputStages {
+  warcOutStage: typeof import('./stages/warc-out.ts').warcOutStage | null;
+  pagesOutStage: typeof import('./stages/pages-out.ts').pagesOutStage | null;
+}
+
+/**
+ * Run one crawl (or resume it) until the frontier is empty, max pages,
+ * abort, or stdout closes: setup, then the stages of the diagram above in
+ * one stream.pipeline, then finish.
+ */
 export async function runCrawl(cfg: CrawlConfig): Promise<CrawlSummary> {
   const started = Date.now();
-  const canon: CanonOptions = { dropIndex: cfg.dropIndex, stripSessionIds: cfg.stripSessionIds };
-  const inScope = compileScope(cfg.scope ?? {});
-  const skipExtension = compileSkipExtensions(cfg.skipExtensions);
-  // Redirect hops keep their session ids: a server that redirects a first
-  // visit to add one (`/p` -> `/p;jsessionid=X`) would otherwise redirect
-  // to the very URL it was asked for (FC_TOO_MANY_REDIRECTS).
-  const redirectCanon: CanonOptions = { ...canon, stripSessionIds: false };
-  const seeds: FrontierEntry[] = [];
-  for (const s of cfg.seeds) {
-    const url = canonicalize(s, undefined, canon);
-    if (url === null) throw new UsageError(`seed is not an http(s) URL: ${JSON.stringify(s)}`);
-    seeds.push({ url, score: SEED_SCORE, depth: 0, parent: null });
+  const r = resolveConfig(cfg);
+  const Redis = await prepareStore(r);
+  const crawl = await openCrawl(r, Redis, started);
+  try {
+    await seedStore(r, crawl);
+    const outputStages = await openOutputs(r, crawl);
+    const dedup = await openDedup(r, crawl);
+    await runStages(r, crawl, dedup, outputStages);
+  } finally {
+    await closeCrawl(r, crawl);
   }
-  const model = cfg.model ?? null;
-  const params = { ...cfg.topic?.params, ...cfg.params };
-  const focused = cfg.topic !== null || model !== null;
-  const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter, explore: cfg.strategy === 'bfs' ? 0 : cfg.explore ?? DEFAULT_EXPLORE }) : UNFOCUSED);
-  const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
-  const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
-  const holdBack = cfg.holdBack ?? DEFAULT_HOLD_BACK;
-  const maxLinks = cfg.maxLinksPerPage ?? DEFAULT_MAX_LINKS;
-  if (!(Number.isInteger(maxLinks) && maxLinks >= 1)) throw new UsageError(`maxLinksPerPage must be a positive integer, got ${JSON.stringify(cfg.maxLinksPerPage)}`);
-  if (!(holdBack >= 0 && holdBack <= 1)) throw new UsageError(`holdBack must be a number from 0 to 1, got ${JSON.stringify(cfg.holdBack)}`);
-  if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
-    throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
-  }
-  const shared = isRedisStore(cfg.storeDir);
-  // ioredis is loaded only for a redis:// store (+24 MB and ~180 ms at start otherwise)
-  const Redis = shared ? (await import('./store/redis.ts')).RedisStore : null;
-  // no seeds: found before anything is created or deleted, unless a store to resume can give URLs
-  const seedless = seeds.length === 0 && (cfg.sitemaps?.length ?? 0) === 0;
-  if (seedless && (cfg.fresh || (!shared && ['missing', 'empty'].includes(await inspectStoreDir(cfg.storeDir))))) throw new UsageError(NO_SEEDS);
-  if (cfg.fresh) await (Redis !== null ? Redis.destroy(cfg.storeDir) : removeStore(path.resolve(cfg.storeDir)));
+  return finishCrawl(r, crawl);
+}
 
+/**
+ * No seeds is found before anything is created or deleted, unless a store
+ * to resume can give URLs; then --fresh empties the store. Returns the
+ * Redis store class for a redis:// store (ioredis is loaded only then:
+ * +24 MB and ~180 ms at start otherwise).
+ */
+async function prepareStore(r: ResolvedConfig): Promise<RedisClass | null> {
+  const Redis = r.shared ? (await import('./store/redis.ts')).RedisStore : null;
+  const seedless = r.seedEntries.length === 0 && (r.sitemaps?.length ?? 0) === 0;
+  if (seedless && (r.fresh || (!r.shared && ['missing', 'empty'].includes(await inspectStoreDir(r.storeDir))))) throw new UsageError(NO_SEEDS);
+  if (r.fresh) await (Redis !== null ? Redis.destroy(r.storeDir) : removeStore(path.resolve(r.storeDir)));
+  return Redis;
+}
+
+/** Open the store, the HTTP client and the host budget. */
+async function openCrawl(r: ResolvedConfig, Redis: RedisClass | null, started: number): Promise<Crawl> {
   const head = new FrontierHead({
     load: (gt, limit) => firstN(store.frontier({ gt }), limit),
   });
-  // a redis:// store is shared by workers: URLs are leased from it (src/store/redis.ts)
   const redis: RedisStore | null = Redis === null
     ? null
-    : await Redis.open(cfg.storeDir, { maxFrontier: cfg.maxFrontier, maxPages: cfg.maxPages, perHost: cfg.perHost, leaseMs: cfg.leaseMs });
-  const store: Store = redis ?? await CrawlStore.open(cfg.storeDir, {
-    maxFrontier: cfg.maxFrontier,
+    : await Redis.open(r.storeDir, { maxFrontier: r.maxFrontier, maxPages: r.maxPages, perHost: r.perHost, leaseMs: r.leaseMs });
+  const store: Store = redis ?? await CrawlStore.open(r.storeDir, {
+    maxFrontier: r.maxFrontier,
     onFrontierChange: (change) => head.apply(change),
   });
-  const timeouts = cfg.timeouts ?? {};
+  const timeouts = r.timeouts ?? {};
   const client = new HttpClient({
-    proxy: cfg.proxy, proxyConnections: cfg.concurrency, allowPrivate: cfg.allowPrivate, userAgent: cfg.userAgent, auth: cfg.auth,
+    proxy: r.proxy, proxyConnections: r.concurrency, allowPrivate: r.allowPrivate, userAgent: r.userAgent, auth: r.auth,
     connectTimeoutMs: timeouts.connectMs, headersTimeoutMs: timeouts.headersMs, bodyTimeoutMs: timeouts.bodyMs, fetchTimeoutMs: timeouts.fetchMs,
-    lookup: cfg.lookup,
+    lookup: r.lookup,
   });
-  // committed records before this run: 0 means the crawl starts from its seeds
   const committedBefore = store.committed;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...cfg.retry };
   const summary: CrawlSummary = { pages: 0, relevant: 0, errors: 0, totalPages: 0, frontier: 0, ms: 0, stopped: 'done', dropped: {} };
   const budget = new HostBudget({
-    max: cfg.maxPagesPerHost ?? DEFAULT_MAX_PAGES_PER_HOST,
+    max: r.maxPagesPerHostResolved,
     onFull: (host) => {
-      if (!cfg.quiet) cfg.log(`focuscrawl: ${host} has given its ${budget.max} pages (--max-pages-per-host); its other URLs are skipped (FC_HOST_BUDGET)`);
+      if (!r.quiet) r.log(`focuscrawl: ${host} has given its ${budget.max} pages (--max-pages-per-host); its other URLs are skipped (FC_HOST_BUDGET)`);
     },
   });
-  let reporter: StatsReporter | undefined;
-  let warc: WarcWriter | null = null;
-  let pageStore: PageStore | null = null;
+  const robots = new RobotsCache({
+    userAgent: 'focuscrawl',
+    fetchRobots: (url, signal) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES, signal }),
+  });
+  return { started, store, redis, head, client, budget, summary, committedBefore, robots, warc: null, pageStore: null };
+}
+
+/** Queue the URLs of this run: parked ones again, the seeds, the sitemaps' URLs. */
+async function seedStore(r: ResolvedConfig, c: Crawl): Promise<void> {
+  const { store } = c;
+  // URLs that got no answer in an earlier run (connection refused, DNS, timeout) are tried again
+  const requeued = await store.requeueParked();
+  if (requeued > 0 && !r.quiet) r.log(`focuscrawl: ${requeued === 1 ? '1 URL' : `${requeued} URLs`} that got no answer in an earlier run ${requeued === 1 ? 'is' : 'are'} queued again`);
+  await store.addSeeds(r.seedEntries);
+  if ((r.sitemaps?.length ?? 0) > 0 || r.sitemapsFromRobots === true) {
+    const { seedFromSitemaps, sitemapLogLines } = await import('./seeds/sitemap.ts');
+    const report = await seedFromSitemaps({
+      sources: r.sitemaps ?? [], robotsOrigins: r.sitemapsFromRobots === true ? r.seedEntries.map((e) => originOf(e.url)) : [],
+      client: c.client, robots: c.robots, store, scorer: r.scorer, canon: r.canon, traps: r.trapLimits, inScope: r.inScope, skipExtension: r.skipExtension,
+      maxDepth: r.maxDepth, maxUrls: r.sitemapMaxUrls, delayMs: r.delayMs, delayExplicit: r.delayExplicit, signal: r.signal,
+    });
+    if (!r.quiet) for (const line of sitemapLogLines(report)) r.log(line);
+  }
+  if (store.frontierSize === 0 && store.committed === 0) {
+    throw new UsageError(NO_SEEDS);
+  }
+  await c.budget.restore(store);
+}
+
+/** --warc-out and --pages-out: their writers and stages (loaded only when asked for: warcio is large). */
+async function openOutputs(r: ResolvedConfig, c: Crawl): Promise<OutputStages> {
+  if (r.warcOut !== undefined) {
+    const { WarcWriter } = await import('./output/warc.ts');
+    const { VERSION } = await import('./util/version.ts');
+    c.warc = await WarcWriter.create({
+      dir: r.warcOut,
+      maxSize: r.warcMaxSize,
+      info: { software: `focuscrawl/${VERSION}`, robots: 'obey', 'http-header-user-agent': r.userAgent ?? DEFAULT_USER_AGENT, description: `focuscrawl crawl, strategy ${r.scorer.name}` },
+    });
+  }
+  if (r.pagesOut !== undefined) c.pageStore = await (await import('./stages/pages-out.ts')).PageStore.create(r.pagesOut);
+  const { warcOutStage } = c.warc === null ? { warcOutStage: null } : await import('./stages/warc-out.ts');
+  const { pagesOutStage } = c.pageStore === null ? { pagesOutStage: null } : await import('./stages/pages-out.ts');
+  return { warcOutStage, pagesOutStage };
+}
+
+/** Near-duplicates: the index is rebuilt from the fingerprints in the store's log. */
+async function openDedup(r: ResolvedConfig, c: Crawl): Promise<NearDuplicates | null> {
+  if (r.nearDup === 0) return null;
+  const dedup = new NearDuplicates({ maxDistance: r.nearDup, minTokens: r.nearDupMinTokens, urlOfCommit: urlOfCommitIn(c.store, logKey), segmenter: r.segmenter });
+  if (c.store.committed > 0) await dedup.restore(c.store.log());
+  return dedup;
+}
+
+/** Live statistics, continuing the totals of earlier runs on the store. */
+async function openStats(r: ResolvedConfig, c: Crawl, scheduler: HostScheduler): Promise<StatsReporter> {
+  const { store } = c;
+  // workers sharing a store each save their own run's stats: start from the whole shared log instead
+  const loaded = await loadCrawlStats(r.shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store);
+  return new StatsReporter({
+    stats: loaded.stats,
+    previous: loaded.replayed === 0 ? loaded.saved : null,
+    store,
+    dir: r.shared ? null : r.storeDir,
+    intervalMs: r.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS,
+    sample: () => ({ frontier: store.frontierSize, activeHosts: scheduler.activeHosts, maxPages: r.maxPages }),
+    onStats: r.logStats,
+    onProgress: r.progress,
+    onWarning: r.quiet ? undefined : r.log,
+  });
+}
+
+/**
+ * The run: the scheduler, the in-flight set and the context the stages
+ * call back into; the abort signal (the caller's, --max-time, the output
+ * closing, a stall); then the pipeline. Sets `summary.stopped`.
+ */
+async function runStages(r: ResolvedConfig, c: Crawl, dedup: NearDuplicates | null, outputStages: OutputStages): Promise<void> {
+  const { store, robots, summary } = c;
+  const scheduler = new HostScheduler({
+    perHost: r.perHost,
+    delayMs: r.delayMs,
+    delayExplicit: r.delayExplicit,
+    delayFactor: r.delayFactor,
+    hostDiversity: r.hostDiversity,
+    crawlDelayMs: (url) => robots.crawlDelayMs(url),
+  });
+  const inflight = new Inflight();
+  const live = await openStats(r, c, scheduler);
+  const ctx = new CrawlContext({
+    scheduler, inflight, retry: r.retryPolicy, summary, budget: c.budget, dedup,
+    committedCount: () => store.committed, observe: (record) => live.observe(record),
+  });
+  const ac = new AbortController();
+  // every in-flight request listens to this one signal
+  setMaxListeners(r.concurrency + 16, ac.signal);
+  const output = new LineOutput(r.output, () => ac.abort(OUTPUT_CLOSED));
+  const onAbort = (): void => ac.abort();
+  r.signal?.addEventListener('abort', onAbort, { once: true });
+  if (r.signal?.aborted === true) ac.abort(); // e.g. Ctrl-C while sitemaps were read
+  // counted from the crawl's start (sitemaps included)
+  const timeLimit = Number.isFinite(r.maxTime) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, c.started + r.maxTime - Date.now())) : undefined;
+  live.start();
+  c.reporter = live;
+  const run: Run = { scheduler, inflight, ctx, dedup, live, output, signal: ac.signal, outputStages };
+  const watchdog = watchStall(r, c, run, (err) => ac.abort(err));
+  process.on('beforeExit', watchdog.onIdle);
   try {
-    const robots = new RobotsCache({
-      userAgent: 'focuscrawl',
-      fetchRobots: (url, signal) => client.getText(url, { maxBytes: ROBOTS_MAX_BYTES, signal }),
-    });
-    // URLs that got no answer in an earlier run (connection refused, DNS, timeout) are tried again
-    const requeued = await store.requeueParked();
-    if (requeued > 0 && !cfg.quiet) cfg.log(`focuscrawl: ${requeued === 1 ? '1 URL' : `${requeued} URLs`} that got no answer in an earlier run ${requeued === 1 ? 'is' : 'are'} queued again`);
-    await store.addSeeds(seeds);
-    if ((cfg.sitemaps?.length ?? 0) > 0 || cfg.sitemapsFromRobots === true) {
-      const { seedFromSitemaps, sitemapLogLines } = await import('./seeds/sitemap.ts');
-      const report = await seedFromSitemaps({
-        sources: cfg.sitemaps ?? [], robotsOrigins: cfg.sitemapsFromRobots === true ? seeds.map((e) => originOf(e.url)) : [],
-        client, robots, store, scorer, canon, traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps }, inScope, skipExtension, maxDepth: cfg.maxDepth,
-        maxUrls: cfg.sitemapMaxUrls, delayMs: cfg.delayMs, delayExplicit: cfg.delayExplicit, signal: cfg.signal,
-      });
-      if (!cfg.quiet) for (const line of sitemapLogLines(report)) cfg.log(line);
-    }
-    if (store.frontierSize === 0 && store.committed === 0) {
-      throw new UsageError(NO_SEEDS);
-    }
-    await budget.restore(store);
-    // output files (loaded only when asked for: warcio is large)
-    if (cfg.warcOut !== undefined) {
-      const { WarcWriter } = await import('./output/warc.ts');
-      const { VERSION } = await import('./util/version.ts');
-      warc = await WarcWriter.create({
-        dir: cfg.warcOut,
-        maxSize: cfg.warcMaxSize,
-        info: { software: `focuscrawl/${VERSION}`, robots: 'obey', 'http-header-user-agent': cfg.userAgent ?? DEFAULT_USER_AGENT, description: `focuscrawl crawl, strategy ${scorer.name}` },
-      });
-    }
-    if (cfg.pagesOut !== undefined) pageStore = await (await import('./stages/pages-out.ts')).PageStore.create(cfg.pagesOut);
-    const { warcOutStage } = warc === null ? { warcOutStage: null } : await import('./stages/warc-out.ts');
-    const { pagesOutStage } = pageStore === null ? { pagesOutStage: null } : await import('./stages/pages-out.ts');
-    // near-duplicates: the index is rebuilt from the fingerprints in the store's log
-    const nearDup = cfg.nearDupDistance ?? DEFAULT_NEAR_DUP_DISTANCE;
-    const dedup = nearDup === 0 ? null : new NearDuplicates({ maxDistance: nearDup, minTokens: cfg.nearDupMinTokens, urlOfCommit: urlOfCommitIn(store, logKey), segmenter: cfg.segmenter });
-    if (dedup !== null && store.committed > 0) await dedup.restore(store.log());
-    const scheduler = new HostScheduler({
-      perHost: cfg.perHost,
-      delayMs: cfg.delayMs,
-      delayExplicit: cfg.delayExplicit,
-      delayFactor: cfg.delayFactor,
-      hostDiversity: cfg.hostDiversity,
-      crawlDelayMs: (url) => robots.crawlDelayMs(url),
-    });
-    const inflight = new Inflight();
-    // A host slot is freed once per item, when the fetch stage settles it;
-    // `requested` (from the fetch stage) says whether a request went out, so
-    // the politeness delay follows it. A URL refused before the fetch
-    // (robots, address guard, host budget) made none; one whose redirect hop
-    // robots.txt refused did. The sink's calls are a safety net.
-    const released = new WeakSet<CrawlItem>();
-    const release = (item: CrawlItem, requested: boolean): void => {
-      if (released.has(item)) return;
-      released.add(item);
-      const host = hostOfCanonical(item.entry.url);
-      scheduler.finish(host, item.entry.url, item.fetch?.replay ?? false, requested, item.fetch?.ms ?? 0);
-      scheduler.backoff(host, hostBackoffMs(item, retry));
-      inflight.wake();
-    };
-    // With a shared store (Redis) politeness holds across workers: the commit
-    // tells the store how long the host waits before its next request.
-    const replayHosts = new Set<string>();
-    const hostDelayMs = (item: CrawlItem): number => {
-      const host = hostOfCanonical(item.entry.url);
-      if (item.fetch?.replay === true) replayHosts.add(host);
-      const polite = replayHosts.has(host) && !cfg.delayExplicit ? 0 : politeDelayMs(cfg.delayMs, robots.crawlDelayMs(item.entry.url), cfg.delayFactor ?? 0, item.fetch?.ms ?? 0);
-      return Math.max(polite, hostBackoffMs(item, retry));
-    };
-    const checkHop = async (url: string): Promise<ItemError | null> => {
-      // a redirect is a new URL: the scope holds for it as for a link (seeds' redirects too)
-      if (inScope !== null && !inScope(url)) return { code: 'FC_OUT_OF_SCOPE', message: `redirect leaves the crawl's scope (--allow-domain, --include, --exclude): ${url}` };
-      const privateAddress = await client.checkAddress(url);
-      if (privateAddress !== null) return toItemError(privateAddress);
-      const refused = await robotsAllows(robots, url);
-      if (refused !== null) return refused;
-      if ((await store.status(url)) === 'done') return { code: 'FC_REDIRECT_SEEN', message: `redirect to a URL already fetched: ${url}` };
-      return null;
-    };
-    // A followed redirect is polite too: a hop waits its host's delay, and a
-    // hop to another host counts as a request there (see hopDelayMs).
-    const beforeHop = async (
-      url: string,
-      hop: { origin: string; replay: boolean; elapsedMs: number; signal: AbortSignal },
-    ): Promise<((replay: boolean) => void) | undefined> => {
-      const host = hostOfCanonical(url);
-      const held = host === hostOfCanonical(hop.origin);
-      const wait = scheduler.hopDelayMs(host, url, held, hop.replay, hop.elapsedMs);
-      if (wait > 0) await sleep(wait, undefined, { signal: hop.signal });
-      if (held) return undefined;
-      scheduler.start(host);
-      const hopStarted = Date.now();
-      return (replay) => {
-        scheduler.finish(host, url, replay, true, Date.now() - hopStarted);
-        inflight.wake();
-      };
-    };
-    // live statistics, continuing the totals of earlier runs on the store
-    // workers sharing a store each save their own run's stats: start from the whole shared log instead
-    const loaded = await loadCrawlStats(shared ? { getMeta: async () => undefined, log: (o) => store.log(o), committed: store.committed } : store);
-    const live = new StatsReporter({
-      stats: loaded.stats,
-      previous: loaded.replayed === 0 ? loaded.saved : null,
-      store,
-      dir: shared ? null : cfg.storeDir,
-      intervalMs: cfg.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS,
-      sample: () => ({ frontier: store.frontierSize, activeHosts: scheduler.activeHosts, maxPages: cfg.maxPages }),
-      onStats: cfg.logStats,
-      onProgress: cfg.progress,
-      onWarning: cfg.quiet ? undefined : cfg.log,
-    });
-    const count = (record: OutputRecord): void => {
-      live.observe(record);
-      if (record.type === 'error') summary.errors++;
-      else {
-        summary.pages++;
-        if (record.relevant) summary.relevant++;
-      }
-    };
-    const ac = new AbortController();
-    // every in-flight request listens to this one signal
-    setMaxListeners(cfg.concurrency + 16, ac.signal);
-    const output = new LineOutput(cfg.output, () => ac.abort(OUTPUT_CLOSED));
-    const onAbort = (): void => ac.abort();
-    cfg.signal?.addEventListener('abort', onAbort, { once: true });
-    if (cfg.signal?.aborted === true) ac.abort(); // e.g. Ctrl-C while sitemaps were read
-    // counted from the crawl's start (sitemaps included)
-    const maxTimeMs = cfg.maxTimeMs ?? Infinity;
-    const timeLimit = Number.isFinite(maxTimeMs) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, started + maxTimeMs - Date.now())) : undefined;
-    live.start();
-    reporter = live;
-    // a lost wake-up must not end the process silently (exit 13): see src/frontier/stall.ts
-    let stalled: StalledError | null = null;
-    const onIdle = stallWatchdog({
-      progress: () => store.committed,
-      wake: () => inflight.wake(),
-      fail: (err) => {
-        stalled = err;
-        ac.abort(err);
-      },
-      describe: () => {
-        const next = scheduler.msUntilNextReady();
-        const buffered = redis !== null ? '' : `${head.size} buffered${head.complete ? ' (all of them)' : ''}, `;
-        return `${inflight.size} URLs in flight, ${store.frontierSize} queued, ${buffered}` +
-          `${scheduler.activeHosts} hosts busy, next host ready ${Number.isFinite(next) ? `in ${Math.round(next)} ms` : 'when one is released'}`;
-      },
-      log: cfg.quiet ? undefined : cfg.log,
-      // longer than one request may take: an answer on an unreferenced socket still arrives
-      giveUpMs: (cfg.timeouts?.fetchMs ?? 60_000) + 30_000,
-    });
-    process.on('beforeExit', onIdle);
-    try {
-      await runPipeline(
-        frontierSource({ head: redis !== null ? redis.claimHead(() => cfg.concurrency - inflight.size) : head, scheduler, inflight, pagesDone: () => store.pages, maxPages: cfg.maxPages, roundSize, holdBack, signal: ac.signal }),
-        (src: AsyncIterable<CrawlItem>) => hostBudgetStage(src, { budget }),
-        (src: AsyncIterable<CrawlItem>) => addressGuardStage(src, { check: (url) => client.checkAddress(url), concurrency: cfg.concurrency }),
-        (src: AsyncIterable<CrawlItem>) => robotsStage(src, { robots, concurrency: cfg.concurrency }),
-        (src: AsyncIterable<CrawlItem>) =>
-          fetchStage(src, { client, concurrency: cfg.concurrency, maxBytes: cfg.maxBytes, canonOptions: redirectCanon, checkHop, beforeHop, onFetched: release, signal: ac.signal }),
-        // with --warc-out / --pages-out the body travels on to their stages, which drop it
-        (src: AsyncIterable<CrawlItem>) => parseStage(src, { contextChars: cfg.contextChars, maxLinks, mainTextChars: cfg.textChars, keepBody: warc !== null || pageStore !== null }),
-        (src: AsyncIterable<CrawlItem>) => classifyStage(src, { scorer, threshold, canonOptions: canon, maxOutlinks: maxLinks }),
-        ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
-        // written before the sink commits the page (see src/stages/warc-out.ts)
-        ...(warcOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) =>
-          warcOutStage(src, { writer: warc!, strategy: scorer.name, maxBytes: cfg.maxBytes, userAgent: cfg.userAgent, dropBody: pageStore === null })]),
-        ...(pagesOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) => pagesOutStage(src, { store: pageStore! })]),
-        (src: AsyncIterable<CrawlItem>) =>
-          sinkStage(src, {
-            store,
-            strategy: scorer.name,
-            outlinks: cfg.outlinks,
-            maxDepth: cfg.maxDepth,
-            canonOptions: canon,
-            emit: (line) => output.write(line),
-            tunnel: cfg.tunnel,
-            scorer,
-            // with Redis, URLs are leased from the shared store: no local head to spare moves for
-            ...(redis === null ? { rescoreFloor: () => head.floor } : {}),
-            linkGuard: {
-              traps: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps },
-              ...(inScope === null ? {} : { inScope }),
-              ...(skipExtension === null ? {} : { skipExtension }),
-              hostFull: (host) => budget.isFull(host),
-              onDrop: (_url, reason) => (summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1),
-              onCapped: (n) => (summary.dropped['links-per-page'] = (summary.dropped['links-per-page'] ?? 0) + n),
-            },
-            retry,
-            hostDelayMs: shared ? hostDelayMs : undefined,
-            log: cfg.quiet ? undefined : cfg.log,
-            onRetry: (item) => {
-              release(item, item.fetch !== undefined);
-              inflight.delete(item.entry.url);
-            },
-            onCommitted: (item, record) => {
-              budget.committed(record);
-              dedup?.committed(item, store.committed);
-              if (record.type === 'page' && record.duplicateOf !== undefined) summary.nearDuplicates = (summary.nearDuplicates ?? 0) + 1;
-              release(item, item.fetch !== undefined);
-              inflight.delete(item.entry.url);
-              count(record);
-            },
-          }),
-        { signal: ac.signal },
-      );
-      if (stalled !== null) throw stalled;
-    } catch (err) {
-      if (stalled !== null) throw stalled;
-      if (output.closed) summary.stopped = 'output-closed';
-      else if (ac.signal.aborted) summary.stopped = ac.signal.reason === TIME_LIMIT ? 'time-limit' : 'aborted';
-      else throw err;
-    } finally {
-      clearTimeout(timeLimit);
-      process.off('beforeExit', onIdle);
-      output.detach();
-      cfg.signal?.removeEventListener('abort', onAbort);
-    }
+    await runPipeline(...stagesOf(r, c, run), { signal: ac.signal });
+    if (watchdog.stalled() !== null) throw watchdog.stalled();
+  } catch (err) {
+    if (watchdog.stalled() !== null) throw watchdog.stalled();
+    if (output.closed) summary.stopped = 'output-closed';
+    else if (ac.signal.aborted) summary.stopped = ac.signal.reason === TIME_LIMIT ? 'time-limit' : 'aborted';
+    else throw err;
   } finally {
-    summary.totalPages = store.pages;
-    if (redis !== null) summary.storeRoundTrips = redis.roundTrips;
-    if (redis !== null && redis.replays.sent > 0) summary.storeReplays = redis.replays;
-    summary.frontier = store.frontierSize;
-    summary.ms = Date.now() - started;
-    // the final stats record, saved in the store's meta before it closes
-    await reporter?.stop().catch((err: unknown) => {
-      if (!cfg.quiet) cfg.log(`focuscrawl: cannot save the final stats: ${(err as Error)?.message ?? err}`);
-    });
-    await budget.save(store);
-    await client.close().catch(() => {});
-    // the WARC file being written is fsynced and loses its .open suffix
-    const warcClosed: unknown = warc === null ? null : await warc.close().then(() => null, (err: unknown) => err);
-    await store.close();
-    if (warcClosed !== null) throw warcClosed;
+    clearTimeout(timeLimit);
+    process.off('beforeExit', watchdog.onIdle);
+    output.detach();
+    r.signal?.removeEventListener('abort', onAbort);
   }
-  const unreachable = summary.stopped === 'done' ? noAnswerError(client, cfg.proxy, committedBefore === 0) : null;
-  if (!cfg.quiet) {
-    const harvest = summary.pages === 0 ? 0 : summary.relevant / summary.pages;
-    const rate = summary.pages / Math.max(summary.ms / 1000, 0.001);
-    if (cfg.logFormat === 'json') {
-      cfg.log(JSON.stringify({ type: 'summary', ...summary, harvest: Math.round(harvest * 1e4) / 1e4, pagesPerSec: Math.round(rate * 100) / 100 }));
-    } else {
-      cfg.log(
-        `focuscrawl: ${summary.pages} pages (${summary.relevant} relevant, harvest ${(harvest * 100).toFixed(1)}%), ` +
-          `${summary.errors} errors, ${(summary.ms / 1000).toFixed(1)} s, ${rate.toFixed(1)} pages/s; ` +
-          `store: ${summary.totalPages} pages, ${summary.frontier} queued (${summary.stopped})` +
-          dropLine(summary.dropped) +
-          (summary.nearDuplicates ? `; near-duplicates ${summary.nearDuplicates}` : ''),
-      );
-    }
-  }
+}
+
+/** A lost wake-up must not end the process silently (exit 13): see src/frontier/stall.ts. */
+function watchStall(r: ResolvedConfig, c: Crawl, run: Run, abort: (err: StalledError) => void): { onIdle: () => void; stalled: () => StalledError | null } {
+  const { store, head, redis } = c;
+  const { scheduler, inflight } = run;
+  let stalled: StalledError | null = null;
+  const onIdle = stallWatchdog({
+    progress: () => store.committed,
+    wake: () => inflight.wake(),
+    fail: (err) => {
+      stalled = err;
+      abort(err);
+    },
+    describe: () => {
+      const next = scheduler.msUntilNextReady();
+      const buffered = redis !== null ? '' : `${head.size} buffered${head.complete ? ' (all of them)' : ''}, `;
+      return `${inflight.size} URLs in flight, ${store.frontierSize} queued, ${buffered}` +
+        `${scheduler.activeHosts} hosts busy, next host ready ${Number.isFinite(next) ? `in ${Math.round(next)} ms` : 'when one is released'}`;
+    },
+    log: r.quiet ? undefined : r.log,
+    // longer than one request may take: an answer on an unreferenced socket still arrives
+    giveUpMs: (r.timeouts?.fetchMs ?? 60_000) + 30_000,
+  });
+  return { onIdle, stalled: () => stalled };
+}
+
+/** The stages of the diagram at the top of this file, in order. */
+function stagesOf(r: ResolvedConfig, c: Crawl, run: Run): [AsyncIterable<CrawlItem>, ...Stage[]] {
+  const { client, robots, store, redis, head, budget } = c;
+  const { ctx, inflight, scheduler, dedup, signal } = run;
+  const { warcOutStage, pagesOutStage } = run.outputStages;
+  const { warc, pageStore } = c;
+  return [
+    frontierSource({
+      head: redis !== null ? redis.claimHead(() => r.concurrency - inflight.size) : head,
+      scheduler, inflight, pagesDone: () => store.pages, maxPages: r.maxPages, roundSize: r.roundSize, holdBack: r.holdBack, issue: ctx.issue, signal,
+    }),
+    (src) => hostBudgetStage(src, { budget }),
+    (src) => addressGuardStage(src, { check: (url) => client.checkAddress(url), concurrency: r.concurrency }),
+    (src) => robotsStage(src, { robots, concurrency: r.concurrency }),
+    (src) => fetchStage(src, {
+      client, concurrency: r.concurrency, maxBytes: r.maxBytes, canonOptions: r.redirectCanon,
+      checkHop: hopChecker(r, c), beforeHop: ctx.beforeHop, onFetched: ctx.onFetched, signal,
+    }),
+    // with --warc-out / --pages-out the body travels on to their stages, which drop it
+    (src) => parseStage(src, { contextChars: r.contextChars, maxLinks: r.maxLinks, mainTextChars: r.textChars, keepBody: warc !== null || pageStore !== null }),
+    (src) => classifyStage(src, { scorer: r.scorer, threshold: r.threshold, canonOptions: r.canon, maxOutlinks: r.maxLinks }),
+    ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
+    // written before the sink commits the page (see src/stages/warc-out.ts)
+    ...(warcOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) =>
+      warcOutStage(src, { writer: warc!, strategy: r.scorer.name, maxBytes: r.maxBytes, userAgent: r.userAgent, dropBody: pageStore === null })]),
+    ...(pagesOutStage === null ? [] : [(src: AsyncIterable<CrawlItem>) => pagesOutStage(src, { store: pageStore! })]),
+    (src) => sinkStage(src, {
+      store,
+      strategy: r.scorer.name,
+      outlinks: r.outlinks,
+      maxDepth: r.maxDepth,
+      canonOptions: r.canon,
+      emit: (line) => run.output.write(line),
+      tunnel: r.tunnel,
+      scorer: r.scorer,
+      // with Redis, URLs are leased from the shared store: no local head to spare moves for
+      ...(redis === null ? { rescoreFloor: () => head.floor } : {}),
+      linkGuard: {
+        traps: r.trapLimits,
+        ...(r.inScope === null ? {} : { inScope: r.inScope }),
+        ...(r.skipExtension === null ? {} : { skipExtension: r.skipExtension }),
+        hostFull: (host) => budget.isFull(host),
+        onDrop: ctx.onDrop,
+        onCapped: ctx.onCapped,
+      },
+      retry: r.retryPolicy,
+      hostDelayMs: r.shared ? hostDelay(r, c) : undefined,
+      log: r.quiet ? undefined : r.log,
+      onRetry: ctx.onRetry,
+      onCommitted: ctx.onCommitted,
+    }),
+  ];
+}
+
+/** A redirect hop may be followed: in scope, a public address, allowed by robots.txt, not fetched yet. */
+function hopChecker(r: ResolvedConfig, c: Crawl): (url: string) => Promise<ItemError | null> {
+  const { client, robots, store } = c;
+  return async (url) => {
+    // a redirect is a new URL: the scope holds for it as for a link (seeds' redirects too)
+    if (r.inScope !== null && !r.inScope(url)) return { code: 'FC_OUT_OF_SCOPE', message: `redirect leaves the crawl's scope (--allow-domain, --include, --exclude): ${url}` };
+    const privateAddress = await client.checkAddress(url);
+    if (privateAddress !== null) return toItemError(privateAddress);
+    const refused = await robotsAllows(robots, url);
+    if (refused !== null) return refused;
+    if ((await store.status(url)) === 'done') return { code: 'FC_REDIRECT_SEEN', message: `redirect to a URL already fetched: ${url}` };
+    return null;
+  };
+}
+
+/**
+ * With a shared store (Redis) politeness holds across workers: the commit
+ * tells the store how long the host waits before its next request.
+ */
+function hostDelay(r: ResolvedConfig, c: Crawl): (item: CrawlItem) => number {
+  const replayHosts = new Set<string>();
+  return (item) => {
+    const host = hostOfCanonical(item.entry.url);
+    if (item.fetch?.replay === true) replayHosts.add(host);
+    const polite = replayHosts.has(host) && !r.delayExplicit ? 0 : politeDelayMs(r.delayMs, c.robots.crawlDelayMs(item.entry.url), r.delayFactor ?? 0, item.fetch?.ms ?? 0);
+    return Math.max(polite, hostBackoffMs(item, r.retryPolicy));
+  };
+}
+
+/** Fill in the summary's store totals, save the final stats and the host budget, close everything. */
+async function closeCrawl(r: ResolvedConfig, c: Crawl): Promise<void> {
+  const { summary, store, redis } = c;
+  summary.totalPages = store.pages;
+  if (redis !== null) summary.storeRoundTrips = redis.roundTrips;
+  if (redis !== null && redis.replays.sent > 0) summary.storeReplays = redis.replays;
+  summary.frontier = store.frontierSize;
+  summary.ms = Date.now() - c.started;
+  // the final stats record, saved in the store's meta before it closes
+  await c.reporter?.stop().catch((err: unknown) => {
+    if (!r.quiet) r.log(`focuscrawl: cannot save the final stats: ${(err as Error)?.message ?? err}`);
+  });
+  await c.budget.save(store);
+  await c.client.close().catch(() => {});
+  // the WARC file being written is fsynced and loses its .open suffix
+  const warcClosed: unknown = c.warc === null ? null : await c.warc.close().then(() => null, (err: unknown) => err);
+  await store.close();
+  if (warcClosed !== null) throw warcClosed;
+}
+
+/** Log the summary; a run in which no request got an answer fails (noAnswerError). */
+function finishCrawl(r: ResolvedConfig, c: Crawl): CrawlSummary {
+  const { summary } = c;
+  const unreachable = summary.stopped === 'done' ? noAnswerError(c.client, r.proxy, c.committedBefore === 0) : null;
+  if (!r.quiet) r.log(summaryLine(summary, r.logFormat));
   if (unreachable !== null) throw unreachable;
   return summary;
+}
+
+function summaryLine(summary: CrawlSummary, format: CrawlConfig['logFormat']): string {
+  const harvest = summary.pages === 0 ? 0 : summary.relevant / summary.pages;
+  const rate = summary.pages / Math.max(summary.ms / 1000, 0.001);
+  if (format === 'json') {
+    return JSON.stringify({ type: 'summary', ...summary, harvest: Math.round(harvest * 1e4) / 1e4, pagesPerSec: Math.round(rate * 100) / 100 });
+  }
+  return `focuscrawl: ${summary.pages} pages (${summary.relevant} relevant, harvest ${(harvest * 100).toFixed(1)}%), ` +
+    `${summary.errors} errors, ${(summary.ms / 1000).toFixed(1)} s, ${rate.toFixed(1)} pages/s; ` +
+    `store: ${summary.totalPages} pages, ${summary.frontier} queued (${summary.stopped})` +
+    dropLine(summary.dropped) +
+    (summary.nearDuplicates ? `; near-duplicates ${summary.nearDuplicates}` : '');
 }

@@ -161,8 +161,21 @@ export interface ItemError {
   message: string;
 }
 
+/**
+ * An item's claim on its host slot and its place in flight, issued when the
+ * frontier source takes it (src/crawl/context.ts): each is given back once.
+ */
+export interface ItemTicket {
+  /** free the host slot (the fetch settled; `requested`: a request went out) */
+  release(requested: boolean): void;
+  /** the item is done (committed or queued again): free its slot if still held, and leave the in-flight set */
+  settle(): void;
+}
+
 export interface CrawlItem {
   entry: FrontierEntry;
+  /** set by the frontier source when the crawl issues tickets */
+  ticket?: ItemTicket;
   fetch?: FetchResult;
   error?: ItemError;
   /**

@@ -4,7 +4,7 @@
  * which turns them into a CrawlConfig and runs the pipeline. A limit that
  * counts something (pages, frontier, path trap limits) takes 0 for "no limit".
  */
-import { flagError, helpText, parseCommand, type CommandSpec, type Flag } from './args.ts';
+import { flagError, helpText, parseCommand, type Args, type CommandSpec, type Flag } from './args.ts';
 import { exitStatusOf, FocuscrawlError } from '../errors.ts';
 import type { CrawlConfig } from '../crawl/config.ts';
 import { parseSkipExtensions } from '../urls/extensions.ts';
@@ -144,13 +144,8 @@ function parseAuth(values: string[]): CrawlConfig['auth'] {
   return auth;
 }
 
-/** `focuscrawl crawl ARGV`: runs the crawl; resolves to the exit code. */
-export async function runCrawlCommand(argv: string[]): Promise<number> {
-  const { help, args } = parseCommand(CRAWL_SPEC, argv);
-  if (help) {
-    process.stdout.write(helpText(CRAWL_SPEC));
-    return 0;
-  }
+/** The modules the crawl loads (after --help: it needs none of them). */
+async function loadModules() {
   const [{ canonicalize }, { readSeedsFile }, { loadTopic }, { needsModel }, { loadModel }, { getSegmenter }, { runCrawl }, { CrawlLog }] = await Promise.all([
     import('../urls/canonical.ts'),
     import('../seeds/file.ts'),
@@ -161,22 +156,32 @@ export async function runCrawlCommand(argv: string[]): Promise<number> {
     import('../pipeline.ts'),
     import('../output/crawl-log.ts'),
   ]);
-  const num = (name: string): number => args.number(name)!;
-  const opt = (name: string): number | undefined => args.number(name);
+  return { canonicalize, readSeedsFile, loadTopic, needsModel, loadModel, getSegmenter, runCrawl, CrawlLog };
+}
+
+type Modules = Awaited<ReturnType<typeof loadModules>>;
+type CrawlLogger = InstanceType<Modules['CrawlLog']>;
+
+/** `focuscrawl crawl ARGV`: runs the crawl; resolves to the exit code. */
+export async function runCrawlCommand(argv: string[]): Promise<number> {
+  const { help, args } = parseCommand(CRAWL_SPEC, argv);
+  if (help) {
+    process.stdout.write(helpText(CRAWL_SPEC));
+    return 0;
+  }
+  const m = await loadModules();
+  const { config, log } = await crawlConfigOf(args, m);
+  return runWithSignals(m, config, log);
+}
+
+/** The flags as a CrawlConfig (FC_USAGE for a bad value), the files they name read. */
+async function crawlConfigOf(args: Args, m: Modules): Promise<{ config: CrawlConfig; log: CrawlLogger }> {
   let seeds = args.strings('seed');
-  for (const s of seeds) if (canonicalize(s) === null) throw flagError(CRAWL_SPEC, 'seed', `not an http(s) URL: ${JSON.stringify(s)}`);
+  for (const s of seeds) if (m.canonicalize(s) === null) throw flagError(CRAWL_SPEC, 'seed', `not an http(s) URL: ${JSON.stringify(s)}`);
   const store = args.string('store')!;
   if (args.has('lease-ms') && !/^rediss?:\/\//i.test(store)) throw flagError(CRAWL_SPEC, 'lease-ms', 'needs --store redis://HOST:PORT/DB');
   const proxy = args.string('proxy');
-  if (proxy !== undefined) {
-    let proto = '';
-    try {
-      proto = new URL(proxy).protocol;
-    } catch {
-      /* reported below */
-    }
-    if (proto !== 'http:' && proto !== 'https:') throw flagError(CRAWL_SPEC, 'proxy', `not an http(s) URL: ${JSON.stringify(proxy)}`);
-  }
+  if (proxy !== undefined) checkProxy(proxy);
   const params = parseParams(args.strings('param'));
   const auth = parseAuth(args.strings('auth'));
   const skipExtensions = args.has('skip-extensions') ? parseSkipExtensions(args.string('skip-extensions')!) : undefined;
@@ -187,55 +192,81 @@ export async function runCrawlCommand(argv: string[]): Promise<number> {
   };
   // concat, not push(...): a seeds file may hold more URLs than a call has room for arguments
   const seedsFile = args.string('seeds');
-  if (seedsFile !== undefined) seeds = seeds.concat(await readSeedsFile(seedsFile));
+  if (seedsFile !== undefined) seeds = seeds.concat(await m.readSeedsFile(seedsFile));
+  const focus = await focusOf(args, m, params);
+  const logFormat = args.string('log-format') as 'text' | 'json';
+  const quiet = args.bool('quiet') === true;
+  // a progress line only in text mode on a terminal, and not when records go to that terminal too
+  const progress = !quiet && logFormat === 'text' && process.stderr.isTTY === true && process.stdout.isTTY !== true;
+  const log = new m.CrawlLog(process.stderr, { format: logFormat, progress });
+  const config: CrawlConfig = {
+    seeds,
+    ...focus,
+    params,
+    storeDir: store,
+    scope,
+    skipExtensions,
+    proxy,
+    auth,
+    ...limitsOf(args),
+    quiet,
+    logFormat,
+    logStats: quiet ? undefined : (snapshot) => log.stats(snapshot),
+    progress: progress ? (snapshot) => log.progress(snapshot) : undefined,
+    output: process.stdout,
+    log: (line) => log.line(line),
+  };
+  return { config, log };
+}
+
+function checkProxy(proxy: string): void {
+  let proto = '';
+  try {
+    proto = new URL(proxy).protocol;
+  } catch {
+    /* reported below */
+  }
+  if (proto !== 'http:' && proto !== 'https:') throw flagError(CRAWL_SPEC, 'proxy', `not an http(s) URL: ${JSON.stringify(proxy)}`);
+}
+
+/** --topic, --model, --strategy and the parameters they take (`params` gets --density and etfl's library). */
+async function focusOf(args: Args, m: Modules, params: Record<string, number | string>): Promise<Pick<CrawlConfig, 'topic' | 'model' | 'strategy' | 'segmenter'>> {
   const topicFile = args.string('topic');
-  const topic = topicFile === undefined ? null : await loadTopic(topicFile);
-  const segmenter = getSegmenter(args.string('segmenter'));
+  const topic = topicFile === undefined ? null : await m.loadTopic(topicFile);
+  const segmenter = m.getSegmenter(args.string('segmenter'));
   const modelFile = args.string('model');
-  const model = modelFile === undefined ? null : await loadModel(modelFile, segmenter);
+  const model = modelFile === undefined ? null : await m.loadModel(modelFile, segmenter);
   // a model's link classifier is what it was trained for: nb-link by default (RESULTS.md, "Leave one university out")
   const strategy = args.string('strategy') ?? (model !== null ? 'nb-link' : topic !== null ? 'best-first' : 'bfs');
-  if (needsModel(strategy) && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --model FILE (focuscrawl train)`);
+  if (m.needsModel(strategy) && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --model FILE (focuscrawl train)`);
   if (strategy !== 'bfs' && topic === null && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --topic FILE`);
   const density = args.string('density');
   if (density !== undefined) params.density = density;
   // etfl reads its feature library (synonyms, kinds, mined terms) from the topic file
   if (strategy === 'etfl' && topicFile !== undefined) params.libraryPath ??= topicFile;
-  const logFormat = args.string('log-format') as 'text' | 'json';
+  return { topic, model, strategy, segmenter };
+}
+
+/** The numeric and boolean flags: limits, politeness, HTTP, retries, records, output files. */
+function limitsOf(args: Args) {
+  const num = (name: string): number => args.number(name)!;
+  const opt = (name: string): number | undefined => args.number(name);
   const statsIntervalS = opt('stats-interval');
   const maxTimeS = opt('max-time');
   const timeout = opt('timeout-ms');
-  const quiet = args.bool('quiet') === true;
-  // a progress line only in text mode on a terminal, and not when records go to that terminal too
-  const progress = !quiet && logFormat === 'text' && process.stderr.isTTY === true && process.stdout.isTTY !== true;
-  const log = new CrawlLog(process.stderr, { format: logFormat, progress });
-  const config: CrawlConfig = {
-    seeds,
-    topic,
-    model,
-    strategy,
-    params,
-    segmenter,
+  return {
     tunnel: opt('tunnel') ?? Infinity,
     explore: opt('explore'),
-    storeDir: store,
     fresh: args.bool('fresh') === true,
     leaseMs: opt('lease-ms'),
     maxPages: opt('max-pages') ?? Infinity,
     maxTimeMs: maxTimeS === undefined ? undefined : maxTimeS * 1000,
     maxDepth: opt('max-depth') ?? Infinity,
     maxFrontier: opt('max-frontier') ?? Infinity,
-    scope,
-    skipExtensions,
     dropIndex: args.bool('keep-index-html') !== true,
     stripSessionIds: args.bool('keep-session-ids') !== true,
     maxPagesPerHost: num('max-pages-per-host'),
-    traps: {
-      maxRepeat: num('max-path-repeat'),
-      maxSegments: num('max-path-segments'),
-      maxUrlLength: num('max-url-length'),
-    },
-    proxy,
+    traps: { maxRepeat: num('max-path-repeat'), maxSegments: num('max-path-segments'), maxUrlLength: num('max-url-length') },
     sitemaps: args.strings('sitemap'),
     sitemapsFromRobots: args.bool('sitemaps-from-robots') === true,
     sitemapMaxUrls: num('sitemap-max-urls'),
@@ -257,21 +288,14 @@ export async function runCrawlCommand(argv: string[]): Promise<number> {
     maxBytes: num('max-bytes'),
     maxLinksPerPage: num('max-links-per-page'),
     userAgent: args.string('user-agent'),
-    auth,
     timeouts: { connectMs: timeout, headersMs: timeout, bodyMs: timeout, fetchMs: num('fetch-timeout-ms') },
-    retry: {
-      retries: num('retries'),
-      baseMs: num('retry-base-ms'),
-      maxRetryAfterMs: num('max-retry-after') * 1000,
-    },
-    quiet,
+    retry: { retries: num('retries'), baseMs: num('retry-base-ms'), maxRetryAfterMs: num('max-retry-after') * 1000 },
     statsIntervalMs: statsIntervalS === undefined ? undefined : Math.round(statsIntervalS * 1000),
-    logFormat,
-    logStats: quiet ? undefined : (snapshot) => log.stats(snapshot),
-    progress: progress ? (snapshot) => log.progress(snapshot) : undefined,
-    output: process.stdout,
-    log: (line) => log.line(line),
-  };
+  } satisfies Partial<CrawlConfig>;
+}
+
+/** Run the crawl; SIGINT and SIGTERM stop it (exit 130, 143), a coded error is logged (its exit status). */
+async function runWithSignals(m: Modules, config: CrawlConfig, log: CrawlLogger): Promise<number> {
   const ac = new AbortController();
   let signalCode = 0;
   const onSignal = (sig: NodeJS.Signals): void => {
@@ -281,7 +305,7 @@ export async function runCrawlCommand(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    await runCrawl({ ...config, signal: ac.signal });
+    await m.runCrawl({ ...config, signal: ac.signal });
   } catch (err) {
     // through the log: the progress line is erased first, and with --log-format json it is a JSON line
     if (!(err instanceof FocuscrawlError)) throw err;

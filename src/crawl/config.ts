@@ -3,14 +3,25 @@
  * which the crawl command builds from its flags (src/commands/crawl.ts).
  */
 import type { Writable } from 'node:stream';
+import { UsageError } from '../errors.ts';
 import type { Resolver } from '../fetch/lookup.ts';
-import type { RetryPolicy } from '../frontier/retry.ts';
+import { DEFAULT_MAX_PAGES_PER_HOST } from '../frontier/host-budget.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../frontier/retry.ts';
 import type { StatsSnapshot } from '../output/stats.ts';
+import { DEFAULT_MAX_LINKS } from '../parse/page-parser.ts';
+import { DEFAULT_ROUND_SIZE } from '../relevance/scorers/best-n-first.ts';
 import type { LearnedModel } from '../relevance/scorers/context.ts';
+import { DEFAULT_EXPLORE } from '../relevance/scorers/explore.ts';
+import { createScorer, relevanceThreshold } from '../relevance/scorers/index.ts';
+import { DEFAULT_NEAR_DUP_DISTANCE } from '../relevance/simhash.ts';
 import type { Segmenter } from '../relevance/text/segmenter.ts';
-import type { Scorer, Topic } from '../types.ts';
-import type { ScopeRules } from '../urls/scope.ts';
-import type { TrapLimits } from '../urls/traps.ts';
+import { DEFAULT_HOLD_BACK } from '../stages/frontier-source.ts';
+import { isRedisStore } from '../store/types.ts';
+import type { FrontierEntry, Scorer, Topic } from '../types.ts';
+import { canonicalize, type CanonOptions } from '../urls/canonical.ts';
+import { compileSkipExtensions } from '../urls/extensions.ts';
+import { compileScope, type ScopeRules } from '../urls/scope.ts';
+import { DEFAULT_TRAP_LIMITS, type TrapLimits } from '../urls/traps.ts';
 
 export interface CrawlConfig {
   seeds: string[];
@@ -134,4 +145,89 @@ export interface CrawlConfig {
   logStats?: (snapshot: StatsSnapshot) => void;
   /** receives a snapshot 4 times a second, for a progress line (the CLI: only on a terminal) */
   progress?: (snapshot: StatsSnapshot) => void;
+}
+
+/** Priority of seeds: ahead of every scored link, FIFO among themselves. */
+export const SEED_SCORE = 1e6;
+
+/** Without a topic nothing is relevant and every link scores 0 (breadth-first). */
+const UNFOCUSED: Scorer = { name: 'bfs', pageRelevance: () => 0, linkScore: () => 0 };
+
+/** A CrawlConfig with its defaults filled in and its values checked (resolveConfig). */
+export interface ResolvedConfig extends CrawlConfig {
+  canon: CanonOptions;
+  /**
+   * Redirect hops keep their session ids: a server that redirects a first
+   * visit to add one (`/p` -> `/p;jsessionid=X`) would otherwise redirect
+   * to the very URL it was asked for (FC_TOO_MANY_REDIRECTS).
+   */
+  redirectCanon: CanonOptions;
+  inScope: ReturnType<typeof compileScope>;
+  skipExtension: ReturnType<typeof compileSkipExtensions>;
+  /** the seeds, canonical, as frontier entries */
+  seedEntries: FrontierEntry[];
+  /** the strategy (or the caller's scorer) that scores pages and links */
+  scorer: Scorer;
+  /** relevance at which a page is relevant (Infinity: unfocused, none is) */
+  threshold: number;
+  /** best-n-first: URLs per round */
+  roundSize: number | undefined;
+  holdBack: number;
+  maxLinks: number;
+  retryPolicy: RetryPolicy;
+  trapLimits: TrapLimits;
+  /** the store is a redis:// store shared by workers */
+  shared: boolean;
+  maxPagesPerHostResolved: number;
+  nearDup: number;
+  maxTime: number;
+}
+
+/**
+ * Fill in a crawl's defaults and check its values: the seeds are canonical
+ * http(s) URLs, the scorer is built, the caps are in range (FC_USAGE
+ * otherwise). Pure: nothing is opened, created or deleted.
+ */
+export function resolveConfig(cfg: CrawlConfig): ResolvedConfig {
+  const canon: CanonOptions = { dropIndex: cfg.dropIndex, stripSessionIds: cfg.stripSessionIds };
+  const inScope = compileScope(cfg.scope ?? {});
+  const skipExtension = compileSkipExtensions(cfg.skipExtensions);
+  const seedEntries: FrontierEntry[] = [];
+  for (const s of cfg.seeds) {
+    const url = canonicalize(s, undefined, canon);
+    if (url === null) throw new UsageError(`seed is not an http(s) URL: ${JSON.stringify(s)}`);
+    seedEntries.push({ url, score: SEED_SCORE, depth: 0, parent: null });
+  }
+  const model = cfg.model ?? null;
+  const params = { ...cfg.topic?.params, ...cfg.params };
+  const focused = cfg.topic !== null || model !== null;
+  const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter, explore: cfg.strategy === 'bfs' ? 0 : cfg.explore ?? DEFAULT_EXPLORE }) : UNFOCUSED);
+  const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
+  const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
+  const holdBack = cfg.holdBack ?? DEFAULT_HOLD_BACK;
+  const maxLinks = cfg.maxLinksPerPage ?? DEFAULT_MAX_LINKS;
+  if (!(Number.isInteger(maxLinks) && maxLinks >= 1)) throw new UsageError(`maxLinksPerPage must be a positive integer, got ${JSON.stringify(cfg.maxLinksPerPage)}`);
+  if (!(holdBack >= 0 && holdBack <= 1)) throw new UsageError(`holdBack must be a number from 0 to 1, got ${JSON.stringify(cfg.holdBack)}`);
+  if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
+    throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
+  }
+  return {
+    ...cfg,
+    canon,
+    redirectCanon: { ...canon, stripSessionIds: false },
+    inScope,
+    skipExtension,
+    seedEntries,
+    scorer,
+    threshold,
+    roundSize,
+    holdBack,
+    maxLinks,
+    retryPolicy: { ...DEFAULT_RETRY_POLICY, ...cfg.retry },
+    trapLimits: { ...DEFAULT_TRAP_LIMITS, ...cfg.traps },
+    shared: isRedisStore(cfg.storeDir),
+    maxPagesPerHostResolved: cfg.maxPagesPerHost ?? DEFAULT_MAX_PAGES_PER_HOST,
+    nearDup: cfg.nearDupDistance ?? DEFAULT_NEAR_DUP_DISTANCE,
+    maxTime: cfg.maxTimeMs ?? Infinity,
+  };
 }

@@ -13,7 +13,7 @@
 import type { FrontierHeadLike, Verdict, KeyedEntry } from '../frontier/head.ts';
 import type { Inflight } from '../frontier/inflight.ts';
 import type { HostScheduler } from '../frontier/politeness.ts';
-import type { CrawlItem } from '../types.ts';
+import type { CrawlItem, ItemTicket } from '../types.ts';
 import { hostOfCanonical } from '../urls/canonical.ts';
 
 export interface FrontierSourceOptions {
@@ -36,6 +36,11 @@ export interface FrontierSourceOptions {
    * waits for a commit or a host instead. See {@link holdAtOrBelow}.
    */
   holdBack?: number;
+  /**
+   * gives each taken item its ticket (src/crawl/context.ts), once its URL is
+   * in flight and its host slot taken
+   */
+  issue?: (item: CrawlItem) => ItemTicket;
   signal?: AbortSignal;
 }
 
@@ -119,7 +124,9 @@ async function* pick(opts: FrontierSourceOptions, verdict: (e: KeyedEntry) => Ve
       inflight.add(picked.entry.url);
       takenInRound++;
       scheduler.start(hostOfCanonical(picked.entry.url));
-      yield { entry: { ...picked.entry } };
+      const item: CrawlItem = { entry: { ...picked.entry } };
+      if (opts.issue !== undefined) item.ticket = opts.issue(item);
+      yield item;
       continue;
     }
     await inflight.wait(Math.min(scheduler.msUntilNextReady(), head.waitMs?.() ?? Infinity), signal, wakes);
