@@ -35,14 +35,14 @@
  * committed page, credit += ε, and one URL is lifted per whole credit.
  * Pages taken through the near lane count for neither arm.
  *
- * Bounded memory (caps, all parameters): at most `maxCandidates` (10,000)
+ * Bounded memory (caps, all parameters): at most `maxCandidates` (20,000)
  * queued URLs remembered for the bfs lane (per-depth FIFO queues, depths
  * above 63 share the last; when full, the deepest newest goes first);
- * `maxNear` (2,000) near-lane URLs; `maxLifted` (1,000) lifted URLs
- * awaiting their fetch; 300 recent pages' first 30 links (for
+ * `maxNear` (5,000) near-lane URLs; `maxLifted` (1,000) lifted URLs
+ * awaiting their fetch; 500 recent pages' first 50 links (for
  * siblings); 2,000 target directories and 2,000 hub pages; a Bloom filter
  * of fetched URLs of 2^23 bits (1 MiB; at 500,000 fetched URLs ~0.4% of
- * candidates are wrongly taken as fetched and merely skipped). About 3 MB
+ * candidates are wrongly taken as fetched and merely skipped). About 7 MB
  * of heap at the caps. Per page: O(links) in observe, O(lifts) in rescore, and no
  * read of the frontier (the wrapped strategy's rescore reads it as before).
  *
@@ -75,15 +75,15 @@ export const EXPLORE_DEFAULTS = {
   tailMin: 5,
   /** share of fetches of the near lane in the tail, at least */
   tailShare: 0.5,
-  maxCandidates: 10_000,
-  maxNear: 2_000,
+  maxCandidates: 20_000,
+  maxNear: 5_000,
   maxLifted: 1_000,
 } as const;
 
 const DEPTHS = 64;
-// the links of recent pages are most of the wrapper's memory (URL strings): 300 × 30 of them
-const SIBLING_PAGES = 300;
-const SIBLING_LINKS = 30;
+// the links of recent pages are most of the wrapper's memory (URL strings): 500 × 50 of them
+const SIBLING_PAGES = 500;
+const SIBLING_LINKS = 50;
 const TARGET_DIRS = 2_000;
 const BLOOM_BITS = 2 ** 23;
 
