@@ -10,6 +10,17 @@ import { CrawlStore } from '../src/store/level.ts';
 import { STORE_MARKER } from '../src/store/dir.ts';
 import { runCli, tempDir } from './helpers/cli.ts';
 
+/** Runs at most four of the calls at once: call i waits for call i - 4. */
+function limiter(n: number): <T>(i: number, fn: () => Promise<T>) => Promise<T> {
+  const done: Promise<unknown>[] = [];
+  return (i, fn) => {
+    const p = (i >= n ? done[i - n]!.catch(() => {}) : Promise.resolve()).then(fn);
+    done[i] = p;
+    return p;
+  };
+}
+const slot = limiter(4);
+
 test('--help and --version go to stdout, exit 0', async () => {
   for (const args of [['--help'], ['crawl', '--help'], ['replay', '--help']]) {
     const r = await runCli(args);
@@ -50,8 +61,10 @@ test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {
     [['crawl', '--seed', 'http://x.example/', '--param', 'novalue'], /--param/],
     [['crawl', '--seed', 'http://x.example/', '--tunnel', 'x'], /--tunnel/],
   ];
-  for (const [args, pattern] of cases) {
-    const r = await runCli(args);
+  // each case is its own process (the bin as a user runs it); four at a time
+  const results = await Promise.all(cases.map(([args], i) => slot(i, () => runCli(args))));
+  for (const [i, [args, pattern]] of cases.entries()) {
+    const r = results[i]!;
     assert.equal(r.code, 2, `${args.join(' ')} -> ${r.code}: ${r.stderr}`);
     assert.equal(r.stdout, '', args.join(' '));
     assert.match(r.stderr, pattern, args.join(' '));
