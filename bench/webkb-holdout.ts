@@ -8,7 +8,8 @@
  *   node --import tsx bench/webkb-holdout.ts [--universities cornell,texas,washington]
  *        [--targets course,student,faculty] [--strategies nb-link,bayes-kde,best-first,etfl,online]
  *        [--train-on others|misc] [--scope domain|web] [--in-flight 8,16,24] [--train-flags "..."] [--param K=V]...
- *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore] [--explore 0,0.2] [--write]
+ *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore|classifier] [--explore 0,0.2]
+ *        [--classifier nb|linear|nb,linear] [--write]
  *
  * For each held-out university U and target: a model trained on every
  * labelled page but U's (`focuscrawl train --where university!=U`; with
@@ -37,6 +38,13 @@
  * (and with --write writes) that table: × bfs and × oracle at 50/80/90%,
  * the worst cell, the cells above 1.1× bfs, harvest@200 against the same
  * strategy without exploration (issue 22 items 2 and 3).
+ * `--classifier nb,linear` trains one model per learner (fitModel's
+ * `classifier`, as `train --classifier`; default nb) and runs every
+ * strategy with each, labelled "NAME [linear]"; `--section classifier`
+ * prints (and with --write writes) that comparison (issue 24): pages to
+ * 50/80/90% × bfs, harvest@200, each run's worst cell, linear against nb
+ * per cell at 80%, and how many of the held-out targets the linear page
+ * judge calls hubs (link density above its hubDensity: never relevant).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -46,7 +54,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
-import { fitModel } from '../src/relevance/model.ts';
+import { fitModel, type ClassifierKind, type Model } from '../src/relevance/model.ts';
+import { linkDensity } from '../src/relevance/learn/features.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';
 import { compileScope } from '../src/urls/scope.ts';
 import { readLabels, readWarc, type WhereFilter } from '../src/relevance/train/from-warc.ts';
@@ -69,6 +78,7 @@ const { values } = parseArgs({
     'skip-extensions': { type: 'string' },
     section: { type: 'string', default: 'holdout' },
     explore: { type: 'string', default: '0' },
+    classifier: { type: 'string', default: 'nb' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -89,7 +99,12 @@ const strategies = values.strategies!
     return { name, label, params: parseParams(own === undefined ? [] : own.split(',')) };
   });
 const needsLayers = strategies.some((s) => s.name === 'context-graph');
-if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore') fail(`--section is holdout, context-graph or explore, got ${values.section}`);
+if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore' && values.section !== 'classifier') fail(`--section is holdout, context-graph, explore or classifier, got ${values.section}`);
+const classifiers = values.classifier!.split(',').filter(Boolean) as ClassifierKind[];
+for (const c of classifiers) if (c !== 'nb' && c !== 'linear') fail(`--classifier is nb, linear or a list of them, got ${values.classifier}`);
+if (classifiers.length === 0 || new Set(classifiers).size !== classifiers.length) fail(`--classifier is nb, linear or a list of them, got ${values.classifier}`);
+/** a run's label: the strategy's, with " [C]" when more than one classifier runs */
+const withClassifier = (label: string, c: ClassifierKind): string => (classifiers.length > 1 ? `${label} [${c}]` : label);
 if (!/^(0|1|0?\.[0-9]+)(,(0|1|0?\.[0-9]+))*$/.test(values.explore!)) fail(`--explore must be shares from 0 to 1 separated by commas, got ${values.explore}`);
 const explores = values.explore!.split(',').map(Number);
 /** each strategy at each --explore value: "NAME" at 0 when that is the only value, else "NAME x=E" */
@@ -128,6 +143,9 @@ interface CgCell {
   oracle: (number | null)[];
   bfsHarvest?: number;
   rows: { name: string; pages: (number | null)[]; harvest: number }[];
+  /** targets reachable; per classifier: targets its page judge calls relevant (≥ 0.5), and (linear) hubs */
+  goals?: number;
+  judged?: { classifier: ClassifierKind; relevant: number; hubs: number | null }[];
 }
 const cgCells: CgCell[] = [];
 const rows: string[] = [];
@@ -147,10 +165,18 @@ for (const u of universities) {
     const isTarget = (v: number): boolean => labels.get(urls[v]!) === target && own.has(urls[v]!);
     const goals = [...reach].filter(isTarget);
     const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: trainWhere(u), hubLinks: flags.hubLinks, layers: needsLayers });
-    const model = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks }).model;
+    const models = classifiers.map((c) => {
+      const { json, model } = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks, classifier: c });
+      return { c, model, hubDensity: json.linear?.hubDensity ?? null };
+    });
+    // how each page judge sees the held-out targets (the linear one: hubs are never relevant)
+    const judged = models.map(({ c, model, hubDensity }: { c: ClassifierKind; model: Model; hubDensity: number | null }) => {
+      const parsed = goals.map((v) => web.pages?.[v]).filter((p) => p !== undefined);
+      return { classifier: c, relevant: parsed.filter((p) => model.pageProbability(p) >= 0.5).length, hubs: hubDensity === null ? null : parsed.filter((p) => linkDensity(p) > hubDensity).length };
+    });
     const runs: [string, number[][]][] = [
       ['bfs', [simulateCrawl(out, seeds, fifo)]],
-      ...(await Promise.all(runsOf.map(async (s) => [s.label, await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]]))),
+      ...(await Promise.all(models.flatMap(({ c, model }) => runsOf.map(async (s) => [withClassifier(s.label, c), await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]])))),
       ['oracle-link', [simulateCrawl(out, seeds, linkOracle(isTarget))]],
       ['oracle-layer1', [simulateCrawl(out, seeds, layerOracle(out, goals, 1))]],
       ['oracle-layer', [simulateCrawl(out, seeds, layerOracle(out, goals, 2))]],
@@ -160,7 +186,7 @@ for (const u of universities) {
     const cellTo = (crawls: number[][], share: number): number | null =>
       medianOrNull(crawls.map((fetched) => pagesToShare(fetched.filter(archived), isTarget, goals.length, share)));
     const base = (name: string): number[][] => runs.find(([n]) => n === name)![1];
-    const cgCell: CgCell = { u, target, bfs: SHARES.map((x) => cellTo(base('bfs'), x)), oracle: SHARES.map((x) => cellTo(base('oracle'), x)), rows: [] };
+    const cgCell: CgCell = { u, target, bfs: SHARES.map((x) => cellTo(base('bfs'), x)), oracle: SHARES.map((x) => cellTo(base('oracle'), x)), rows: [], goals: goals.length, judged };
     for (const [name, crawls] of runs) {
       if (name === 'bfs' || name === 'oracle-link' || name === 'oracle-layer1') continue;
       const harvest = median(crawls.map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
@@ -169,7 +195,7 @@ for (const u of universities) {
     cgCell.bfsHarvest = median(base('bfs').map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
     cgCells.push(cgCell);
     if (values.section !== 'holdout') {
-      process.stderr.write(`webkb-holdout: ${u} ${target} done (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+      process.stderr.write(`webkb-holdout: ${u} ${target} done (${((Date.now() - started) / 1000).toFixed(0)} s) ${JSON.stringify(cgCell)}\n`);
       continue;
     }
     let bfs80 = 0;
