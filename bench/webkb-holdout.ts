@@ -47,14 +47,14 @@
  * judge calls hubs (link density above its hubDensity: never relevant).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
-import { fitModel, type ClassifierKind, type Model } from '../src/relevance/model.ts';
+import { DEFAULT_HUB_DENSITY, fitModel, type ClassifierKind, type Model } from '../src/relevance/model.ts';
 import { linkDensity } from '../src/relevance/learn/features.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';
 import { compileScope } from '../src/urls/scope.ts';
@@ -80,6 +80,7 @@ const { values } = parseArgs({
     explore: { type: 'string', default: '0' },
     classifier: { type: 'string', default: 'nb' },
     write: { type: 'boolean', default: false },
+    replay: { type: 'string' },
   },
 });
 const fail = (message: string): never => {
@@ -124,7 +125,8 @@ try {
 }
 
 const started = Date.now();
-const web = await readLinkGraph([WEBKB_WARC], { keepPages: true, missing: true, skipExtensions });
+// --replay simulates nothing: no graph to read
+const web = values.replay === undefined ? await readLinkGraph([WEBKB_WARC], { keepPages: true, missing: true, skipExtensions }) : ({ urls: [], ids: new Map(), out: [], status: [], htmlPages: 0 } as unknown as Awaited<ReturnType<typeof readLinkGraph>>);
 const { urls, status } = web;
 const archived = (v: number): boolean => status[v] !== NOT_ARCHIVED;
 const labels = (await readLabels(WEBKB_LABELS)).labels;
@@ -153,7 +155,18 @@ const rows: string[] = [];
 const ratios = new Map<string, number[]>();
 /** the same for requests to 80% (every request, 404s too) */
 const requestRatios = new Map<string, number[]>();
-for (const u of universities) {
+/** with --replay: the seconds the replayed run took */
+let replaySeconds = 0;
+if (values.replay !== undefined) {
+  // --replay LOG: the cells of an earlier run, from the JSON its stderr gave after each "done" (tables only, no simulation)
+  for (const line of readFileSync(values.replay, 'utf8').split('\n')) {
+    const at = line.indexOf(' {');
+    if (line.startsWith('webkb-holdout: ') && at >= 0) cgCells.push(JSON.parse(line.slice(at + 1)) as CgCell);
+    replaySeconds = Number(/ done \(([0-9]+) s\)/.exec(line)?.[1] ?? replaySeconds);
+  }
+  if (cgCells.length === 0) fail(`--replay ${values.replay}: no cells in it`);
+}
+for (const u of values.replay === undefined ? universities : []) {
   const { seed, domain } = WEBKB_UNIVERSITIES[u]!;
   const inDomain = compileScope({ domains: [domain] })!;
   const graph = values.scope === 'web' ? web : scopeGraph(web, (v) => inDomain(urls[v]!));
@@ -226,6 +239,84 @@ const summary = [...ratios].map(([name, r]) => {
   return `| ${name} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${r.filter((x) => x <= 0.5).length} of ${r.length} | ${r.filter((x) => x < 1).length} of ${r.length} | ${requests} |`;
 });
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
+if (values.section === 'classifier') {
+  // issue 24: each strategy with the NB and the linear model, cell by cell
+  const ratio = (a: number | null, b: number | null): number => (a === null ? Infinity : b === null || b === 0 ? NaN : a / b);
+  const x = (r: number): string => (Number.isFinite(r) ? r.toFixed(2) : r === Infinity ? '∞' : '–');
+  const spread = (v: number[]): string => `${x(median(v))} (${x(Math.min(...v))}–${x(Math.max(...v))})`;
+  const names = (cgCells[0]?.rows.map((r) => r.name) ?? []).filter((n) => !n.startsWith('oracle'));
+  const cellRows: string[] = [];
+  for (const c of cgCells) {
+    cellRows.push(`| ${c.u} | ${c.target} | bfs | ${c.bfs.map(fmt).join(' / ')} | 1.00 / 1.00 / 1.00 | ${c.bfsHarvest!.toFixed(1)}% |`);
+    for (const r of c.rows.filter((r) => names.includes(r.name))) {
+      cellRows.push(`| ${c.u} | ${c.target} | ${r.name} | ${r.pages.map(fmt).join(' / ')} | ${r.pages.map((p, i) => x(ratio(p, c.bfs[i]!))).join(' / ')} | ${r.harvest.toFixed(1)}% |`);
+    }
+  }
+  const summaryRows = names.map((name) => {
+    const rowsOf = cgCells.map((c) => ({ c, r: c.rows.find((r) => r.name === name)! }));
+    const vsBfs = SHARES.map((_, i) => rowsOf.map(({ c, r }) => ratio(r.pages[i]!, c.bfs[i]!)));
+    const worst = rowsOf.reduce((w, cur) => (ratio(cur.r.pages[1]!, cur.c.bfs[1]!) > ratio(w.r.pages[1]!, w.c.bfs[1]!) ? cur : w));
+    return `| ${name} | ${vsBfs.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(ratio(worst.r.pages[1]!, worst.c.bfs[1]!))}) | ${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}% |`;
+  });
+  // linear against nb, strategy by strategy: pages to 80% (and 50, 90) in each cell
+  const pairs = names.filter((n) => n.endsWith(' [nb]')).map((n) => ({ nb: n, linear: n.replace(/ \[nb\]$/, ' [linear]'), name: n.replace(/ \[nb\]$/, '') }));
+  const versus = pairs
+    .filter((p) => names.includes(p.linear))
+    .map((p) => {
+      const per = SHARES.map((_, i) =>
+        cgCells.map((c) => ratio(c.rows.find((r) => r.name === p.linear)!.pages[i]!, c.rows.find((r) => r.name === p.nb)!.pages[i]!)),
+      );
+      const worseList = cgCells
+        .map((c, k) => ({ c, r: per[1]![k]! }))
+        .filter(({ r }) => !(r <= 1))
+        .map(({ c, r }) => `${c.u} ${c.target} ${x(r)}`);
+      const harvestDiff = cgCells.map((c) => c.rows.find((r) => r.name === p.linear)!.harvest - c.rows.find((r) => r.name === p.nb)!.harvest);
+      return `| ${p.name} | ${per.map(spread).join(' · ')} | ${cgCells.length - worseList.length} of ${cgCells.length} | ${worseList.length === 0 ? 'none' : worseList.join('; ')} | ${median(harvestDiff) >= 0 ? '+' : ''}${median(harvestDiff).toFixed(1)} (${Math.min(...harvestDiff).toFixed(1)} to ${Math.max(...harvestDiff).toFixed(1)}) |`;
+    });
+  const judgeRows = cgCells.map((c) => {
+    const of = (k: ClassifierKind) => c.judged?.find((j) => j.classifier === k);
+    const nb = of('nb');
+    const lin = of('linear');
+    return `| ${c.u} | ${c.target} | ${c.goals ?? '–'} | ${nb?.relevant ?? '–'} | ${lin?.relevant ?? '–'} | ${lin?.hubs ?? '–'} |`;
+  });
+  const hubTotal = cgCells.reduce((t, c) => t + (c.judged?.find((j) => j.classifier === 'linear')?.hubs ?? 0), 0);
+  const goalTotal = cgCells.reduce((t, c) => t + (c.goals ?? 0), 0);
+  const doc = [
+    '## NB against linear models in the crawl, leave one university out (WebKB, simulated)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${values.replay === undefined ? `${((Date.now() - started) / 1000).toFixed(0)} s` : `${replaySeconds} s (the tables rendered afterwards from its stderr with \`--replay LOG\`)`}. ` +
+      `Command: \`node --import tsx bench/webkb-holdout.ts --section classifier --classifier ${values.classifier} --strategies ${values.strategies}${values['in-flight'] === '8,16,24' ? '' : ` --in-flight ${values['in-flight']}`}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
+    '',
+    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`, once with \`--classifier nb\` and once with \`--classifier linear\`: fitModel's \`classifier\`; ${inFlights.join(', ')} pages in flight, the median of the runs). ` +
+      'With a linear model both the link classifier and the page judge (nb-link\'s parent relevance, online\'s labels) are the linear ones, the judge with its hub rule. ' +
+      "Pages are archived pages fetched until 50 / 80 / 90% of the held-out university's reachable targets; × bfs divides them by breadth-first's. harvest@200: targets among the first 200 pages. ∞: never reached.",
+    '',
+    '| held out | target | crawl | pages to 50 / 80 / 90% | × bfs | harvest@200 |',
+    '|---|---|---|---|---|---|',
+    ...cellRows,
+    '',
+    'Over the cells: median (range) of × bfs at 50 · 80 · 90%, the worst cell (× bfs at 80%), harvest@200 (median):',
+    '',
+    '| crawl | × bfs, 50 · 80 · 90% | worst cell at 80% | harvest@200 |',
+    '|---|---|---|---|',
+    ...summaryRows,
+    '',
+    'Linear against NB, the same strategy in the same cell: pages to 50 · 80 · 90% with the linear model divided by those with the NB model (median and range over the cells; below 1: linear needs fewer); cells where linear is no worse at 80%; the cells where it is worse; harvest@200 difference in points, linear minus NB (median, range):',
+    '',
+    '| strategy | linear ÷ nb, 50 · 80 · 90% | no worse at 80% | worse at 80% (linear ÷ nb) | harvest@200, linear − nb |',
+    '|---|---|---|---|---|',
+    ...versus,
+    '',
+    `The page judges on the held-out targets (reachable target pages of the cell): how many each judge calls relevant (P ≥ 0.5), and how many the linear judge calls hubs (link density above its hubDensity, ${DEFAULT_HUB_DENSITY}: relevance 0 whatever the text); ${hubTotal} of ${goalTotal} over the cells:`,
+    '',
+    '| held out | target | targets | NB judge: relevant | linear judge: relevant | linear: hubs |',
+    '|---|---|---|---|---|---|',
+    ...judgeRows,
+  ].join('\n');
+  process.stdout.write(`${doc}\n`);
+  if (values.write) await writeSection(path.join(ROOT, 'RESULTS.md'), 'webkb-classifier', doc);
+  process.exit(0);
+}
 if (values.section === 'explore') {
   // issue 22 items 2 and 3: every strategy at each --explore value against bfs and the graph oracle
   const ratio = (a: number | null, b: number | null): number => (a === null ? Infinity : b === null || b === 0 ? NaN : a / b);
