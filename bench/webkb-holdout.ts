@@ -9,7 +9,7 @@
  *        [--targets course,student,faculty] [--strategies nb-link,bayes-kde,best-first,etfl,online]
  *        [--train-on others|misc] [--scope domain|web] [--in-flight 8,16,24] [--train-flags "..."] [--param K=V]...
  *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore|classifier] [--explore 0,0.2]
- *        [--classifier nb|linear|nb,linear] [--write]
+ *        [--classifier nb|linear|nb,linear] [--replay STDERR_LOG] [--write]
  *
  * For each held-out university U and target: a model trained on every
  * labelled page but U's (`focuscrawl train --where university!=U`; with
@@ -45,6 +45,8 @@
  * 50/80/90% × bfs, harvest@200, each run's worst cell, linear against nb
  * per cell at 80%, and how many of the held-out targets the linear page
  * judge calls hubs (link density above its hubDensity: never relevant).
+ * `--replay LOG` simulates nothing and prints the section's tables from
+ * the per-cell JSON an earlier run gave on stderr.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
