@@ -8,7 +8,8 @@
  *   node --import tsx bench/webkb-holdout.ts [--universities cornell,texas,washington]
  *        [--targets course,student,faculty] [--strategies nb-link,bayes-kde,best-first,etfl,online]
  *        [--train-on others|misc] [--scope domain|web] [--in-flight 8,16,24] [--train-flags "..."] [--param K=V]...
- *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore] [--explore 0,0.2] [--write]
+ *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore|classifier] [--explore 0,0.2]
+ *        [--classifier nb|linear|nb,linear] [--replay STDERR_LOG] [--write]
  *
  * For each held-out university U and target: a model trained on every
  * labelled page but U's (`focuscrawl train --where university!=U`; with
@@ -37,16 +38,26 @@
  * (and with --write writes) that table: × bfs and × oracle at 50/80/90%,
  * the worst cell, the cells above 1.1× bfs, harvest@200 against the same
  * strategy without exploration (issue 22 items 2 and 3).
+ * `--classifier nb,linear` trains one model per learner (fitModel's
+ * `classifier`, as `train --classifier`; default nb) and runs every
+ * strategy with each, labelled "NAME [linear]"; `--section classifier`
+ * prints (and with --write writes) that comparison (issue 24): pages to
+ * 50/80/90% × bfs, harvest@200, each run's worst cell, linear against nb
+ * per cell at 80%, and how many of the held-out targets the linear page
+ * judge calls hubs (link density above its hubDensity: never relevant).
+ * `--replay LOG` simulates nothing and prints the section's tables from
+ * the per-cell JSON an earlier run gave on stderr.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
-import { fitModel } from '../src/relevance/model.ts';
+import { DEFAULT_HUB_DENSITY, fitModel, type ClassifierKind, type Model } from '../src/relevance/model.ts';
+import { linkDensity } from '../src/relevance/learn/features.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';
 import { compileScope } from '../src/urls/scope.ts';
 import { readLabels, readWarc, type WhereFilter } from '../src/relevance/train/from-warc.ts';
@@ -69,7 +80,9 @@ const { values } = parseArgs({
     'skip-extensions': { type: 'string' },
     section: { type: 'string', default: 'holdout' },
     explore: { type: 'string', default: '0' },
+    classifier: { type: 'string', default: 'nb' },
     write: { type: 'boolean', default: false },
+    replay: { type: 'string' },
   },
 });
 const fail = (message: string): never => {
@@ -89,7 +102,12 @@ const strategies = values.strategies!
     return { name, label, params: parseParams(own === undefined ? [] : own.split(',')) };
   });
 const needsLayers = strategies.some((s) => s.name === 'context-graph');
-if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore') fail(`--section is holdout, context-graph or explore, got ${values.section}`);
+if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore' && values.section !== 'classifier') fail(`--section is holdout, context-graph, explore or classifier, got ${values.section}`);
+const classifiers = values.classifier!.split(',').filter(Boolean) as ClassifierKind[];
+for (const c of classifiers) if (c !== 'nb' && c !== 'linear') fail(`--classifier is nb, linear or a list of them, got ${values.classifier}`);
+if (classifiers.length === 0 || new Set(classifiers).size !== classifiers.length) fail(`--classifier is nb, linear or a list of them, got ${values.classifier}`);
+/** a run's label: the strategy's, with " [C]" when more than one classifier runs */
+const withClassifier = (label: string, c: ClassifierKind): string => (classifiers.length > 1 ? `${label} [${c}]` : label);
 if (!/^(0|1|0?\.[0-9]+)(,(0|1|0?\.[0-9]+))*$/.test(values.explore!)) fail(`--explore must be shares from 0 to 1 separated by commas, got ${values.explore}`);
 const explores = values.explore!.split(',').map(Number);
 /** each strategy at each --explore value: "NAME" at 0 when that is the only value, else "NAME x=E" */
@@ -109,7 +127,8 @@ try {
 }
 
 const started = Date.now();
-const web = await readLinkGraph([WEBKB_WARC], { keepPages: true, missing: true, skipExtensions });
+// --replay simulates nothing: no graph to read
+const web = values.replay === undefined ? await readLinkGraph([WEBKB_WARC], { keepPages: true, missing: true, skipExtensions }) : ({ urls: [], ids: new Map(), out: [], status: [], htmlPages: 0 } as unknown as Awaited<ReturnType<typeof readLinkGraph>>);
 const { urls, status } = web;
 const archived = (v: number): boolean => status[v] !== NOT_ARCHIVED;
 const labels = (await readLabels(WEBKB_LABELS)).labels;
@@ -128,6 +147,9 @@ interface CgCell {
   oracle: (number | null)[];
   bfsHarvest?: number;
   rows: { name: string; pages: (number | null)[]; harvest: number }[];
+  /** targets reachable; per classifier: targets its page judge calls relevant (≥ 0.5), and (linear) hubs */
+  goals?: number;
+  judged?: { classifier: ClassifierKind; relevant: number; hubs: number | null }[];
 }
 const cgCells: CgCell[] = [];
 const rows: string[] = [];
@@ -135,7 +157,18 @@ const rows: string[] = [];
 const ratios = new Map<string, number[]>();
 /** the same for requests to 80% (every request, 404s too) */
 const requestRatios = new Map<string, number[]>();
-for (const u of universities) {
+/** with --replay: the seconds the replayed run took */
+let replaySeconds = 0;
+if (values.replay !== undefined) {
+  // --replay LOG: the cells of an earlier run, from the JSON its stderr gave after each "done" (tables only, no simulation)
+  for (const line of readFileSync(values.replay, 'utf8').split('\n')) {
+    const at = line.indexOf(' {');
+    if (line.startsWith('webkb-holdout: ') && at >= 0) cgCells.push(JSON.parse(line.slice(at + 1)) as CgCell);
+    replaySeconds = Number(/ done \(([0-9]+) s\)/.exec(line)?.[1] ?? replaySeconds);
+  }
+  if (cgCells.length === 0) fail(`--replay ${values.replay}: no cells in it`);
+}
+for (const u of values.replay === undefined ? universities : []) {
   const { seed, domain } = WEBKB_UNIVERSITIES[u]!;
   const inDomain = compileScope({ domains: [domain] })!;
   const graph = values.scope === 'web' ? web : scopeGraph(web, (v) => inDomain(urls[v]!));
@@ -147,10 +180,18 @@ for (const u of universities) {
     const isTarget = (v: number): boolean => labels.get(urls[v]!) === target && own.has(urls[v]!);
     const goals = [...reach].filter(isTarget);
     const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: trainWhere(u), hubLinks: flags.hubLinks, layers: needsLayers });
-    const model = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks }).model;
+    const models = classifiers.map((c) => {
+      const { json, model } = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks, classifier: c });
+      return { c, model, hubDensity: json.linear?.hubDensity ?? null };
+    });
+    // how each page judge sees the held-out targets (the linear one: hubs are never relevant)
+    const judged = models.map(({ c, model, hubDensity }: { c: ClassifierKind; model: Model; hubDensity: number | null }) => {
+      const parsed = goals.map((v) => web.pages?.[v]).filter((p) => p !== undefined);
+      return { classifier: c, relevant: parsed.filter((p) => model.pageProbability(p) >= 0.5).length, hubs: hubDensity === null ? null : parsed.filter((p) => linkDensity(p) > hubDensity).length };
+    });
     const runs: [string, number[][]][] = [
       ['bfs', [simulateCrawl(out, seeds, fifo)]],
-      ...(await Promise.all(runsOf.map(async (s) => [s.label, await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]]))),
+      ...(await Promise.all(models.flatMap(({ c, model }) => runsOf.map(async (s) => [withClassifier(s.label, c), await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]])))),
       ['oracle-link', [simulateCrawl(out, seeds, linkOracle(isTarget))]],
       ['oracle-layer1', [simulateCrawl(out, seeds, layerOracle(out, goals, 1))]],
       ['oracle-layer', [simulateCrawl(out, seeds, layerOracle(out, goals, 2))]],
@@ -160,7 +201,7 @@ for (const u of universities) {
     const cellTo = (crawls: number[][], share: number): number | null =>
       medianOrNull(crawls.map((fetched) => pagesToShare(fetched.filter(archived), isTarget, goals.length, share)));
     const base = (name: string): number[][] => runs.find(([n]) => n === name)![1];
-    const cgCell: CgCell = { u, target, bfs: SHARES.map((x) => cellTo(base('bfs'), x)), oracle: SHARES.map((x) => cellTo(base('oracle'), x)), rows: [] };
+    const cgCell: CgCell = { u, target, bfs: SHARES.map((x) => cellTo(base('bfs'), x)), oracle: SHARES.map((x) => cellTo(base('oracle'), x)), rows: [], goals: goals.length, judged };
     for (const [name, crawls] of runs) {
       if (name === 'bfs' || name === 'oracle-link' || name === 'oracle-layer1') continue;
       const harvest = median(crawls.map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
@@ -169,7 +210,7 @@ for (const u of universities) {
     cgCell.bfsHarvest = median(base('bfs').map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
     cgCells.push(cgCell);
     if (values.section !== 'holdout') {
-      process.stderr.write(`webkb-holdout: ${u} ${target} done (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+      process.stderr.write(`webkb-holdout: ${u} ${target} done (${((Date.now() - started) / 1000).toFixed(0)} s) ${JSON.stringify(cgCell)}\n`);
       continue;
     }
     let bfs80 = 0;
@@ -200,6 +241,84 @@ const summary = [...ratios].map(([name, r]) => {
   return `| ${name} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${r.filter((x) => x <= 0.5).length} of ${r.length} | ${r.filter((x) => x < 1).length} of ${r.length} | ${requests} |`;
 });
 const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
+if (values.section === 'classifier') {
+  // issue 24: each strategy with the NB and the linear model, cell by cell
+  const ratio = (a: number | null, b: number | null): number => (a === null ? Infinity : b === null || b === 0 ? NaN : a / b);
+  const x = (r: number): string => (Number.isFinite(r) ? r.toFixed(2) : r === Infinity ? '∞' : '–');
+  const spread = (v: number[]): string => `${x(median(v))} (${x(Math.min(...v))}–${x(Math.max(...v))})`;
+  const names = (cgCells[0]?.rows.map((r) => r.name) ?? []).filter((n) => !n.startsWith('oracle'));
+  const cellRows: string[] = [];
+  for (const c of cgCells) {
+    cellRows.push(`| ${c.u} | ${c.target} | bfs | ${c.bfs.map(fmt).join(' / ')} | 1.00 / 1.00 / 1.00 | ${c.bfsHarvest!.toFixed(1)}% |`);
+    for (const r of c.rows.filter((r) => names.includes(r.name))) {
+      cellRows.push(`| ${c.u} | ${c.target} | ${r.name} | ${r.pages.map(fmt).join(' / ')} | ${r.pages.map((p, i) => x(ratio(p, c.bfs[i]!))).join(' / ')} | ${r.harvest.toFixed(1)}% |`);
+    }
+  }
+  const summaryRows = names.map((name) => {
+    const rowsOf = cgCells.map((c) => ({ c, r: c.rows.find((r) => r.name === name)! }));
+    const vsBfs = SHARES.map((_, i) => rowsOf.map(({ c, r }) => ratio(r.pages[i]!, c.bfs[i]!)));
+    const worst = rowsOf.reduce((w, cur) => (ratio(cur.r.pages[1]!, cur.c.bfs[1]!) > ratio(w.r.pages[1]!, w.c.bfs[1]!) ? cur : w));
+    return `| ${name} | ${vsBfs.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(ratio(worst.r.pages[1]!, worst.c.bfs[1]!))}) | ${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}% |`;
+  });
+  // linear against nb, strategy by strategy: pages to 80% (and 50, 90) in each cell
+  const pairs = names.filter((n) => n.endsWith(' [nb]')).map((n) => ({ nb: n, linear: n.replace(/ \[nb\]$/, ' [linear]'), name: n.replace(/ \[nb\]$/, '') }));
+  const versus = pairs
+    .filter((p) => names.includes(p.linear))
+    .map((p) => {
+      const per = SHARES.map((_, i) =>
+        cgCells.map((c) => ratio(c.rows.find((r) => r.name === p.linear)!.pages[i]!, c.rows.find((r) => r.name === p.nb)!.pages[i]!)),
+      );
+      const worseList = cgCells
+        .map((c, k) => ({ c, r: per[1]![k]! }))
+        .filter(({ r }) => !(r <= 1))
+        .map(({ c, r }) => `${c.u} ${c.target} ${x(r)}`);
+      const harvestDiff = cgCells.map((c) => c.rows.find((r) => r.name === p.linear)!.harvest - c.rows.find((r) => r.name === p.nb)!.harvest);
+      return `| ${p.name} | ${per.map(spread).join(' · ')} | ${cgCells.length - worseList.length} of ${cgCells.length} | ${worseList.length === 0 ? 'none' : worseList.join('; ')} | ${median(harvestDiff) >= 0 ? '+' : ''}${median(harvestDiff).toFixed(1)} (${Math.min(...harvestDiff).toFixed(1)} to ${Math.max(...harvestDiff).toFixed(1)}) |`;
+    });
+  const judgeRows = cgCells.map((c) => {
+    const of = (k: ClassifierKind) => c.judged?.find((j) => j.classifier === k);
+    const nb = of('nb');
+    const lin = of('linear');
+    return `| ${c.u} | ${c.target} | ${c.goals ?? '–'} | ${nb?.relevant ?? '–'} | ${lin?.relevant ?? '–'} | ${lin?.hubs ?? '–'} |`;
+  });
+  const hubTotal = cgCells.reduce((t, c) => t + (c.judged?.find((j) => j.classifier === 'linear')?.hubs ?? 0), 0);
+  const goalTotal = cgCells.reduce((t, c) => t + (c.goals ?? 0), 0);
+  const doc = [
+    '## NB against linear models in the crawl, leave one university out (WebKB, simulated)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${values.replay === undefined ? `${((Date.now() - started) / 1000).toFixed(0)} s` : `${replaySeconds} s (the tables rendered afterwards from its stderr with \`--replay LOG\`)`}. ` +
+      `Command: \`node --import tsx bench/webkb-holdout.ts --section classifier --classifier ${values.classifier} --strategies ${values.strategies}${values['in-flight'] === '8,16,24' ? '' : ` --in-flight ${values['in-flight']}`}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
+    '',
+    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`, once with \`--classifier nb\` and once with \`--classifier linear\`: fitModel's \`classifier\`; ${inFlights.join(', ')} pages in flight, the median of the runs). ` +
+      'With a linear model both the link classifier and the page judge (nb-link\'s parent relevance, online\'s labels) are the linear ones, the judge with its hub rule. ' +
+      "Pages are archived pages fetched until 50 / 80 / 90% of the held-out university's reachable targets; × bfs divides them by breadth-first's. harvest@200: targets among the first 200 pages. ∞: never reached.",
+    '',
+    '| held out | target | crawl | pages to 50 / 80 / 90% | × bfs | harvest@200 |',
+    '|---|---|---|---|---|---|',
+    ...cellRows,
+    '',
+    'Over the cells: median (range) of × bfs at 50 · 80 · 90%, the worst cell (× bfs at 80%), harvest@200 (median):',
+    '',
+    '| crawl | × bfs, 50 · 80 · 90% | worst cell at 80% | harvest@200 |',
+    '|---|---|---|---|',
+    ...summaryRows,
+    '',
+    'Linear against NB, the same strategy in the same cell: pages to 50 · 80 · 90% with the linear model divided by those with the NB model (median and range over the cells; below 1: linear needs fewer); cells where linear is no worse at 80%; the cells where it is worse; harvest@200 difference in points, linear minus NB (median, range):',
+    '',
+    '| strategy | linear ÷ nb, 50 · 80 · 90% | no worse at 80% | worse at 80% (linear ÷ nb) | harvest@200, linear − nb |',
+    '|---|---|---|---|---|',
+    ...versus,
+    '',
+    `The page judges on the held-out targets (reachable target pages of the cell): how many each judge calls relevant (P ≥ 0.5), and how many the linear judge calls hubs (link density above its hubDensity, ${DEFAULT_HUB_DENSITY}: relevance 0 whatever the text); ${hubTotal} of ${goalTotal} over the cells:`,
+    '',
+    '| held out | target | targets | NB judge: relevant | linear judge: relevant | linear: hubs |',
+    '|---|---|---|---|---|---|',
+    ...judgeRows,
+  ].join('\n');
+  process.stdout.write(`${doc}\n`);
+  if (values.write) await writeSection(path.join(ROOT, 'docs', 'results', 'webkb-classifier.md'), 'webkb-classifier', doc);
+  process.exit(0);
+}
 if (values.section === 'explore') {
   // issue 22 items 2 and 3: every strategy at each --explore value against bfs and the graph oracle
   const ratio = (a: number | null, b: number | null): number => (a === null ? Infinity : b === null || b === 0 ? NaN : a / b);
