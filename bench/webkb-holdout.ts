@@ -61,7 +61,7 @@ import { linkDensity } from '../src/relevance/learn/features.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';
 import { compileScope } from '../src/urls/scope.ts';
 import { readLabels, readWarc, type WhereFilter } from '../src/relevance/train/from-warc.ts';
-import { writeSplitSection } from './lib/sections.ts';
+import { resultsDoc, writeSection, writeSplitSection } from './lib/sections.ts';
 import { median, medianOrNull, parseTrainFlags, scopeGraph, simulateStrategy } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_TRAIN_FLAGS, WEBKB_UNIVERSITIES, WEBKB_WARC } from './lib/webkb.ts';
 
@@ -316,7 +316,7 @@ if (values.section === 'classifier') {
     ...judgeRows,
   ].join('\n');
   process.stdout.write(`${doc}\n`);
-  if (values.write) await writeSection(path.join(ROOT, 'docs', 'results', 'webkb-classifier.md'), 'webkb-classifier', doc);
+  if (values.write) await writeSection(resultsDoc('webkb-classifier'), 'webkb-classifier', doc);
   process.exit(0);
 }
 if (values.section === 'explore') {
