@@ -2,12 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { CurveSampler, Evaluator, evaluate, parseLabels } from '../src/tools/eval/metrics.ts';
 import { downsample, plotCurves } from '../src/tools/eval/plot.ts';
 import { readRecords, runEval } from '../src/commands/eval.ts';
 import { runCompare } from '../src/commands/compare.ts';
 import { ROOT, parseLines, tempDir } from './helpers/cli.ts';
+import { sink } from './helpers/sink.ts';
 
 const LABELS_TSV = [
   'url\tlabel\tsite',
@@ -201,16 +202,6 @@ test('plotCurves renders both runs with vega: names, axis titles, line paths', a
   for (const n of lines) assert.ok(n > 100 && n <= 500, `${n} points`);
 });
 
-function sink(): { stream: Writable; text: () => string } {
-  let buf = '';
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      buf += chunk.toString();
-      cb();
-    },
-  });
-  return { stream, text: () => buf };
-}
 
 async function labelsFile(dir: string): Promise<string> {
   const file = path.join(dir, 'labels.tsv');
@@ -333,41 +324,6 @@ test('compare crawls the fixture web with bfs and best-first; best-first harvest
   assert.ok(svg.includes('<path') && svg.includes('best-first') && svg.includes('bfs'));
   // each run's records were kept
   assert.equal(parseLines(await readFile(path.join(dir, 'runs', 'bfs.ndjson'), 'utf8')).filter((r) => r.type === 'page').length, 100);
-});
-
-test('compare --oracle: simulated crawls that know the labels, on the link graph of the archive, next to the real ones', async () => {
-  const fx = (f: string): string => path.join(ROOT, 'fixtures', f);
-  const out = sink();
-  const err = sink();
-  const code = await runCompare([
-    '--warc', fx('web.warc.gz'), '--labels', fx('web-labels.tsv'), '--target', 'solar', '--seeds', fx('demo-seeds.txt'),
-    '--strategies', 'bfs', '--status', '200', '--at', '50,100', '--oracle',
-  ], { stdout: out.stream, stderr: err.stream });
-  assert.equal(code, 0, err.text());
-  const byRun = new Map(parseLines(out.text()).filter((s) => s.status === 200).map((s) => [s.run, s]));
-  assert.deepEqual([...byRun.keys()], ['bfs', 'oracle-link', 'oracle-layer1', 'oracle-layer2', 'oracle-graph']);
-  const bfs = byRun.get('bfs')!;
-  for (const name of ['oracle-link', 'oracle-layer1', 'oracle-layer2', 'oracle-graph']) {
-    const o = byRun.get(name)!;
-    // the same archived pages are reachable (robots.txt obeyed), found sooner
-    assert.equal(o.pages, bfs.pages, name);
-    assert.equal(o.found, bfs.found, name);
-    assert.ok(o.pagesTo80 < bfs.pagesTo80, `${name} ${o.pagesTo80} vs bfs ${bfs.pagesTo80}`);
-    assert.ok(o.harvestAt['100'] > bfs.harvestAt['100'], name);
-  }
-  // knowing more never needs more pages here
-  assert.ok(byRun.get('oracle-graph')!.pagesTo80 <= byRun.get('oracle-layer1')!.pagesTo80);
-  assert.ok(byRun.get('oracle-layer1')!.pagesTo80 <= byRun.get('oracle-link')!.pagesTo80);
-  assert.match(err.text(), /\| oracle-graph \| /);
-  // a seed outside the archive: a warning, no oracle runs
-  const lone = sink();
-  const warned = sink();
-  assert.equal(await runCompare([
-    '--warc', fx('web.warc.gz'), '--labels', fx('web-labels.tsv'), '--target', 'solar', '--seed', 'http://not-archived.example/',
-    '--strategies', 'bfs', '--max-pages', '5', '--oracle',
-  ], { stdout: lone.stream, stderr: warned.stream }), 0, warned.text());
-  assert.deepEqual(parseLines(lone.text()).map((s) => s.run), ['bfs']);
-  assert.match(warned.text(), /--oracle: no seed is an archived page/);
 });
 
 test('compare: a strategy the crawler rejects fails its run, the others go on, exit 1', async () => {

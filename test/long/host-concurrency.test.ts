@@ -13,8 +13,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createProxyServer } from '../src/replay/server.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { createProxyServer } from '../../src/replay/server.ts';
+import { parseLines, runCli, tempDir } from '../helpers/cli.ts';
 
 const HOSTS = 40;
 const PAGES_PER_HOST = 10;

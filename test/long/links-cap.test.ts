@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
-import { serve } from './helpers/serve.ts';
+import { parseLines, runCli, tempDir } from '../helpers/cli.ts';
+import { serve } from '../helpers/serve.ts';
 
 /** A site whose /big page links to /l/0 ... /l/9999 (depth 1 is not crawled: --max-depth 0 would skip the count). */
 async function bigPage(t: import('node:test').TestContext): Promise<string> {
