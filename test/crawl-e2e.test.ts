@@ -40,23 +40,3 @@ test('fixture web: focused crawl records, robots, charsets, and best-first beats
   // by the fixture's human-made labels, not by the crawler's own judgement
   assert.ok(harvest['best-first'] > 1.5 * harvest.bfs, `harvest@100 best-first ${harvest['best-first']} vs bfs ${harvest.bfs}`);
 });
-
-test('fixture web: with a --model and no --strategy the crawl runs nb-link (command and library); with a topic, best-first', async (t) => {
-  const { url: replayUrl, dir } = await fixtureReplay(t);
-  const model = path.join(dir, 'solar.json');
-  const trained = await runCli(['train', '--warc', 'fixtures/web.warc.gz', '--labels', 'fixtures/web-labels.tsv', '--target', 'solar', '--out', model]);
-  assert.equal(trained.code, 0, trained.stderr);
-  const strategies = async (focus: string[], store: string): Promise<Set<unknown>> => {
-    const r = await runCli(['crawl', '--seeds', 'fixtures/demo-seeds.txt', ...focus, '--proxy', replayUrl, '--store', path.join(dir, store), '--max-pages', '10', '--quiet']);
-    assert.equal(r.code, 0, r.stderr);
-    return new Set(parseLines(r.stdout).filter((x) => x.type === 'page').map((x) => x.strategy));
-  };
-  assert.deepEqual(await strategies(['--model', model], 'm'), new Set(['nb-link']));
-  assert.deepEqual(await strategies(['--topic', 'fixtures/demo-topic.json'], 't'), new Set(['best-first']));
-  assert.deepEqual(await strategies(['--model', model, '--strategy', 'best-first'], 'mb'), new Set(['best-first']));
-  const api = await import('../src/index.ts');
-  const run = api.crawl({ seeds: ['http://www.webdir.example/'], model: await api.loadModel(model), proxy: replayUrl, maxPages: 3 });
-  const seen = new Set<unknown>();
-  for await (const record of run) if (record.type === 'page') seen.add(record.strategy);
-  assert.deepEqual(seen, new Set(['nb-link']));
-});
