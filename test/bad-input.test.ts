@@ -7,8 +7,6 @@
 // topic of stop words only was refused without naming its file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -19,7 +17,7 @@ import { MAX_MODEL_BYTES, ModelError, fitModel, loadModel, type ModelJSON } from
 import { readCapped } from '../src/util/read-capped.ts';
 import { MAX_SEED_LINE_BYTES, classifySeedLine, readSeedsFile } from '../src/seeds/file.ts';
 import { MAX_TOPIC_BYTES, loadTopic } from '../src/relevance/topic.ts';
-import { parseLines, runCli, tempDir, type CliResult } from './helpers/cli.ts';
+import { parseLines, runCli, runMainEach, tempDir, type CliResult } from './helpers/cli.ts';
 
 /** A temp dir removed when the test ends, and a writer of files in it. */
 async function files(t: TestContext): Promise<{ dir: string; file: (name: string, content: string | Buffer) => Promise<string> }> {
@@ -71,45 +69,6 @@ function assertBadInput(r: CliResult, code: string, re: RegExp, what: string): v
   assert.match(lines[0], re, what);
 }
 
-/**
- * Runs the CLI's main() once per argument list, all in ONE child process
- * (a process start costs seconds on a loaded machine), capturing what each
- * call writes to stdout and stderr; `code` is the exit code main() returns
- * (bin/focuscrawl sets it as process.exitCode). runCli covers the real
- * process for a few of the same cases.
- */
-async function runMainEach(cases: string[][]): Promise<CliResult[]> {
-  const cli = new URL('../src/cli.ts', import.meta.url).href;
-  const script = `
-    import { main } from ${JSON.stringify(cli)};
-    process.stdout.setMaxListeners(0); // main() adds an 'error' listener per call
-    const out = [];
-    const write = { out: process.stdout.write, err: process.stderr.write };
-    for (const args of JSON.parse(process.env.FC_CASES)) {
-      const r = { code: null, signal: null, stdout: '', stderr: '' };
-      process.stdout.write = (c) => ((r.stdout += c), true);
-      process.stderr.write = (c) => ((r.stderr += c), true);
-      try {
-        r.code = await main(args);
-      } finally {
-        process.stdout.write = write.out;
-        process.stderr.write = write.err;
-      }
-      out.push(r);
-    }
-    process.stdout.write(JSON.stringify(out));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    env: { ...process.env, FC_CASES: JSON.stringify(cases) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const [code] = (await once(child, 'close')) as [number | null];
-  assert.equal(code, 0, `harness failed: ${stderr}`);
-  return JSON.parse(stdout) as CliResult[];
-}
 
 test('classifySeedLine: blank and # lines skipped, http(s) kept, anything else bad with its reason', () => {
   const cases: Array<[string, 'skip' | 'url' | RegExp]> = [

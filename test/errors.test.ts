@@ -7,8 +7,6 @@
 // were bare strings, so a misspelt code was no error at all.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as errors from '../src/errors.ts';
@@ -16,7 +14,7 @@ import { ERROR_CODES, FetchError, FocuscrawlError, exitStatusOf, type ErrorCode,
 import { EXIT_CODES_DOC, codeTable, withCodeTable } from '../src/tools/error-docs.ts';
 import { MAX_LINE_CHARS } from '../src/tools/etfl/expand.ts';
 import { CrawlStore } from '../src/store/level.ts';
-import { ROOT, tempDir, type CliResult } from './helpers/cli.ts';
+import { ROOT, runMainEach, tempDir } from './helpers/cli.ts';
 
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 const info = (code: string): ErrorCodeInfo => (ERROR_CODES as Record<string, ErrorCodeInfo>)[code];
@@ -125,39 +123,6 @@ test('docs/exit-codes.md agrees with the table (generated table fresh; each hand
   }
 });
 
-/** Runs main() once per argument list in one child process; `code` is the exit status main() resolves to. */
-async function runMainEach(cases: string[][]): Promise<CliResult[]> {
-  const cli = new URL('../src/cli.ts', import.meta.url).href;
-  const script = `
-    import { main } from ${JSON.stringify(cli)};
-    process.stdout.setMaxListeners(0);
-    const out = [];
-    const write = { out: process.stdout.write, err: process.stderr.write };
-    for (const args of JSON.parse(process.env.FC_CASES)) {
-      const r = { code: null, signal: null, stdout: '', stderr: '' };
-      process.stdout.write = (c) => ((r.stdout += c), true);
-      process.stderr.write = (c) => ((r.stderr += c), true);
-      try {
-        r.code = await main(args);
-      } finally {
-        process.stdout.write = write.out;
-        process.stderr.write = write.err;
-      }
-      out.push(r);
-    }
-    process.stdout.write(JSON.stringify(out));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    env: { ...process.env, FC_CASES: JSON.stringify(cases) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const [code] = (await once(child, 'close')) as [number | null];
-  assert.equal(code, 0, `harness failed: ${stderr}`);
-  return JSON.parse(stdout) as CliResult[];
-}
 
 async function files(t: TestContext): Promise<{ dir: string; file: (name: string, content: string) => Promise<string> }> {
   const { dir, cleanup } = await tempDir('fc-errors-');

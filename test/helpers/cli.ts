@@ -1,5 +1,7 @@
 /** Test helpers: run the real CLI as a child process, and temp dirs. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -76,4 +78,44 @@ export async function fixtureReplay(t: TestContext, warc = path.join(ROOT, 'fixt
     await cleanup();
   });
   return { url: replay.url, dir };
+}
+
+/**
+ * Runs the CLI's main() once per argument list, all in ONE child process
+ * (a process start costs seconds on a loaded machine), capturing what each
+ * call writes to stdout and stderr; `code` is the exit code main() returns
+ * (bin/focuscrawl sets it as process.exitCode). runCli covers the real
+ * process for a few of the same cases.
+ */
+export async function runMainEach(cases: string[][]): Promise<CliResult[]> {
+  const cli = new URL('../../src/cli.ts', import.meta.url).href;
+  const script = `
+    import { main } from ${JSON.stringify(cli)};
+    process.stdout.setMaxListeners(0); // main() adds an 'error' listener per call
+    const out = [];
+    const write = { out: process.stdout.write, err: process.stderr.write };
+    for (const args of JSON.parse(process.env.FC_CASES)) {
+      const r = { code: null, signal: null, stdout: '', stderr: '' };
+      process.stdout.write = (c) => ((r.stdout += c), true);
+      process.stderr.write = (c) => ((r.stderr += c), true);
+      try {
+        r.code = await main(args);
+      } finally {
+        process.stdout.write = write.out;
+        process.stderr.write = write.err;
+      }
+      out.push(r);
+    }
+    process.stdout.write(JSON.stringify(out));`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env: { ...process.env, FC_CASES: JSON.stringify(cases) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const [code] = (await once(child, 'close')) as [number | null];
+  assert.equal(code, 0, `harness failed: ${stderr}`);
+  return JSON.parse(stdout) as CliResult[];
 }
