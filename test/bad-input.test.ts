@@ -8,30 +8,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { open, writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { TestContext } from 'node:test';
 import { MAX_MODEL_BYTES, ModelError, fitModel, loadModel, type ModelJSON } from '../src/relevance/model.ts';
 import { readCapped } from '../src/util/read-capped.ts';
 import { MAX_SEED_LINE_BYTES, classifySeedLine, readSeedsFile } from '../src/seeds/file.ts';
 import { MAX_TOPIC_BYTES, loadTopic } from '../src/relevance/topic.ts';
-import { parseLines, runCli, runMainEach, tempDir, type CliResult } from './helpers/cli.ts';
-
-/** A temp dir removed when the test ends, and a writer of files in it. */
-async function files(t: TestContext): Promise<{ dir: string; file: (name: string, content: string | Buffer) => Promise<string> }> {
-  const { dir, cleanup } = await tempDir('fc-bad-input-');
-  t.after(cleanup);
-  return {
-    dir,
-    file: async (name, content) => {
-      const p = path.join(dir, name);
-      await writeFile(p, content);
-      return p;
-    },
-  };
-}
+import { parseLines, runCli, runMainEach, tempFiles, type CliResult } from './helpers/cli.ts';
 
 /** A sparse file of `size` bytes (nothing is written, so it is cheap however large). */
 async function sparse(p: string, size: number): Promise<string> {
@@ -113,7 +98,7 @@ test('classifySeedLine: blank and # lines skipped, http(s) kept, anything else b
 });
 
 test('readSeedsFile: BOM, CRLF, comments; bad lines counted and listed in one message; overlong lines', async (t) => {
-  const { file } = await files(t);
+  const { file } = await tempFiles(t, 'fc-bad-input-');
   const good = await file('good.txt', '\uFEFFhttp://a.example/\r\n# comment\r\n\r\n  https://b.example/x  \r\nhttp://bücher.example/\n');
   assert.deepEqual(await readSeedsFile(good), ['http://a.example/', 'https://b.example/x', 'http://bücher.example/']);
   assert.deepEqual(await readSeedsFile(await file('empty.txt', '')), []);
@@ -131,7 +116,7 @@ test('readSeedsFile: BOM, CRLF, comments; bad lines counted and listed in one me
 });
 
 test('loadTopic: every malformed file is FC_BAD_TOPIC naming the file', async (t) => {
-  const { dir, file } = await files(t);
+  const { dir, file } = await tempFiles(t, 'fc-bad-input-');
   const cases: Array<[string, string | Buffer, RegExp]> = [
     ['notjson.json', 'name: solar\nterms: [solar]\n', /invalid JSON/],
     ['truncated.json', '{"name": "solar", "terms": ["solar", "photo', /invalid JSON at line 1 column 44: Unterminated string/],
@@ -166,7 +151,7 @@ test('loadTopic: every malformed file is FC_BAD_TOPIC naming the file', async (t
 });
 
 test('loadModel: every malformed file is FC_BAD_MODEL naming the file', async (t) => {
-  const { dir, file } = await files(t);
+  const { dir, file } = await tempFiles(t, 'fc-bad-input-');
   const valid = tinyModel();
   const text = JSON.stringify(valid);
   const without = (key: keyof ModelJSON): string => JSON.stringify({ ...valid, [key]: undefined });
@@ -205,7 +190,7 @@ test('readCapped: a stream that never ends is cut at the cap, not read whole', {
 });
 
 test('CLI: bad seeds, topic and model files: exit 2, one line on stderr naming the file, nothing on stdout', async (t) => {
-  const { dir, file } = await files(t);
+  const { dir, file } = await tempFiles(t, 'fc-bad-input-');
   const store = path.join(dir, 'store');
   const seed = ['--seed', 'http://x.example/', '--store', store];
   const junk = await file('junk-seeds.txt', [
@@ -244,7 +229,7 @@ test('CLI: bad seeds, topic and model files: exit 2, one line on stderr naming t
 });
 
 test('CLI: a seeds file with BOM, CRLF, comments, IDN and percent oddities is crawled with canonical URLs', async (t) => {
-  const { dir, file } = await files(t);
+  const { dir, file } = await tempFiles(t, 'fc-bad-input-');
   // a forward proxy standing in for the web: answers every page, 404 for robots.txt
   const requested: string[] = [];
   const proxy = http.createServer((req, res) => {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { graphLayers, linkLayer } from '../src/relevance/learn/layers.ts';
 import { MultiNB } from '../src/relevance/learn/multi-nb.ts';
@@ -15,6 +14,7 @@ import { runTrain } from '../src/commands/train.ts';
 import { readWarc } from '../src/relevance/train/from-warc.ts';
 import type { PageLink } from '../src/types.ts';
 import { makePage } from './helpers/pages.ts';
+import { sink } from './helpers/sink.ts';
 
 describe('context-graph layers', () => {
   test('layers by backward BFS: several targets, a cycle, unreachable pages, 3+ capped', () => {
@@ -165,16 +165,6 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function sink(): Writable & { text: () => string } {
-  let buf = '';
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      buf += String(chunk);
-      cb();
-    },
-  });
-  return Object.assign(w, { text: () => buf });
-}
 
 describe('train --layers', () => {
   test('labels each link with the layer of its target, seen from its page', async () => {

@@ -5,16 +5,16 @@
 // any coded error other than FC_USAGE into a stack trace and exit 1. Three
 // classes were never thrown, ModelError lived in model.ts and some codes
 // were bare strings, so a misspelt code was no error at all.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as errors from '../src/errors.ts';
 import { ERROR_CODES, FetchError, FocuscrawlError, exitStatusOf, type ErrorCode, type ErrorCodeInfo } from '../src/errors.ts';
 import { EXIT_CODES_DOC, codeTable, withCodeTable } from '../src/tools/error-docs.ts';
 import { MAX_LINE_CHARS } from '../src/tools/etfl/expand.ts';
 import { CrawlStore } from '../src/store/level.ts';
-import { ROOT, runMainEach, tempDir } from './helpers/cli.ts';
+import { ROOT, runMainEach, tempFiles } from './helpers/cli.ts';
 
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 const info = (code: string): ErrorCodeInfo => (ERROR_CODES as Record<string, ErrorCodeInfo>)[code];
@@ -124,21 +124,8 @@ test('docs/exit-codes.md agrees with the table (generated table fresh; each hand
 });
 
 
-async function files(t: TestContext): Promise<{ dir: string; file: (name: string, content: string) => Promise<string> }> {
-  const { dir, cleanup } = await tempDir('fc-errors-');
-  t.after(cleanup);
-  return {
-    dir,
-    file: async (name, content) => {
-      const p = path.join(dir, name);
-      await writeFile(p, content);
-      return p;
-    },
-  };
-}
-
 test('every command exits with the status the table gives for each kind of bad input it can hit', async (t) => {
-  const { dir, file } = await files(t);
+  const { dir, file } = await tempFiles(t, 'fc-errors-');
   const topic = await file('topic.json', JSON.stringify({ name: 'courses', terms: ['course', 'homework', 'syllabus'] }));
   const badTopic = await file('bad-topic.json', '{"name": "x", "terms": [');
   const badModel = await file('bad-model.json', '{"format": "focuscrawl-model", "version": 3}');

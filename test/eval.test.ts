@@ -79,7 +79,7 @@ test('runEval: a 3 MB record (long text and outlinks) is scored like any other',
   const err = sink();
   // in 64 KiB chunks, as a pipe delivers stdin
   const chunks = Array.from({ length: Math.ceil(crawl.length / 65536) }, (_, i) => crawl.slice(i * 65536, (i + 1) * 65536));
-  const code = await runEval(['--labels', labels, '--target', 'solar'], { stdin: Readable.from(chunks), stdout: out.stream, stderr: err.stream });
+  const code = await runEval(['--labels', labels, '--target', 'solar'], { stdin: Readable.from(chunks), stdout: out, stderr: err });
   assert.equal(code, 0, err.text());
   const summary = parseLines(out.text()).find((r) => r.type === 'summary');
   assert.equal(summary.pages, 2);
@@ -106,7 +106,7 @@ test('runEval --where: recall over the kept targets only; an unknown column is e
   const run = async (...more: string[]): Promise<{ code: number; out: string; err: string }> => {
     const out = sink();
     const err = sink();
-    const code = await runEval(['--labels', labels, '--target', 'solar', ...more], { stdin: Readable.from([crawl]), stdout: out.stream, stderr: err.stream });
+    const code = await runEval(['--labels', labels, '--target', 'solar', ...more], { stdin: Readable.from([crawl]), stdout: out, stderr: err });
     return { code, out: out.text(), err: err.text() };
   };
   const all = parseLines((await run()).out).find((r) => r.type === 'summary');
@@ -218,8 +218,8 @@ test('runEval skips and counts malformed lines and prints curves and a summary',
   const err = sink();
   const code = await runEval(['--labels', await labelsFile(dir), '--target', 'solar', '--name', 'hand', '--status', '200', '--every', '2'], {
     stdin: Readable.from([lines.join('\n') + '\n']),
-    stdout: out.stream,
-    stderr: err.stream,
+    stdout: out,
+    stderr: err,
   });
   assert.equal(code, 0, err.text());
   const recs = parseLines(out.text());
@@ -248,7 +248,7 @@ test('runEval with several inputs writes one plot with every run', async (t) => 
   const svgFile = path.join(dir, 'out.svg');
   const out = sink();
   const err = sink();
-  const code = await runEval(['--labels', await labelsFile(dir), '--target', 'solar', '--input', a, '--name', 'forward', '--input', b, '--name', 'backward', '--plot', svgFile], { stdout: out.stream, stderr: err.stream });
+  const code = await runEval(['--labels', await labelsFile(dir), '--target', 'solar', '--input', a, '--name', 'forward', '--input', b, '--name', 'backward', '--plot', svgFile], { stdout: out, stderr: err });
   assert.equal(code, 0, err.text());
   const summaries = parseLines(out.text()).filter((r) => r.type === 'summary');
   assert.deepEqual(summaries.map((s) => s.run), ['forward', 'backward']);
@@ -258,7 +258,7 @@ test('runEval with several inputs writes one plot with every run', async (t) => 
   // Regression: with --status both views were drawn on one page axis, so the
   // filtered curves (fewer pages) were squashed; now only they are drawn.
   const filteredSvg = path.join(dir, 'status.svg');
-  const code2 = await runEval(['--labels', await labelsFile(dir), '--target', 'solar', '--input', a, '--name', 'forward', '--status', '200', '--plot', filteredSvg], { stdout: sink().stream, stderr: err.stream });
+  const code2 = await runEval(['--labels', await labelsFile(dir), '--target', 'solar', '--input', a, '--name', 'forward', '--status', '200', '--plot', filteredSvg], { stdout: sink(), stderr: err });
   assert.equal(code2, 0, err.text());
   const svg2 = await readFile(filteredSvg, 'utf8');
   assert.ok(svg2.includes('forward') && svg2.includes('status 200'));
@@ -283,13 +283,13 @@ test('runEval usage errors exit 2 with one stderr line; --help exits 0', async (
   for (const argv of cases) {
     const out = sink();
     const err = sink();
-    const code = await runEval(argv, { stdin: Readable.from([]), stdout: out.stream, stderr: err.stream });
+    const code = await runEval(argv, { stdin: Readable.from([]), stdout: out, stderr: err });
     assert.equal(code, 2, argv.join(' '));
     assert.equal(err.text().trim().split('\n').length, 1, err.text());
     assert.equal(out.text(), '');
   }
   const out = sink();
-  assert.equal(await runEval(['--help'], { stdout: out.stream }), 0);
+  assert.equal(await runEval(['--help'], { stdout: out }), 0);
   assert.match(out.text(), /Usage: focuscrawl eval/);
 });
 
@@ -304,7 +304,7 @@ test('compare crawls the fixture web with bfs and best-first; best-first harvest
     '--warc', fx('web.warc.gz'), '--labels', fx('web-labels.tsv'), '--target', 'solar',
     '--seeds', fx('demo-seeds.txt'), '--topic', fx('demo-topic.json'),
     '--strategies', 'bfs,best-first', '--max-pages', '100', '--plot', svgFile, '--out-dir', path.join(dir, 'runs'),
-  ], { stdout: out.stream, stderr: err.stream });
+  ], { stdout: out, stderr: err });
   assert.equal(code, 0, err.text());
   const summaries = parseLines(out.text());
   assert.deepEqual(summaries.map((s) => [s.type, s.run]), [['summary', 'bfs'], ['summary', 'best-first']]);
@@ -333,12 +333,12 @@ test('compare: a strategy the crawler rejects fails its run, the others go on, e
   const code = await runCompare([
     '--warc', fx('web.warc.gz'), '--labels', fx('web-labels.tsv'), '--target', 'solar',
     '--seed', 'http://www.webdir.example/', '--strategies', 'no-such-strategy,bfs', '--max-pages', '10',
-  ], { stdout: out.stream, stderr: err.stream });
+  ], { stdout: out, stderr: err });
   assert.equal(code, 1);
   assert.deepEqual(parseLines(out.text()).map((s) => s.run), ['bfs']);
   assert.match(err.text(), /no-such-strategy: the crawl failed \(exit 2\)/);
   assert.match(err.text(), /--strategy: must be one of/);
   const usage = sink();
-  assert.equal(await runCompare(['--labels', fx('web-labels.tsv'), '--target', 'solar'], { stdout: out.stream, stderr: usage.stream }), 2);
+  assert.equal(await runCompare(['--labels', fx('web-labels.tsv'), '--target', 'solar'], { stdout: out, stderr: usage }), 2);
   assert.equal(usage.text().trim().split('\n').length, 1);
 });

@@ -4,25 +4,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/relevance/model.ts';
 import { runTrain } from '../src/commands/train.ts';
 import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
 import { readLines, readTexts, textPage } from '../src/relevance/train/from-texts.ts';
 import type { ParsedPage } from '../src/types.ts';
-
-/** A Writable that keeps what is written. */
-function sink(): Writable & { text: () => string } {
-  let buf = '';
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      buf += String(chunk);
-      cb();
-    },
-  });
-  return Object.assign(w, { text: () => buf });
-}
+import { sink } from './helpers/sink.ts';
 
 async function train(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = sink();

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,20 @@ export function parseLines(text: string): any[] {
 export async function tempDir(prefix = 'focuscrawl-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A temp dir removed when the test ends, and a writer of files in it. */
+export async function tempFiles(t: TestContext, prefix?: string): Promise<{ dir: string; file: (name: string, content: string | Buffer) => Promise<string> }> {
+  const { dir, cleanup } = await tempDir(prefix);
+  t.after(cleanup);
+  return {
+    dir,
+    file: async (name, content) => {
+      const p = path.join(dir, name);
+      await writeFile(p, content);
+      return p;
+    },
+  };
 }
 
 /**

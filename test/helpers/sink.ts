@@ -1,13 +1,13 @@
-/** A Writable that keeps what is written to it, for commands run in-process (stdout, stderr). */
+/** A Writable that keeps what is written to it (`text()`), for commands run in-process (stdout, stderr). */
 import { Writable } from 'node:stream';
 
-export function sink(): { stream: Writable; text: () => string } {
+export function sink(): Writable & { text: () => string } {
   let buf = '';
-  const stream = new Writable({
+  const w = new Writable({
     write(chunk, _enc, cb) {
-      buf += chunk.toString();
+      buf += String(chunk);
       cb();
     },
   });
-  return { stream, text: () => buf };
+  return Object.assign(w, { text: () => buf });
 }

@@ -15,7 +15,7 @@ test('compare --oracle: simulated crawls that know the labels, on the link graph
   const code = await runCompare([
     '--warc', fx('web.warc.gz'), '--labels', fx('web-labels.tsv'), '--target', 'solar', '--seeds', fx('demo-seeds.txt'),
     '--strategies', 'bfs', '--status', '200', '--at', '50,100', '--oracle',
-  ], { stdout: out.stream, stderr: err.stream });
+  ], { stdout: out, stderr: err });
   assert.equal(code, 0, err.text());
   const byRun = new Map(parseLines(out.text()).filter((s) => s.status === 200).map((s) => [s.run, s]));
   assert.deepEqual([...byRun.keys()], ['bfs', 'oracle-link', 'oracle-layer1', 'oracle-layer2', 'oracle-graph']);
@@ -38,7 +38,7 @@ test('compare --oracle: simulated crawls that know the labels, on the link graph
   assert.equal(await runCompare([
     '--warc', fx('web.warc.gz'), '--labels', fx('web-labels.tsv'), '--target', 'solar', '--seed', 'http://not-archived.example/',
     '--strategies', 'bfs', '--max-pages', '5', '--oracle',
-  ], { stdout: lone.stream, stderr: warned.stream }), 0, warned.text());
+  ], { stdout: lone, stderr: warned }), 0, warned.text());
   assert.deepEqual(parseLines(lone.text()).map((s) => s.run), ['bfs']);
   assert.match(warned.text(), /--oracle: no seed is an archived page/);
 });

@@ -4,25 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import path from 'node:path';
 import { loadModel } from '../../src/relevance/model.ts';
 import { runTrain } from '../../src/commands/train.ts';
 import { SHARED, tempDir, WEBKB_WARC } from '../helpers/cli.ts';
+import { sink } from '../helpers/sink.ts';
 
 const WEBKB_LABELS = path.join(SHARED, 'webkb', 'labels.tsv');
 
-/** A Writable that keeps what is written. */
-function sink(): Writable & { text: () => string } {
-  let buf = '';
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      buf += String(chunk);
-      cb();
-    },
-  });
-  return Object.assign(w, { text: () => buf });
-}
 
 const skip = existsSync(WEBKB_WARC) && existsSync(WEBKB_LABELS) ? false : `needs ${WEBKB_WARC} and labels.tsv (../shared/corpora is not beside this clone)`;
 
