@@ -8,18 +8,8 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CrawlStore } from '../src/store/level.ts';
 import { STORE_MARKER } from '../src/store/dir.ts';
-import { runCli, tempDir } from './helpers/cli.ts';
-
-/** Runs at most four of the calls at once: call i waits for call i - 4. */
-function limiter(n: number): <T>(i: number, fn: () => Promise<T>) => Promise<T> {
-  const done: Promise<unknown>[] = [];
-  return (i, fn) => {
-    const p = (i >= n ? done[i - n]!.catch(() => {}) : Promise.resolve()).then(fn);
-    done[i] = p;
-    return p;
-  };
-}
-const slot = limiter(4);
+import { mapConcurrent } from '../src/util/iter.ts';
+import { runCli, tempDir, type CliResult } from './helpers/cli.ts';
 
 test('--help and --version go to stdout, exit 0', async () => {
   for (const args of [['--help'], ['crawl', '--help'], ['replay', '--help']]) {
@@ -62,7 +52,9 @@ test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {
     [['crawl', '--seed', 'http://x.example/', '--tunnel', 'x'], /--tunnel/],
   ];
   // each case is its own process (the bin as a user runs it); four at a time
-  const results = await Promise.all(cases.map(([args], i) => slot(i, () => runCli(args))));
+  const results: CliResult[] = [];
+  const each = async function* () { yield* cases.entries(); };
+  for await (const [i, r] of mapConcurrent(each(), 4, async ([i, [args]]) => [i, await runCli(args)] as const)) results[i] = r;
   for (const [i, [args, pattern]] of cases.entries()) {
     const r = results[i]!;
     assert.equal(r.code, 2, `${args.join(' ')} -> ${r.code}: ${r.stderr}`);
