@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryLevel } from 'memory-level';
@@ -386,6 +386,17 @@ test('stats command: a missing or non-store directory is FC_USAGE', async (t) =>
   }
   await assert.rejects(runStats(['--store', dir, '--log-format', 'yaml']), { code: 'FC_USAGE' });
   assert.equal(existsSync(path.join(dir, 'missing')), false, 'stats does not create a store');
+});
+
+// A file named CURRENT does not make a store: stats refuses the directory
+// and writes nothing into it (no LOCK, no LOG among the user's files).
+test('stats command: a user directory with a stray CURRENT file is FC_USAGE and left untouched', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  await writeFile(path.join(dir, 'CURRENT'), 'my notes\n');
+  await writeFile(path.join(dir, 'thesis.tex'), '\\documentclass{article}\n');
+  await assert.rejects(runStats(['--store', dir]), { code: 'FC_USAGE', message: /not a focuscrawl store/ });
+  assert.deepEqual((await readdir(dir)).sort(), ['CURRENT', 'thesis.tex']);
 });
 
 test('e2e: `stats` on a running crawl reads stats.json; after SIGKILL it rebuilds the totals from the log', async (t) => {

@@ -7,7 +7,8 @@
  * holds the LevelDB lock; then the latest snapshot it wrote to
  * DIR/stats.json is shown (as fresh as its --stats-interval).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { helpText, parseCommand, type CommandSpec } from './args.ts';
 import { StoreLockedError, UsageError } from '../errors.ts';
@@ -15,6 +16,7 @@ import { formatStatsLine, type StatsSnapshot } from '../output/stats.ts';
 import { loadCrawlStats, readLiveStats } from '../output/stats-live.ts';
 import { CrawlStore } from '../store/level.ts';
 import type { RedisStore } from '../store/redis.ts';
+import { inspectStoreDir, notAStore, type StoreDirKind } from '../store/dir.ts';
 import { isRedisStore, type Store } from '../store/types.ts';
 
 export const STATS_SPEC: CommandSpec = {
@@ -42,17 +44,22 @@ export type StatsState = 'running' | 'finished' | 'interrupted';
 /** What `focuscrawl stats` prints: a stats record and its state. */
 export type StoreStats = StatsSnapshot & { state: StatsState };
 
-/** Throws UsageError unless `dir` is a directory holding a LevelDB (a CURRENT file). */
+/**
+ * Throws UsageError unless `dir` is a directory holding a LevelDB (a
+ * CURRENT file) that src/store/dir.ts's inspectStoreDir does not call
+ * empty or foreign.
+ */
 export async function requireStore(dir: string): Promise<void> {
-  let names: string[];
+  let kind: StoreDirKind;
   try {
-    if (!(await stat(dir)).isDirectory()) throw new UsageError(`--store ${dir} is not a directory`);
-    names = await readdir(dir);
+    kind = await inspectStoreDir(dir);
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`--store ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+    throw new UsageError(`--store ${dir}: ${((err as Error).cause as NodeJS.ErrnoException | undefined)?.code ?? (err as Error).message}`, { cause: err });
   }
-  if (!names.includes('CURRENT')) throw new UsageError(`--store ${dir} is not a focuscrawl store`);
+  if (kind === 'missing') throw new UsageError(`--store ${dir}: ENOENT`);
+  if (kind === 'empty' || kind === 'foreign') throw notAStore(dir, kind === 'empty' ? 'an empty directory' : undefined);
+  if (!(await stat(path.join(dir, 'CURRENT')).then(() => true, () => false))) throw notAStore(dir, 'no database in it yet');
 }
 
 /** The Redis store at `location` (redis://HOST:PORT/DB?crawl=NAME); ioredis is loaded only when asked for. */
