@@ -331,12 +331,16 @@ export async function startCountingProxy(upstream: string, opts: { hold?: Promis
   const up = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const sockets = new Set<Socket>();
+  const runOf = new WeakMap<Socket, number>();
   const proxy: CountingProxy = { url: '', run: 0, requests: [], received: 0, close: async () => {} };
   const server = http.createServer(async (req, res) => {
     proxy.received++;
     const target = canonicalize(req.url ?? '');
-    if (target !== null && proxy.run >= 0 && new URL(target).pathname !== '/robots.txt') {
-      proxy.requests.push({ url: target, run: proxy.run });
+    // the run of the connection, not of the moment: a killed run's last request can be
+    // read from its socket after the next run has started
+    const run = runOf.get(req.socket) ?? proxy.run;
+    if (target !== null && run >= 0 && new URL(target).pathname !== '/robots.txt') {
+      proxy.requests.push({ url: target, run });
     }
     await opts.hold;
     const fwd = http.request(
@@ -351,6 +355,7 @@ export async function startCountingProxy(upstream: string, opts: { hold?: Promis
     req.pipe(fwd);
   });
   server.on('connection', (s: Socket) => {
+    runOf.set(s, proxy.run);
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
