@@ -84,7 +84,8 @@ describe('Redis store across workers', { skip: REDIS_SKIP, concurrency: false },
       assert.equal(await admin.exists(keys[1], keys[10]), 0, 'no e, no ct');
       const members = await admin.zrange(keys[0], 0, -1);
       assert.equal(members.length, 200);
-      assert.match(members[0], /^[0-9a-f]{16}![0-9a-f]{14}\t[0-9a-f]{20}\th\d+\.test\t/);
+      // frontier key, url, the rest of the entry (score and seq are in the key)
+      assert.match(members[0], /^[0-9a-f]{16}![0-9a-f]{14}\thttp:\/\/h\d+\.test\/p\d\t\{"d":0,"p":null\}$/);
       const [bucket, field] = seenSlot(crawl, redisUrlKey(e.entry.url));
       assert.equal(await admin.object('ENCODING', bucket), 'listpack');
       assert.match((await admin.hget(bucket, field))!, /^d\t[0-9a-z]+#1\t1\t0$/, 'done, with its commit token and answer');
@@ -347,7 +348,7 @@ setInterval(() => {}, 1000);`,
     try {
       const epoch = (await admin.hget(keys[9], '_epoch'))!;
       const [a, b] = got.entries;
-      const link = { uk: 'f'.repeat(20), host: 'h9.test', s: '0.5', j: JSON.stringify({ url: 'http://h9.test/x', depth: 1, parent: a.entry.url }) };
+      const link = { uk: redisUrlKey('http://h9.test/x'), u: 'http://h9.test/x', s: '0.5', j: JSON.stringify({ d: 1, p: a.entry.url }) };
       const args = (w: string, t: string, e: typeof a, extra = {}) =>
         JSON.stringify({ w, t, lk: e.key, delay: 0, done: [redisUrlKey(e.entry.url)], links: [link], page: 1, err: 0, max: 0, ...extra });
       const run = async (argv: string, url: string) => (await admin.eval(S.COMMIT, keys.length, ...keys, epoch, argv, JSON.stringify(page(url)))) as (number | string)[];

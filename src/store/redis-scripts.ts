@@ -6,13 +6,16 @@
  * Data layout 2 (meta `_layout` = 2; see docs/scale-out.md, "Key layout").
  * Every script gets the same twelve KEYS (all under one hash tag, so they live
  * in one Redis Cluster slot):
- *   1 q      zset, every score 0, members = "frontier key\turlKey\thost\tscore\tjson"
- *            (lexicographic = best first; json: the entry without score and seq):
- *            the frontier entry travels in its member, no separate entry hash
+ *   1 q      zset, every score 0, members = "frontier key\turl\tjson" (lexicographic =
+ *            best first; the score and seq are in the frontier key, the host in
+ *            the url, the url key is the url's SHA-1; json: the rest of the
+ *            entry, short names, see src/store/redis.ts compactJson): the
+ *            entry travels in its member, no separate entry hash
  *   2 e      unused since layout 2 (layout 1's entry hash)
  *   3 seen   prefix of 4,096 small hashes `seen:XYZ` (XYZ: the first 3 hex digits
- *            of the 20-hex-digit urlKey; field: its other 17): "q\tfrontier key\tscore"
- *            (queued or leased), "d" (done by a redirect hop or a parked fetch)
+ *            of the urlKey, 20 hex digits of the SHA-1 of the canonical URL;
+ *            field: its other 17): "q" seq (hex) "\t" score (queued or leased,
+ *            under frontier key fkey(score, seq)), "d" (done by a redirect hop or a parked fetch)
  *            or "d\ttoken\tadded\traised" (done by the commit with that token,
  *            worker number # commit number, and what it answered). Values stay
  *            under 64 bytes, so each bucket is a listpack (~25 bytes a URL)
@@ -20,13 +23,13 @@
  *   4 log    list  committed records (JSON), in commit order
  *   5 c      hash  counters: seq, pages, errors, committed, workers
  *   6 lease  zset  frontier key -> lease expiry (ms, Redis clock)
- *   7 lw     hash  frontier key -> "worker id\nurlKey\thost\tscore\tjson": the
+ *   7 lw     hash  frontier key -> "worker id\nurl\tjson": the
  *                  holder of the lease and the entry while it is out of q
  *   8 ha     hash  host -> requests in flight (leases) on the host, all workers
  *   9 hn     hash  host -> earliest start of the next request to the host (ms)
  *  10 meta   hash  name -> JSON
  *  11 ct     unused since layout 2 (layout 1's commit tokens: now in seen)
- *  12 pk     hash  urlKey -> "host\tscore\tjson" of a URL parked by a commit with
+ *  12 pk     hash  urlKey -> "url\tscore\tjson" of a URL parked by a commit with
  *                  retryLater (done for this run, queued again by REQUEUE_PARKED)
  * The seen buckets are not declared in KEYS: they share the hash tag, hence
  * the slot, of the declared keys.
@@ -75,16 +78,27 @@ local function seqOf(k)
   return tonumber(string.sub(k, 18, 31), 16)
 end
 
--- "uk\\thost\\tscore\\tjson" -> uk, host, score string, json
+-- an entry "url\\tjson" -> url, json
 local function splitEntry(v)
-  local uk, host, s, j = string.match(v, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t(.*)$')
-  return uk, host, s, j
+  local i = string.find(v, '\\t', 1, true)
+  return string.sub(v, 1, i - 1), string.sub(v, i + 1)
 end
 
--- "q\\tkey\\tscore" -> key, score string (nil for a done mark)
+-- the host of a canonical url (src/urls/canonical.ts hostOfCanonical)
+local function hostOf(url)
+  return string.match(url, '//([^/]*)')
+end
+
+-- the url key of a canonical url (src/store/redis.ts redisUrlKey)
+local function ukOf(url)
+  return string.sub(redis.sha1hex(url), 1, 20)
+end
+
+-- a queued mark "q<seq hex>\\t<score>" -> frontier key, score string (nil for a done mark)
 local function splitSeen(sv)
-  local k, s = string.match(sv, '^q\\t([^\\t]+)\\t(.*)$')
-  return k, s
+  local seq, s = string.match(sv, '^q(%x+)\\t(.*)$')
+  if not seq then return nil, nil end
+  return fkey(tonumber(s), tonumber(seq, 16)), s
 end
 
 -- the seen mark of a url key lives in one of 4,096 small hashes
@@ -108,7 +122,7 @@ end
 local function qDel(k)
   redis.call('ZREMRANGEBYLEX', KQ, '[' .. k .. '\\t', '[' .. k .. '\\t\\255')
 end
--- a member -> its frontier key, its entry "uk\\thost\\tscore\\tjson"
+-- a member -> its frontier key, its entry "url\\tjson"
 local function splitMember(m)
   return string.sub(m, 1, 31), string.sub(m, 33)
 end
@@ -126,10 +140,10 @@ local function counts()
   return { tonumber(c[1] or '0'), tonumber(c[2] or '0'), tonumber(c[3] or '0'), redis.call('ZCARD', KQ) + redis.call('ZCARD', KLEASE) }
 end
 
-local function place(uk, host, s, j, seq)
+local function place(uk, url, s, j, seq)
   local k = fkey(tonumber(s), seq)
-  redis.call('ZADD', KQ, 0, k .. '\\t' .. uk .. '\\t' .. host .. '\\t' .. s .. '\\t' .. j)
-  seenSet(uk, 'q\\t' .. k .. '\\t' .. s)
+  redis.call('ZADD', KQ, 0, k .. '\\t' .. url .. '\\t' .. j)
+  seenSet(uk, string.format('q%x\\t', seq) .. s)
   return k
 end
 
@@ -150,7 +164,7 @@ local function enqueue(L, outcome)
     seq = redis.call('HINCRBY', KC, 'seq', 1)
     outcome[L.uk] = 'added'
   end
-  place(L.uk, L.host, L.s, L.j, seq)
+  place(L.uk, L.u, L.s, L.j, seq)
 end
 
 -- evict the lowest-priority queued (not leased) entries beyond max (0: no limit)
@@ -162,7 +176,7 @@ local function evict(max, outcome)
     if not worst then break end
     redis.call('ZREM', KQ, worst)
     local _, v = splitMember(worst)
-    local uk = splitEntry(v)
+    local uk = ukOf(splitEntry(v))
     seenDel(uk)
     outcome[uk] = nil
     n = n - 1
@@ -187,7 +201,7 @@ local function endLease(k, delay, now)
   local _, v = leaseOf(k)
   redis.call('HDEL', KLW, k)
   if v then
-    local _, host = splitEntry(v)
+    local host = hostOf(splitEntry(v))
     if redis.call('HINCRBY', KHA, host, -1) <= 0 then redis.call('HDEL', KHA, host) end
     if delay > 0 then
       local nx = tonumber(redis.call('HGET', KHN, host) or '0')
@@ -202,8 +216,7 @@ end
 local function returnLease(k, now)
   local v = endLease(k, 0, now)
   if not v then return end
-  local uk = splitEntry(v)
-  local sv = seenGet(uk)
+  local sv = seenGet(ukOf(splitEntry(v)))
   if sv and not isDone(sv) and splitSeen(sv) == k then
     redis.call('ZADD', KQ, 0, k .. '\\t' .. v)
   end
@@ -247,7 +260,7 @@ local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
   if #members >= scan then busy = true end
   for _, m in ipairs(members) do
     local k, v = splitMember(m)
-    local _, host = splitEntry(v)
+    local host = hostOf(splitEntry(v))
     local a = active[host]
     if a == nil then a = tonumber(redis.call('HGET', KHA, host) or '0') end
     active[host] = a
@@ -275,7 +288,7 @@ local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
 end
 `;
 
-/** ARGV[1]: JSON {links: [{uk, host, s, j}], max}. Returns {added, ...counts}. */
+/** ARGV[1]: JSON {links: [{uk, u (url), s, j}], max}. Returns {added, ...counts}. */
 export const ADD_SEEDS = `${PRELUDE}
 local a = cjson.decode(ARGV[1])
 local outcome = {}
@@ -288,9 +301,9 @@ return r
 
 /**
  * ARGV[1]: JSON {w: worker, t: token, lk: lease key or "", delay, done: [uk],
- * links: [{uk, host, s, j}], page: 0|1, err: 0|1, max, replay?: 1,
+ * links: [{uk, u, s, j}], page: 0|1, err: 0|1, max, replay?: 1,
  * claim?: {n, leaseMs, perHost, maxPages, scan, poll},
- * park?: {host, s, j} (retryLater: done[1] is also parked)}; ARGV[2]: the
+ * park?: {u, s, j} (retryLater: done[1] is also parked)}; ARGV[2]: the
  * record (JSON text).
  * Returns {added, raised, ...counts, duplicate, claim status ('none' without
  * `claim`), waitMs, key1, value1, ...}: with `claim`, the worker's next URLs
@@ -339,7 +352,7 @@ if isDone(ct) then
   return r
 end
 for _, uk in ipairs(a.done) do markDone(uk, 'd') end
-if a.park then redis.call('HSET', KPK, a.done[1], a.park.host .. '\t' .. a.park.s .. '\t' .. a.park.j) end
+if a.park then redis.call('HSET', KPK, a.done[1], a.park.u .. '\t' .. a.park.s .. '\t' .. a.park.j) end
 local outcome = {}
 for _, L in ipairs(a.links) do enqueue(L, outcome) end
 evict(a.max, outcome)
@@ -365,7 +378,7 @@ return r
 `;
 
 /**
- * ARGV[1]: JSON {w, lk, delay, uk, host, s, j, attempts (0: none), max}.
+ * ARGV[1]: JSON {w, lk, delay, uk, u, s, j, attempts (0: none), max}.
  * Puts the URL back in the frontier with its attempt count. Returns counts.
  */
 export const RETRY = `${PRELUDE}
@@ -394,13 +407,13 @@ elseif sv then
     end
   end
   if v then
-    local uk, host, vs, j = splitEntry(v)
+    local url, j = splitEntry(v)
     local e = cjson.decode(j)
-    if a.attempts > 0 then e.attempts = a.attempts else e.attempts = nil end
-    redis.call('ZADD', KQ, 0, k .. '\\t' .. uk .. '\\t' .. host .. '\\t' .. vs .. '\\t' .. cjson.encode(e))
+    if a.attempts > 0 then e.n = a.attempts else e.n = nil end
+    redis.call('ZADD', KQ, 0, k .. '\\t' .. url .. '\\t' .. cjson.encode(e))
   end
 else
-  place(a.uk, a.host, a.s, a.j, redis.call('HINCRBY', KC, 'seq', 1))
+  place(a.uk, a.u, a.s, a.j, redis.call('HINCRBY', KC, 'seq', 1))
 end
 evict(a.max, outcome)
 return counts()
@@ -416,9 +429,9 @@ local all = redis.call('HGETALL', KPK)
 local queued = 0
 for i = 1, #all, 2 do
   local uk, v = all[i], all[i + 1]
-  local host, s, j = string.match(v, '^([^\t]*)\t([^\t]*)\t(.*)$')
-  if host and isDone(seenGet(uk)) then
-    place(uk, host, s, j, redis.call('HINCRBY', KC, 'seq', 1))
+  local url, s, j = string.match(v, '^([^\t]*)\t([^\t]*)\t(.*)$')
+  if url and isDone(seenGet(uk)) then
+    place(uk, url, s, j, redis.call('HINCRBY', KC, 'seq', 1))
     queued = queued + 1
   end
 end
@@ -442,8 +455,8 @@ for _, u in ipairs(a.ups) do
       if m then
         redis.call('ZREM', KQ, m)
         local _, v = splitMember(m)
-        local uk, host, _, j = splitEntry(v)
-        place(uk, host, u.s, j, seqOf(k))
+        local url, j = splitEntry(v)
+        place(u.uk, url, u.s, j, seqOf(k))
         moved = moved + 1
       end
     end

@@ -31,13 +31,12 @@
  * returns its expired leases to the frontier. A worker that stops cleanly
  * returns its leases at `close`.
  */
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { StoreError } from '../errors.ts';
 import type { KeyedEntry, Verdict } from '../frontier/head.ts';
 import type { FrontierEntry, Rescore } from '../types.ts';
-import { hostOfCanonical, urlKey as md5Key } from '../urls/canonical.ts';
+import { createHash, randomBytes } from 'node:crypto';
 import * as S from './redis-scripts.ts';
 import type { Commit, CommitHooks, HostRelease, Store, StoreOptions } from './types.ts';
 
@@ -117,12 +116,13 @@ export function seenBuckets(crawl: string): string[] {
 
 /**
  * The url key of the Redis store: the first 20 hex digits (80 bits) of the
- * MD5 of the canonical URL. Its first 3 digits name the seen bucket, the
- * other 17 are the field. Two URLs share a key with probability ~n²/2^81
- * (4e-9 for 10^8 URLs).
+ * SHA-1 of the canonical URL (SHA-1 because the scripts compute it too,
+ * with redis.sha1hex, so frontier members need not carry it). Its first 3
+ * digits name the seen bucket, the other 17 are the field. Two URLs share a
+ * key with probability ~n²/2^81 (4e-9 for 10^8 URLs).
  */
 export function redisUrlKey(canonicalUrl: string): string {
-  return md5Key(canonicalUrl).slice(0, 20);
+  return createHash('sha1').update(canonicalUrl).digest('hex').slice(0, 20);
 }
 
 /** The seen bucket and field of a url key. */
@@ -134,40 +134,69 @@ function reason(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
-/** A frontier entry as the scripts store it: everything but score and seq (and, unless `keepText`, its link text), as JSON. */
-function restJson(e: FrontierEntry, keepText = true): string {
-  const { score: _score, seq: _seq, ...rest } = e;
-  if (rest.anchor === '' || !keepText) delete rest.anchor;
-  if (rest.context === '' || !keepText) delete rest.context;
-  return JSON.stringify(rest);
+/**
+ * A frontier entry as the scripts store it: everything but url, score and
+ * seq (and, unless `keepText`, its link text), as JSON with one-letter
+ * names (d depth, p parent, a anchor, c context, o offTopicHops, n attempts:
+ * the scripts set `n`): a member per queued URL, so every byte counts.
+ */
+function compactJson(e: FrontierEntry, keepText = true): string {
+  const o: Record<string, unknown> = { d: e.depth, p: e.parent };
+  if (keepText && e.anchor !== undefined && e.anchor !== '') o.a = e.anchor;
+  if (keepText && e.context !== undefined && e.context !== '') o.c = e.context;
+  if (e.offTopicHops !== undefined) o.o = e.offTopicHops;
+  if (e.attempts !== undefined) o.n = e.attempts;
+  return JSON.stringify(o);
 }
 
 interface WireLink {
   uk: string;
-  host: string;
+  u: string;
   s: string;
   j: string;
 }
 
 function wire(e: FrontierEntry, keepText = true): WireLink {
   if (typeof e.score !== 'number' || Number.isNaN(e.score)) throw new TypeError(`bad frontier score: ${e.score}`);
-  return { uk: redisUrlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e, keepText) };
+  return { uk: redisUrlKey(e.url), u: e.url, s: String(e.score), j: compactJson(e, keepText) };
 }
 
 /** A parked URL's fields for the COMMIT script: its entry without attempts. */
-function parkWire(e: FrontierEntry): { host: string; s: string; j: string } {
+function parkWire(e: FrontierEntry): { u: string; s: string; j: string } {
   const { attempts: _attempts, ...rest } = e;
   const w = wire(rest);
-  return { host: w.host, s: w.s, j: w.j };
+  return { u: w.u, s: w.s, j: w.j };
 }
 
-/** "uk\thost\tscore\tjson" under frontier key k -> the entry. */
+const SCORE_VIEW = new DataView(new ArrayBuffer(8));
+
+/** The score in a frontier key (the inverse of frontierKey, src/store/keys.ts). */
+function scoreOfKey(k: string): number {
+  let hi = parseInt(k.slice(0, 8), 16);
+  let lo = parseInt(k.slice(8, 16), 16);
+  if (hi & 0x80000000) {
+    hi = (hi & 0x7fffffff) >>> 0;
+  } else {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+  }
+  SCORE_VIEW.setUint32(0, hi);
+  SCORE_VIEW.setUint32(4, lo);
+  const x = SCORE_VIEW.getFloat64(0);
+  return x === 0 ? 0 : -x;
+}
+
+/** "url\tjson" under frontier key k -> the entry. */
 function parseEntry(k: string, v: string): FrontierEntry {
-  const a = v.indexOf('\t');
-  const b = v.indexOf('\t', a + 1);
-  const c = v.indexOf('\t', b + 1);
-  const rest = JSON.parse(v.slice(c + 1)) as FrontierEntry;
-  return { ...rest, score: Number(v.slice(b + 1, c)), seq: parseInt(k.slice(17, 31), 16) };
+  const t = v.indexOf('\t');
+  const j = JSON.parse(v.slice(t + 1)) as { d: number; p: string | null; a?: string; c?: string; o?: number; n?: number };
+  const e: FrontierEntry = { url: v.slice(0, t), score: scoreOfKey(k), depth: j.d, parent: j.p };
+  if (j.a !== undefined) e.anchor = j.a;
+  if (j.c !== undefined) e.context = j.c;
+  if (j.o !== undefined) e.offTopicHops = j.o;
+  if (j.n !== undefined) e.attempts = j.n;
+  e.seq = parseInt(k.slice(17, 31), 16);
+  return e;
 }
 
 type Counts = [pages: number, errors: number, committed: number, frontierSize: number];
