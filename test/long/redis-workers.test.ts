@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { frontierKey } from '../../src/store/keys.ts';
 import { crawlKeys, seenBuckets } from '../../src/store/redis.ts';
 import { canonicalize } from '../../src/urls/canonical.ts';
 import { fixtureReplay, parseLines, runCli, SHARED, spawnCli, SKIP_WEBKB, WEBKB_WARC, type CliResult } from '../helpers/cli.ts';
@@ -72,13 +73,18 @@ async function checkNothingLost(crawl: string): Promise<{ log: any[]; queued: nu
     assert.equal(await r.hlen(lw), 0, 'no lease owner left');
     assert.equal(await r.hlen(ha), 0, 'no host marked in flight');
     assert.equal(await r.exists(e, ct), 0, 'no key of layout 1');
-    // layout 2: a frontier member is "frontier key TAB url key TAB entry"
+    // layout 2: a frontier member is "frontier key TAB url TAB entry"
     const members = await r.zrange(q, 0, -1);
     const frontier = new Set(members.map((m) => m.slice(0, 31)));
     assert.equal(frontier.size, members.length, 'one member per frontier key');
     const queuedKeys: string[] = [];
     for (const bucket of seenBuckets(crawl)) {
-      for (const v of Object.values(await r.hgetall(bucket))) if (!v.startsWith('d')) queuedKeys.push(v.split('\t')[1]);
+      // a queued mark is "q" seq (hex) TAB score: queued under frontierKey(score, seq)
+      for (const v of Object.values(await r.hgetall(bucket))) {
+        if (v.startsWith('d')) continue;
+        const [seq, score] = v.slice(1).split('\t');
+        queuedKeys.push(frontierKey(Number(score), parseInt(seq, 16)));
+      }
     }
     assert.deepEqual(new Set(queuedKeys), frontier, 'every queued mark is in the frontier, every frontier key is marked queued');
     return { log: (await r.lrange(log, 0, -1)).map((x) => JSON.parse(x)), queued: frontier.size };
