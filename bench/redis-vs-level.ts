@@ -4,7 +4,7 @@
  * (fixtures/serve-synthetic.ts, HTML pages, no latency), one local
  * redis-server started here (no persistence unless --aof).
  *
- *   node --import tsx bench/redis-vs-level.ts [--pages 3000] [--concurrency 64] [--runs 3] [--strategy best-first] [--aof everysec]
+ *   node --import tsx bench/redis-vs-level.ts [--pages 3000] [--concurrency 64] [--runs 3] [--strategy best-first] [--per-host 1] [--aof everysec]
  *
  * Per store: pages/s (page records / wall time from spawn to exit, start-up
  * included, as a user sees it), the crawler's CPU per 1,000 pages (GNU
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     strategy: { type: 'string', default: 'best-first' },
     aof: { type: 'string' },
+    'per-host': { type: 'string', default: '1' },
   },
   strict: true,
 });
@@ -76,7 +77,7 @@ try {
       const m = await measure([
         process.execPath, ...bin.flags, path.join(REPO, 'bin/focuscrawl'), 'crawl', ...seeds.flatMap((s) => ['--seed', s]),
         '--strategy', values.strategy, '--topic', topicFile, '--proxy', proxy.url, '--store', store, '--fresh', '--max-pages', String(pages),
-        '--concurrency', values.concurrency, '--per-host', '1', '--delay-ms', '0', '--quiet',
+        '--concurrency', values.concurrency, '--per-host', values['per-host'], '--delay-ms', '0', '--quiet',
       ], path.join(tmp, 'time'), kind, { timeoutMs: 600_000, env: bin.env });
       const after = await info(admin);
       const n = m.stdout.split('\n').filter((l) => l.includes('"type":"page"')).length;
@@ -102,7 +103,7 @@ try {
 }
 const load1 = os.loadavg();
 console.log(`# ${machine()}; ${codeVersion()}; load average ${load0.map((x) => x.toFixed(1)).join(' ')} at start, ${load1.map((x) => x.toFixed(1)).join(' ')} at end`);
-console.log(`# ${pages} pages ${values.strategy} over the synthetic web, --concurrency ${values.concurrency}, --per-host 1, --delay-ms 0; ${runs} runs alternating; redis-server ${aof === undefined ? 'without persistence' : `appendfsync ${aof}`}`);
+console.log(`# ${pages} pages ${values.strategy} over the synthetic web, --concurrency ${values.concurrency}, --per-host ${values['per-host']}, --delay-ms 0; ${runs} runs alternating; redis-server ${aof === undefined ? 'without persistence' : `appendfsync ${aof}`}`);
 console.log('| store | pages/s | crawler CPU s per 1,000 pages | redis-server CPU s per 1,000 pages | Redis B/URL (no log) |');
 console.log('|---|---|---|---|---|');
 for (const kind of ['level', 'redis'] as const) {

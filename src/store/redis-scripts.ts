@@ -256,9 +256,15 @@ local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
   local wait = nil
   local busy = false
   local active = {}
-  local members = redis.call('ZRANGE', KQ, '-', '+', 'BYLEX', 'LIMIT', 0, scan)
-  if #members >= scan then busy = true end
-  for _, m in ipairs(members) do
+  -- read the frontier in chunks: a claim usually takes the first few URLs,
+  -- and every member read is copied (it carries its entry)
+  local chunk = math.min(scan, math.max(16, 2 * n))
+  local members = redis.call('ZRANGE', KQ, '-', '+', 'BYLEX', 'LIMIT', 0, chunk)
+  local seen, i = #members, 1
+  if seen >= scan then busy = true end
+  while i <= #members do
+    local m = members[i]
+    i = i + 1
     local k, v = splitMember(m)
     local host = hostOf(splitEntry(v))
     local a = active[host]
@@ -280,6 +286,16 @@ local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
       if wait == nil or nx - now < wait then wait = nx - now end
     else
       busy = true
+    end
+    if i > #members and #members == chunk and seen < scan then
+      -- the next chunk after the last member read (taken ones left q: the
+      -- range starts after m, exclusive)
+      local more = math.min(chunk, scan - seen)
+      members = redis.call('ZRANGE', KQ, '(' .. m, '+', 'BYLEX', 'LIMIT', 0, more)
+      seen = seen + #members
+      i = 1
+      if seen >= scan then busy = true end
+      chunk = more
     end
   end
   if taken > 0 then return 'ok', 0, got end

@@ -62,6 +62,8 @@ export interface ClaimResult {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+/** commits in flight at once (see RedisStore.commitWindow) */
+const COMMIT_WINDOW = 8;
 const COUNTERS_KEY = '_counters';
 /** meta field naming the crawl's incarnation: created at the first open, checked by every script */
 const EPOCH_KEY = '_epoch';
@@ -248,6 +250,8 @@ export class RedisStore implements Store {
   readonly #claimed = new Map<string, string>();
   #renewTimer: NodeJS.Timeout | undefined;
   #roundTrips = 0;
+  /** URLs asked for by commits not answered yet */
+  #claimsInFlight = 0;
   #commits = 0;
   #closed = false;
   /** meta _epoch as read at open (see the scripts' prelude) */
@@ -342,6 +346,16 @@ export class RedisStore implements Store {
 
   get frontierSize(): number {
     return this.#counts[3];
+  }
+
+  /**
+   * Commits the sink may have in flight (Store.commitWindow): one
+   * connection answers in call order, so their round-trips overlap and each
+   * record is still printed after its commit. Measured in BENCHMARKS.md,
+   * "Redis workers".
+   */
+  get commitWindow(): number {
+    return COMMIT_WINDOW;
   }
 
   get pages(): number {
@@ -440,13 +454,15 @@ export class RedisStore implements Store {
     let args: string;
     let record: string;
     const lk = this.#claimed.get(c.entry.url) ?? '';
+    let n = 0;
     try {
       const done = [...new Set([c.entry.url, ...(c.alsoDone ?? [])].map(redisUrlKey))];
       const links = c.links.map((l) => wire(l as FrontierEntry, c.keepText !== false));
       record = JSON.stringify(c.record);
       const isError = (c.record as { type?: unknown }).type === 'error';
-      const n = this.#head?.prefetch() ?? 0;
-      // the next URLs are claimed in the same round-trip
+      // the next URLs are claimed in the same round-trip; less what commits
+      // still in flight will bring
+      n = Math.max(0, (this.#head?.prefetch() ?? 0) - this.#claimsInFlight);
       const claim = n > 0 ? this.#claimArgs(n) : undefined;
       const t = `${this.#workerNo}#${(++this.#attempts).toString(36)}`;
       const park = c.retryLater === true ? parkWire(c.entry) : undefined;
@@ -457,7 +473,13 @@ export class RedisStore implements Store {
     }
     // ioredis re-sends this call after a reconnect if its reply did not come:
     // the token makes a second application answer as the first did
-    const r = (await this.#call('fcCommit', args, record)) as (number | string)[];
+    this.#claimsInFlight += n;
+    let r: (number | string)[];
+    try {
+      r = (await this.#call('fcCommit', args, record)) as (number | string)[];
+    } finally {
+      this.#claimsInFlight -= n;
+    }
     this.#remember(args, record);
     this.#commits++;
     if (lk !== '') this.#claimed.delete(c.entry.url);
