@@ -76,6 +76,9 @@ try {
   for (const k of extra) extraBytes += Number((await admin.call('MEMORY', 'USAGE', k, 'SAMPLES', '0')) ?? 0);
   const urls = store.frontierSize + store.committed;
   const fmt = (b: number) => (b / urls).toFixed(0);
+  const lp = ((await admin.call('CONFIG', 'GET', 'hash-max-listpack-entries')) as string[])[1];
+  const enc = await admin.object('ENCODING', `fc:{${crawl}}:seen:000`);
+  console.log(`# redis-server ${/redis_version:(\S+)/.exec(await admin.info('server'))![1]}, hash-max-listpack-entries ${lp}; seen bucket 000: ${await admin.hlen(`fc:{${crawl}}:seen:000`)} fields, ${enc ?? 'absent'}`);
   console.log(`# ${urls} URLs (${store.frontierSize} queued, ${store.committed} committed, ${commits} commits in ${secs.toFixed(1)} s, ${(commits / secs).toFixed(0)} commits/s), links/page ${perPage}, keepText ${keepText}`);
   console.log(`used_memory delta: ${((mem1 - mem0) / 1e6).toFixed(1)} MB = ${fmt(mem1 - mem0)} B/URL; without the log: ${fmt(mem1 - mem0 - logBytes)} B/URL`);
   console.log(`MEMORY USAGE, B/URL: ${Object.entries(per).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}${extra.length ? `, ${extra.length} bucket keys ${fmt(extraBytes)}` : ''}; all but log ${fmt(total + extraBytes)}`);
