@@ -99,6 +99,22 @@ describe('Redis store across workers', { skip: REDIS_SKIP, concurrency: false },
     }
   });
 
+  test('a claim finds a free host past the first chunk it reads, and no further than scan', async () => {
+    // The claim script reads the frontier 16 members at a time (it read all
+    // `scan` members per call): a URL on a free host 41st in line must still
+    // be found, and not when it is beyond `scan`.
+    const busy: FrontierEntry[] = Array.from({ length: 40 }, (_, i) => ({ url: `http://busy.test/p${i}`, score: 1 - i / 1000, depth: 0, parent: null }));
+    const free: FrontierEntry = { url: 'http://free.test/', score: 0.5, depth: 0, parent: null };
+    for (const [scan, expected] of [[60, [free.url]], [30, []]] as const) {
+      const s = await open(uniqueCrawl(), { perHost: 1, scan });
+      await s.addSeeds([...busy, free]);
+      assert.deepEqual((await s.claim(1)).entries.map((e) => e.entry.url), ['http://busy.test/p0']);
+      const next = await s.claim(5);
+      assert.deepEqual(next.entries.map((e) => e.entry.url), expected, `scan ${scan}`);
+      assert.equal(next.status, expected.length > 0 ? 'ok' : 'wait');
+    }
+  });
+
   test('two workers claiming at once never get the same URL, and every URL is committed once (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
