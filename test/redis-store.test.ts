@@ -14,9 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { RedisStore, crawlKeys, parseRedisLocation } from '../src/store/redis.ts';
+import { RedisStore, crawlKeys, parseRedisLocation, redisUrlKey, seenBuckets, seenSlot } from '../src/store/redis.ts';
 import * as S from '../src/store/redis-scripts.ts';
-import { urlKey } from '../src/urls/canonical.ts';
 import type { FrontierEntry } from '../src/types.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
@@ -52,6 +51,68 @@ describe('Redis store across workers', { skip: REDIS_SKIP, concurrency: false },
     assert.equal(parseRedisLocation('redis://h:1/0').crawl, 'default');
     assert.throws(() => parseRedisLocation('redis://h:1/0?crawl=a%7Bb'), (e: any) => e.code === 'FC_STORE');
     for (const k of crawlKeys('x')) assert.match(k, /^fc:\{x\}:[a-z]+$/);
+  });
+
+  test('a crawl written in layout 1 (older versions) is refused at open with FC_STORE, untouched', async () => {
+    // Layout 2 keeps seen marks in buckets and entries in the frontier
+    // members: reading a layout-1 crawl would see every URL as new.
+    const crawl = uniqueCrawl();
+    const keys = crawlKeys(crawl);
+    const admin = new Redis(server!.port, '127.0.0.1');
+    try {
+      await admin.hset(keys[9], '_epoch', 'old');
+      await admin.hset(keys[2], 'a'.repeat(32), 'd');
+      await assert.rejects(open(crawl), (e: any) => e.code === 'FC_STORE' && /layout 1/.test(e.message) && /--fresh/.test(e.message));
+      assert.equal(await admin.hget(keys[9], '_layout'), null, 'nothing written');
+      await RedisStore.destroy(`${server!.url}?crawl=${crawl}`);
+      const s = await open(crawl);
+      assert.equal(await s.addSeeds(seeds(1, 1)), 1, 'after --fresh it starts over');
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  test('layout 2: seen marks in small listpack buckets, the entry in its frontier member, no entry hash', async () => {
+    const crawl = uniqueCrawl();
+    const s = await open(crawl, { perHost: 9 });
+    await s.addSeeds(seeds(50, 4));
+    const [e] = (await s.claim(1)).entries;
+    await s.commit({ entry: e.entry, record: page(e.entry.url), countsAsPage: true, links: [{ url: 'http://h0.test/new', score: 0.5, depth: 1, parent: e.entry.url }] });
+    const keys = crawlKeys(crawl);
+    const admin = new Redis(server!.port, '127.0.0.1');
+    try {
+      assert.equal(await admin.exists(keys[1], keys[10]), 0, 'no e, no ct');
+      const members = await admin.zrange(keys[0], 0, -1);
+      assert.equal(members.length, 200);
+      // frontier key, url, the rest of the entry (score and seq are in the key)
+      assert.match(members[0], /^[0-9a-f]{16}![0-9a-f]{14}\thttp:\/\/h\d+\.test\/p\d\t\{"d":0,"p":null\}$/);
+      const [bucket, field] = seenSlot(crawl, redisUrlKey(e.entry.url));
+      assert.equal(await admin.object('ENCODING', bucket), 'listpack');
+      assert.match((await admin.hget(bucket, field))!, /^d\t[0-9a-z]+#1\t1\t0$/, 'done, with its commit token and answer');
+      assert.equal(await s.status('http://h0.test/new'), 'queued');
+      assert.equal(await s.status(e.entry.url), 'done');
+      let n = 0;
+      for await (const x of s.frontier()) if (x.entry.url === 'http://h0.test/new' && x.entry.score === 0.5 && x.entry.parent === e.entry.url) n++;
+      assert.equal(n, 1);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  test('a claim finds a free host past the first chunk it reads, and no further than scan', async () => {
+    // The claim script reads the frontier 16 members at a time (it read all
+    // `scan` members per call): a URL on a free host 41st in line must still
+    // be found, and not when it is beyond `scan`.
+    const busy: FrontierEntry[] = Array.from({ length: 40 }, (_, i) => ({ url: `http://busy.test/p${i}`, score: 1 - i / 1000, depth: 0, parent: null }));
+    const free: FrontierEntry = { url: 'http://free.test/', score: 0.5, depth: 0, parent: null };
+    for (const [scan, expected] of [[60, [free.url]], [30, []]] as const) {
+      const s = await open(uniqueCrawl(), { perHost: 1, scan });
+      await s.addSeeds([...busy, free]);
+      assert.deepEqual((await s.claim(1)).entries.map((e) => e.entry.url), ['http://busy.test/p0']);
+      const next = await s.claim(5);
+      assert.deepEqual(next.entries.map((e) => e.entry.url), expected, `scan ${scan}`);
+      assert.equal(next.status, expected.length > 0 ? 'ok' : 'wait');
+    }
   });
 
   test('two workers claiming at once never get the same URL, and every URL is committed once (property)', async () => {
@@ -303,9 +364,9 @@ setInterval(() => {}, 1000);`,
     try {
       const epoch = (await admin.hget(keys[9], '_epoch'))!;
       const [a, b] = got.entries;
-      const link = { uk: 'f'.repeat(32), host: 'h9.test', s: '0.5', j: JSON.stringify({ url: 'http://h9.test/x', depth: 1, parent: a.entry.url }) };
+      const link = { uk: redisUrlKey('http://h9.test/x'), u: 'http://h9.test/x', s: '0.5', j: JSON.stringify({ d: 1, p: a.entry.url }) };
       const args = (w: string, t: string, e: typeof a, extra = {}) =>
-        JSON.stringify({ w, t, lk: e.key, delay: 0, done: [urlKey(e.entry.url)], links: [link], page: 1, err: 0, max: 0, ...extra });
+        JSON.stringify({ w, t, lk: e.key, delay: 0, done: [redisUrlKey(e.entry.url)], links: [link], page: 1, err: 0, max: 0, ...extra });
       const run = async (argv: string, url: string) => (await admin.eval(S.COMMIT, keys.length, ...keys, epoch, argv, JSON.stringify(page(url)))) as (number | string)[];
       const first = await run(args('w1', 'w1#1', a), a.entry.url);
       assert.deepEqual([first[0], first[6]], [1, 0], 'committed: one link added');
@@ -340,7 +401,7 @@ setInterval(() => {}, 1000);`,
     try {
       await s.commit({ entry: a.entry, record: page(a.entry.url), countsAsPage: true, links: [] });
       // what Redis will "lose": b's commit (a snapshot of every key before it, restored after it)
-      const snapshot = await Promise.all(keys.map(async (k) => [k, await admin.dumpBuffer(k)] as const));
+      const snapshot = await Promise.all([...keys, ...seenBuckets(crawl)].map(async (k) => [k, await admin.dumpBuffer(k)] as const));
       let printed = 0;
       await s.commit({ entry: b.entry, record: page(b.entry.url), countsAsPage: true, links: [] }, { beforeBatch: () => printed++ });
       assert.equal(printed, 1);
@@ -354,7 +415,7 @@ setInterval(() => {}, 1000);`,
       for (let i = 0; i < 200 && (await admin.llen(keys[3])) < 2; i++) await sleep(25);
       const log = (await admin.lrange(keys[3], 0, -1)).map((x) => JSON.parse(x).url);
       assert.deepEqual(log, [a.entry.url, b.entry.url]);
-      assert.equal(await admin.hget(keys[2], urlKey(b.entry.url)), 'd', 'b is done: not fetched again');
+      assert.match((await admin.hget(...seenSlot(crawl, redisUrlKey(b.entry.url))))!, /^d\t/, 'b is done: not fetched again');
       assert.equal(await admin.zcard(keys[5]), 0, 'b\'s lease ended');
       assert.deepEqual(s.replays, { sent: 2, conflicts: 0 });
     } finally {

@@ -245,12 +245,17 @@ async function* frontierEntries(store: Store): AsyncGenerator<FrontierEntry> {
 
 export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOptions): Promise<void> {
   let turn = performance.now();
+  // commits in flight, oldest first (Store.commitWindow; 1: none left in flight)
+  const window = Math.max(1, opts.store.commitWindow ?? 1);
+  const inFlight: Promise<void>[] = [];
   for await (const item of source) {
     if (performance.now() - turn >= SINK_TURN_MS) {
       await nextTurn();
       turn = performance.now();
     }
     if (opts.retry !== undefined && shouldRetry(item, opts.retry)) {
+      // after the commits before it, as with a window of 1
+      while (inFlight.length > 0) await inFlight.shift();
       const attempts = attemptOf(item);
       await opts.store.retry({ ...item.entry, attempts }, { hostDelayMs: opts.hostDelayMs?.(item) });
       const why = item.error?.code ?? `HTTP ${item.fetch?.status}`;
@@ -267,14 +272,25 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
     const withText = keepText || opts.scorer?.observe !== undefined;
     const links = record.type === 'page' ? linksToQueue(item, opts.maxDepth, opts.canonOptions, opts.tunnel, opts.linkGuard, withText) : [];
     const alsoDone = item.fetch?.redirects.filter((u) => u !== item.entry.url) ?? [];
-    let backpressure: Promise<void> | undefined;
-    await opts.store.commit(
-      // a URL that got no answer is re-tryable on the next run (Commit.retryLater)
-      { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item), retryLater: gotNoAnswer(item) },
-      { beforeBatch: () => (backpressure = opts.emit(line)) },
-    );
-    opts.onCommitted?.(item, record);
-    if (opts.scorer !== undefined) await learn(opts.store, opts.scorer, item, links, opts.rescoreFloor?.() ?? -Infinity);
-    if (backpressure !== undefined) await backpressure;
+    const committed = (async () => {
+      let backpressure: Promise<void> | undefined;
+      await opts.store.commit(
+        // a URL that got no answer is re-tryable on the next run (Commit.retryLater)
+        { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item), retryLater: gotNoAnswer(item) },
+        { beforeBatch: () => (backpressure = opts.emit(line)) },
+      );
+      opts.onCommitted?.(item, record);
+      if (opts.scorer !== undefined) await learn(opts.store, opts.scorer, item, links, opts.rescoreFloor?.() ?? -Infinity);
+      if (backpressure !== undefined) await backpressure;
+    })();
+    if (window === 1) {
+      await committed;
+      continue;
+    }
+    // a failure surfaces when its turn is awaited; later ones are not reported twice
+    committed.catch(() => {});
+    inFlight.push(committed);
+    if (inFlight.length >= window) await inFlight.shift();
   }
+  while (inFlight.length > 0) await inFlight.shift();
 }

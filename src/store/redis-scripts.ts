@@ -3,22 +3,36 @@
  * atomically on the server, so one script call is one commit, one claim or
  * one reap: one network round-trip.
  *
+ * Data layout 2 (meta `_layout` = 2; see docs/scale-out.md, "Key layout").
  * Every script gets the same twelve KEYS (all under one hash tag, so they live
  * in one Redis Cluster slot):
- *   1 q      zset, every score 0, members = frontier keys (lexicographic = best first)
- *   2 e      hash  frontier key -> "urlKey\thost\tscore\tjson" (json: the entry without score and seq)
- *   3 seen   hash  urlKey -> "d" (done) | "q\tfrontier key\tscore" (queued or leased)
+ *   1 q      zset, every score 0, members = "frontier key\turl\tjson" (lexicographic =
+ *            best first; the score and seq are in the frontier key, the host in
+ *            the url, the url key is the url's SHA-1; json: the rest of the
+ *            entry, short names, see src/store/redis.ts compactJson): the
+ *            entry travels in its member, no separate entry hash
+ *   2 e      unused since layout 2 (layout 1's entry hash)
+ *   3 seen   prefix of 4,096 small hashes `seen:XYZ` (XYZ: the first 3 hex digits
+ *            of the urlKey, 20 hex digits of the SHA-1 of the canonical URL;
+ *            field: its other 17): "q" seq (hex) "\t" score (queued or leased,
+ *            under frontier key fkey(score, seq)), "d" (done by a redirect hop or a parked fetch)
+ *            or "d\ttoken\tadded\traised" (done by the commit with that token,
+ *            worker number # commit number, and what it answered). Values stay
+ *            under 64 bytes, so each bucket is a listpack (~25 bytes a URL)
+ *            while it has at most hash-max-listpack-entries fields
  *   4 log    list  committed records (JSON), in commit order
- *   5 c      hash  counters: seq, pages, errors, committed
+ *   5 c      hash  counters: seq, pages, errors, committed, workers
  *   6 lease  zset  frontier key -> lease expiry (ms, Redis clock)
- *   7 lw     hash  frontier key -> worker id holding the lease
+ *   7 lw     hash  frontier key -> "worker id\nurl\tjson": the
+ *                  holder of the lease and the entry while it is out of q
  *   8 ha     hash  host -> requests in flight (leases) on the host, all workers
  *   9 hn     hash  host -> earliest start of the next request to the host (ms)
  *  10 meta   hash  name -> JSON
- *  11 ct     hash  urlKey -> "token\tadded\traised": the commit that made the URL done
- *                  (its token: worker id and commit number) and what it answered
- *  12 pk     hash  urlKey -> "host\tscore\tjson" of a URL parked by a commit with
+ *  11 ct     unused since layout 2 (layout 1's commit tokens: now in seen)
+ *  12 pk     hash  urlKey -> "url\tscore\tjson" of a URL parked by a commit with
  *                  retryLater (done for this run, queued again by REQUEUE_PARKED)
+ * The seen buckets are not declared in KEYS: they share the hash tag, hence
+ * the slot, of the declared keys.
  *
  * ARGV[1] of every script is the crawl's epoch (meta _epoch), checked
  * before anything else; the ARGV described below follow it.
@@ -45,7 +59,7 @@ local function nowMs()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- the frontier key of src/store/level.ts frontierKey(score, seq)
+-- the frontier key of src/store/level.ts frontierKey(score, seq): 31 characters
 local function fkey(score, seq)
   local x = 0
   if score ~= 0 then x = -score end
@@ -61,19 +75,64 @@ local function fkey(score, seq)
 end
 
 local function seqOf(k)
-  return tonumber(string.sub(k, 18), 16)
+  return tonumber(string.sub(k, 18, 31), 16)
 end
 
--- "uk\\thost\\tscore\\tjson" -> uk, host, score string, json
+-- an entry "url\\tjson" -> url, json
 local function splitEntry(v)
-  local uk, host, s, j = string.match(v, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t(.*)$')
-  return uk, host, s, j
+  local i = string.find(v, '\\t', 1, true)
+  return string.sub(v, 1, i - 1), string.sub(v, i + 1)
 end
 
--- "q\\tkey\\tscore" -> key, score string (nil for "d")
+-- the host of a canonical url (src/urls/canonical.ts hostOfCanonical)
+local function hostOf(url)
+  return string.match(url, '//([^/]*)')
+end
+
+-- the url key of a canonical url (src/store/redis.ts redisUrlKey)
+local function ukOf(url)
+  return string.sub(redis.sha1hex(url), 1, 20)
+end
+
+-- a queued mark "q<seq hex>\\t<score>" -> frontier key, score string (nil for a done mark)
 local function splitSeen(sv)
-  local k, s = string.match(sv, '^q\\t([^\\t]+)\\t(.*)$')
-  return k, s
+  local seq, s = string.match(sv, '^q(%x+)\\t(.*)$')
+  if not seq then return nil, nil end
+  return fkey(tonumber(s), tonumber(seq, 16)), s
+end
+
+-- the seen mark of a url key lives in one of 4,096 small hashes
+local function seenGet(uk)
+  return redis.call('HGET', KS .. ':' .. string.sub(uk, 1, 3), string.sub(uk, 4))
+end
+local function seenSet(uk, v)
+  redis.call('HSET', KS .. ':' .. string.sub(uk, 1, 3), string.sub(uk, 4), v)
+end
+local function seenDel(uk)
+  redis.call('HDEL', KS .. ':' .. string.sub(uk, 1, 3), string.sub(uk, 4))
+end
+local function isDone(sv)
+  return sv and string.byte(sv, 1) == 100
+end
+
+-- the frontier member of key k: "k\\tv"
+local function qGet(k)
+  return redis.call('ZRANGE', KQ, '[' .. k .. '\\t', '[' .. k .. '\\t\\255', 'BYLEX', 'LIMIT', 0, 1)[1]
+end
+local function qDel(k)
+  redis.call('ZREMRANGEBYLEX', KQ, '[' .. k .. '\\t', '[' .. k .. '\\t\\255')
+end
+-- a member -> its frontier key, its entry "url\\tjson"
+local function splitMember(m)
+  return string.sub(m, 1, 31), string.sub(m, 33)
+end
+
+-- the worker holding the lease on key k, and the entry (nil when no lease)
+local function leaseOf(k)
+  local x = redis.call('HGET', KLW, k)
+  if not x then return nil, nil end
+  local i = string.find(x, '\\n', 1, true)
+  return string.sub(x, 1, i - 1), string.sub(x, i + 1)
 end
 
 local function counts()
@@ -81,33 +140,31 @@ local function counts()
   return { tonumber(c[1] or '0'), tonumber(c[2] or '0'), tonumber(c[3] or '0'), redis.call('ZCARD', KQ) + redis.call('ZCARD', KLEASE) }
 end
 
-local function place(uk, host, s, j, seq)
+local function place(uk, url, s, j, seq)
   local k = fkey(tonumber(s), seq)
-  redis.call('ZADD', KQ, 0, k)
-  redis.call('HSET', KE, k, uk .. '\\t' .. host .. '\\t' .. s .. '\\t' .. j)
-  redis.call('HSET', KS, uk, 'q\\t' .. k .. '\\t' .. s)
+  redis.call('ZADD', KQ, 0, k .. '\\t' .. url .. '\\t' .. j)
+  seenSet(uk, string.format('q%x\\t', seq) .. s)
   return k
 end
 
 -- queue a URL never seen; raise a queued one with a lower score (keeping
 -- its seq) unless a worker holds it; skip done ones
 local function enqueue(L, outcome)
-  local sv = redis.call('HGET', KS, L.uk)
+  local sv = seenGet(L.uk)
   local seq
   if sv then
-    if sv == 'd' then return end
+    if isDone(sv) then return end
     local k, s = splitSeen(sv)
     if tonumber(s) >= tonumber(L.s) then return end
     if redis.call('ZSCORE', KLEASE, k) then return end
     seq = seqOf(k)
-    redis.call('ZREM', KQ, k)
-    redis.call('HDEL', KE, k)
+    qDel(k)
     if not outcome[L.uk] then outcome[L.uk] = 'raised' end
   else
     seq = redis.call('HINCRBY', KC, 'seq', 1)
     outcome[L.uk] = 'added'
   end
-  place(L.uk, L.host, L.s, L.j, seq)
+  place(L.uk, L.u, L.s, L.j, seq)
 end
 
 -- evict the lowest-priority queued (not leased) entries beyond max (0: no limit)
@@ -117,58 +174,51 @@ local function evict(max, outcome)
   while n > max do
     local worst = redis.call('ZRANGE', KQ, '+', '-', 'BYLEX', 'REV', 'LIMIT', 0, 1)[1]
     if not worst then break end
-    local v = redis.call('HGET', KE, worst)
     redis.call('ZREM', KQ, worst)
-    redis.call('HDEL', KE, worst)
-    if v then
-      local uk = splitEntry(v)
-      redis.call('HDEL', KS, uk)
-      outcome[uk] = nil
-    end
+    local _, v = splitMember(worst)
+    local uk = ukOf(splitEntry(v))
+    seenDel(uk)
+    outcome[uk] = nil
     n = n - 1
   end
 end
 
-local function markDone(uk)
-  local sv = redis.call('HGET', KS, uk)
-  if sv and sv ~= 'd' then
-    local k = splitSeen(sv)
-    redis.call('ZREM', KQ, k)
-    -- a lease held by another worker stays: its owner's commit, or the reaper, clears it
-    if not redis.call('ZSCORE', KLEASE, k) then redis.call('HDEL', KE, k) end
+-- mark a url key done (mark: "d", or the commit's "d\\ttoken\\t...")
+local function markDone(uk, mark)
+  local sv = seenGet(uk)
+  if sv and not isDone(sv) then
+    -- out of the frontier; a lease held by another worker stays (its entry
+    -- is in lw): its owner's commit, or the reaper, clears it
+    qDel(splitSeen(sv))
   end
-  redis.call('HSET', KS, uk, 'd')
+  seenSet(uk, mark)
 end
 
 -- end the lease on key k: the host's slot is freed and its next request
--- waits delay ms from now; true when there was a lease
+-- waits delay ms from now; returns the entry (nil when there was no lease)
 local function endLease(k, delay, now)
-  if redis.call('ZREM', KLEASE, k) == 0 then return false end
+  if redis.call('ZREM', KLEASE, k) == 0 then return nil end
+  local _, v = leaseOf(k)
   redis.call('HDEL', KLW, k)
-  local v = redis.call('HGET', KE, k)
   if v then
-    local _, host = splitEntry(v)
+    local host = hostOf(splitEntry(v))
     if redis.call('HINCRBY', KHA, host, -1) <= 0 then redis.call('HDEL', KHA, host) end
     if delay > 0 then
       local nx = tonumber(redis.call('HGET', KHN, host) or '0')
       if now + delay > nx then redis.call('HSET', KHN, host, now + delay) end
     end
   end
-  return true
+  return v
 end
 
 -- a lease that ends without a commit: back to the frontier, unless the URL
 -- is done by now (another page's redirect hop) or queued under another key
 local function returnLease(k, now)
-  endLease(k, 0, now)
-  local v = redis.call('HGET', KE, k)
+  local v = endLease(k, 0, now)
   if not v then return end
-  local uk = splitEntry(v)
-  local sv = redis.call('HGET', KS, uk)
-  if sv and splitSeen(sv) == k then
-    redis.call('ZADD', KQ, 0, k)
-  else
-    redis.call('HDEL', KE, k)
+  local sv = seenGet(ukOf(splitEntry(v)))
+  if sv and not isDone(sv) and splitSeen(sv) == k then
+    redis.call('ZADD', KQ, 0, k .. '\\t' .. v)
   end
 end
 
@@ -206,28 +256,26 @@ local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
   local wait = nil
   local busy = false
   local active = {}
-  local keys = redis.call('ZRANGE', KQ, '-', '+', 'BYLEX', 'LIMIT', 0, scan)
-  if #keys >= scan then busy = true end
-  for _, k in ipairs(keys) do
-    local v = redis.call('HGET', KE, k)
-    local host = nil
-    if v then
-      local _, h = splitEntry(v)
-      host = h
-    else
-      redis.call('ZREM', KQ, k) -- no entry: not takeable (cannot happen in a consistent store)
-    end
-    local a = perHost
-    if host then a = active[host] end
-    if host and a == nil then a = tonumber(redis.call('HGET', KHA, host) or '0') end
-    if host then active[host] = a end
-    local nx = 0
-    if host then nx = tonumber(redis.call('HGET', KHN, host) or '0') end
+  -- read the frontier in chunks: a claim usually takes the first few URLs,
+  -- and every member read is copied (it carries its entry)
+  local chunk = math.min(scan, math.max(16, 2 * n))
+  local members = redis.call('ZRANGE', KQ, '-', '+', 'BYLEX', 'LIMIT', 0, chunk)
+  local seen, i = #members, 1
+  if seen >= scan then busy = true end
+  while i <= #members do
+    local m = members[i]
+    i = i + 1
+    local k, v = splitMember(m)
+    local host = hostOf(splitEntry(v))
+    local a = active[host]
+    if a == nil then a = tonumber(redis.call('HGET', KHA, host) or '0') end
+    active[host] = a
+    local nx = tonumber(redis.call('HGET', KHN, host) or '0')
     if a < perHost and nx <= now then
       if nx > 0 then redis.call('HDEL', KHN, host) end
-      redis.call('ZREM', KQ, k)
+      redis.call('ZREM', KQ, m)
       redis.call('ZADD', KLEASE, now + leaseMs, k)
-      redis.call('HSET', KLW, k, w)
+      redis.call('HSET', KLW, k, w .. '\\n' .. v)
       redis.call('HINCRBY', KHA, host, 1)
       active[host] = a + 1
       got[#got + 1] = k
@@ -239,6 +287,16 @@ local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
     else
       busy = true
     end
+    if i > #members and #members == chunk and seen < scan then
+      -- the next chunk after the last member read (taken ones left q: the
+      -- range starts after m, exclusive)
+      local more = math.min(chunk, scan - seen)
+      members = redis.call('ZRANGE', KQ, '(' .. m, '+', 'BYLEX', 'LIMIT', 0, more)
+      seen = seen + #members
+      i = 1
+      if seen >= scan then busy = true end
+      chunk = more
+    end
   end
   if taken > 0 then return 'ok', 0, got end
   if wait == nil or (busy and poll < wait) then wait = poll end
@@ -246,7 +304,7 @@ local function claimUpTo(w, n, leaseMs, perHost, maxPages, scan, poll, now)
 end
 `;
 
-/** ARGV[1]: JSON {links: [{uk, host, s, j}], max}. Returns {added, ...counts}. */
+/** ARGV[1]: JSON {links: [{uk, u (url), s, j}], max}. Returns {added, ...counts}. */
 export const ADD_SEEDS = `${PRELUDE}
 local a = cjson.decode(ARGV[1])
 local outcome = {}
@@ -259,9 +317,9 @@ return r
 
 /**
  * ARGV[1]: JSON {w: worker, t: token, lk: lease key or "", delay, done: [uk],
- * links: [{uk, host, s, j}], page: 0|1, err: 0|1, max, replay?: 1,
+ * links: [{uk, u, s, j}], page: 0|1, err: 0|1, max, replay?: 1,
  * claim?: {n, leaseMs, perHost, maxPages, scan, poll},
- * park?: {host, s, j} (retryLater: done[1] is also parked)}; ARGV[2]: the
+ * park?: {u, s, j} (retryLater: done[1] is also parked)}; ARGV[2]: the
  * record (JSON text).
  * Returns {added, raised, ...counts, duplicate, claim status ('none' without
  * `claim`), waitMs, key1, value1, ...}: with `claim`, the worker's next URLs
@@ -280,11 +338,10 @@ return r
 export const COMMIT = `${PRELUDE}${CLAIM_FN}
 local a = cjson.decode(ARGV[1])
 local now = nowMs()
-if a.lk ~= '' and redis.call('HGET', KLW, a.lk) == a.w then endLease(a.lk, a.delay, now) end
-if redis.call('HGET', KS, a.done[1]) == 'd' then
-  if a.lk ~= '' and not redis.call('ZSCORE', KLEASE, a.lk) then redis.call('HDEL', KE, a.lk) end
-  local ct = redis.call('HGET', KCT, a.done[1])
-  local mine = ct and string.sub(ct, 1, #a.t + 1) == a.t .. '\t'
+if a.lk ~= '' and leaseOf(a.lk) == a.w then endLease(a.lk, a.delay, now) end
+local ct = seenGet(a.done[1])
+if isDone(ct) then
+  local mine = string.sub(ct, 1, #a.t + 3) == 'd\t' .. a.t .. '\t'
   local r = { 0, 0 }
   if mine then
     local added, raised = string.match(ct, '\t(%d+)\t(%d+)$')
@@ -310,9 +367,8 @@ if redis.call('HGET', KS, a.done[1]) == 'd' then
   for _, x in ipairs(got) do r[#r + 1] = x end
   return r
 end
-for _, uk in ipairs(a.done) do markDone(uk) end
-if a.park then redis.call('HSET', KPK, a.done[1], a.park.host .. '\t' .. a.park.s .. '\t' .. a.park.j) end
-if a.lk ~= '' and not redis.call('ZSCORE', KLEASE, a.lk) then redis.call('HDEL', KE, a.lk) end
+for _, uk in ipairs(a.done) do markDone(uk, 'd') end
+if a.park then redis.call('HSET', KPK, a.done[1], a.park.u .. '\t' .. a.park.s .. '\t' .. a.park.j) end
 local outcome = {}
 for _, L in ipairs(a.links) do enqueue(L, outcome) end
 evict(a.max, outcome)
@@ -321,7 +377,7 @@ redis.call('HINCRBY', KC, 'committed', 1)
 if a.page == 1 then redis.call('HINCRBY', KC, 'pages', 1) end
 if a.err == 1 then redis.call('HINCRBY', KC, 'errors', 1) end
 local added, raised = countOutcome(outcome, 'added'), countOutcome(outcome, 'raised')
-redis.call('HSET', KCT, a.done[1], a.t .. '\t' .. added .. '\t' .. raised)
+seenSet(a.done[1], 'd\t' .. a.t .. '\t' .. added .. '\t' .. raised)
 -- claim the worker's next URLs in the same round-trip
 local status, waitMs, got = 'none', 0, {}
 if a.claim and not a.replay then
@@ -338,30 +394,42 @@ return r
 `;
 
 /**
- * ARGV[1]: JSON {w, lk, delay, uk, host, s, j, attempts (0: none), max}.
+ * ARGV[1]: JSON {w, lk, delay, uk, u, s, j, attempts (0: none), max}.
  * Puts the URL back in the frontier with its attempt count. Returns counts.
  */
 export const RETRY = `${PRELUDE}
 local a = cjson.decode(ARGV[1])
 local now = nowMs()
-local mine = a.lk ~= '' and redis.call('HGET', KLW, a.lk) == a.w
-if mine then endLease(a.lk, a.delay, now) end
-local sv = redis.call('HGET', KS, a.uk)
+local mine = a.lk ~= '' and leaseOf(a.lk) == a.w
+local lv = nil
+if mine then lv = endLease(a.lk, a.delay, now) end
+local sv = seenGet(a.uk)
 local outcome = {}
-if sv == 'd' then
-  if mine then redis.call('HDEL', KE, a.lk) end
+if isDone(sv) then
+  -- done meanwhile (a redirect hop of another page): the entry went with the lease
 elseif sv then
-  local k, s = splitSeen(sv)
-  local v = redis.call('HGET', KE, k)
-  if v and not redis.call('ZSCORE', KLEASE, k) then
-    local uk, host, vs, j = splitEntry(v)
+  local k = splitSeen(sv)
+  -- the entry: from the lease this worker just ended, or from the frontier
+  -- (its lease was reaped); left alone while another worker holds it
+  local v = nil
+  if k == a.lk and lv then
+    v = lv
+  else
+    local m = qGet(k)
+    if m then
+      redis.call('ZREM', KQ, m)
+      local _, mv = splitMember(m)
+      v = mv
+    end
+  end
+  if v then
+    local url, j = splitEntry(v)
     local e = cjson.decode(j)
-    if a.attempts > 0 then e.attempts = a.attempts else e.attempts = nil end
-    redis.call('HSET', KE, k, uk .. '\\t' .. host .. '\\t' .. vs .. '\\t' .. cjson.encode(e))
-    redis.call('ZADD', KQ, 0, k)
+    if a.attempts > 0 then e.n = a.attempts else e.n = nil end
+    redis.call('ZADD', KQ, 0, k .. '\\t' .. url .. '\\t' .. cjson.encode(e))
   end
 else
-  place(a.uk, a.host, a.s, a.j, redis.call('HINCRBY', KC, 'seq', 1))
+  place(a.uk, a.u, a.s, a.j, redis.call('HINCRBY', KC, 'seq', 1))
 end
 evict(a.max, outcome)
 return counts()
@@ -377,9 +445,9 @@ local all = redis.call('HGETALL', KPK)
 local queued = 0
 for i = 1, #all, 2 do
   local uk, v = all[i], all[i + 1]
-  local host, s, j = string.match(v, '^([^\t]*)\t([^\t]*)\t(.*)$')
-  if host and redis.call('HGET', KS, uk) == 'd' then
-    place(uk, host, s, j, redis.call('HINCRBY', KC, 'seq', 1))
+  local url, s, j = string.match(v, '^([^\t]*)\t([^\t]*)\t(.*)$')
+  if url and isDone(seenGet(uk)) then
+    place(uk, url, s, j, redis.call('HINCRBY', KC, 'seq', 1))
     queued = queued + 1
   end
 end
@@ -395,16 +463,16 @@ export const REPRIORITISE = `${PRELUDE}
 local a = cjson.decode(ARGV[1])
 local moved = 0
 for _, u in ipairs(a.ups) do
-  local sv = redis.call('HGET', KS, u.uk)
-  if sv and sv ~= 'd' then
+  local sv = seenGet(u.uk)
+  if sv and not isDone(sv) then
     local k, s = splitSeen(sv)
     if tonumber(s) ~= tonumber(u.s) and not redis.call('ZSCORE', KLEASE, k) then
-      local v = redis.call('HGET', KE, k)
-      if v then
-        local uk, host, _, j = splitEntry(v)
-        redis.call('ZREM', KQ, k)
-        redis.call('HDEL', KE, k)
-        place(uk, host, u.s, j, seqOf(k))
+      local m = qGet(k)
+      if m then
+        redis.call('ZREM', KQ, m)
+        local _, v = splitMember(m)
+        local url, j = splitEntry(v)
+        place(u.uk, url, u.s, j, seqOf(k))
         moved = moved + 1
       end
     end
@@ -441,7 +509,7 @@ local now = nowMs()
 local held = 0
 for i = 3, #ARGV do
   local k = ARGV[i]
-  if redis.call('HGET', KLW, k) == ARGV[1] and redis.call('ZSCORE', KLEASE, k) then
+  if leaseOf(k) == ARGV[1] and redis.call('ZSCORE', KLEASE, k) then
     redis.call('ZADD', KLEASE, 'XX', now + tonumber(ARGV[2]), k)
     held = held + 1
   end
@@ -454,7 +522,7 @@ export const RELEASE = `${PRELUDE}
 local now = nowMs()
 for i = 2, #ARGV do
   local k = ARGV[i]
-  if redis.call('HGET', KLW, k) == ARGV[1] then returnLease(k, now) end
+  if leaseOf(k) == ARGV[1] then returnLease(k, now) end
 end
 return counts()
 `;
@@ -469,12 +537,14 @@ return r
 /** ARGV: gt ("" for the start), limit. Returns {key1, value1, ...} of the frontier (not leased), best first. */
 export const PAGE = `${PRELUDE}
 local from = '-'
-if ARGV[1] ~= '' then from = '(' .. ARGV[1] end
-local keys = redis.call('ZRANGE', KQ, from, '+', 'BYLEX', 'LIMIT', 0, tonumber(ARGV[2]))
+-- after every member of key gt ("gt\\t..." sorts below "gt\\t\\255")
+if ARGV[1] ~= '' then from = '(' .. ARGV[1] .. '\\t\\255' end
+local members = redis.call('ZRANGE', KQ, from, '+', 'BYLEX', 'LIMIT', 0, tonumber(ARGV[2]))
 local r = {}
-for _, k in ipairs(keys) do
+for _, m in ipairs(members) do
+  local k, v = splitMember(m)
   r[#r + 1] = k
-  r[#r + 1] = redis.call('HGET', KE, k) or ''
+  r[#r + 1] = v
 end
 return r
 `;

@@ -2,20 +2,23 @@
  * The crawl state on a Redis server (`--store redis://HOST:PORT/DB`), shared
  * by any number of `focuscrawl crawl` workers, on one machine or several.
  *
- * Key layout (all under `fc:{CRAWL}:`, CRAWL from `?crawl=NAME`, default
+ * Key layout 2 (all under `fc:{CRAWL}:`, CRAWL from `?crawl=NAME`, default
  * `default`; the braces are a Redis Cluster hash tag, so every key of one
  * crawl lives in one slot and the Lua scripts may touch them together):
- *   q      zset   frontier keys (score 0, lexicographic order = best first, as in LevelDB)
- *   e      hash   frontier key -> entry (url key, host, score, JSON)
- *   seen   hash   MD5 of the canonical URL -> done | queued under a frontier key
+ *   q      zset   "frontier key TAB entry" (score 0, lexicographic order = best first, as in LevelDB)
+ *   seen:XYZ hash 4,096 small hashes: url key (20 hex digits of the MD5 of the
+ *                  canonical URL) -> queued under a frontier key | done (with
+ *                  the token of the commit that made it done)
  *   log    list   committed records, in commit order
- *   c      hash   counters: seq, pages, errors, committed
+ *   c      hash   counters: seq, pages, errors, committed, workers
  *   lease  zset   frontier keys taken by a worker -> lease expiry (ms, Redis clock)
- *   lw     hash   frontier key -> worker holding the lease
+ *   lw     hash   frontier key -> worker holding the lease, and the entry
  *   ha     hash   host -> requests in flight, all workers
  *   hn     hash   host -> earliest start of its next request (ms, Redis clock)
  *   meta   hash   name -> JSON (stats, host budget checkpoint, ...)
- *   ct     hash   MD5 of a done URL -> the token of the commit that made it done
+ *   pk     hash   url key of a parked URL -> its entry
+ * (`e` and `ct` held entries and commit tokens in layout 1; a crawl in layout
+ * 1 is refused at open, see LAYOUT.)
  *
  * Every mutation is one Lua script (src/store/redis-scripts.ts): one
  * round-trip, atomic. A worker `claim`s URLs: the script moves the best
@@ -28,13 +31,12 @@
  * returns its expired leases to the frontier. A worker that stops cleanly
  * returns its leases at `close`.
  */
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { StoreError } from '../errors.ts';
 import type { KeyedEntry, Verdict } from '../frontier/head.ts';
 import type { FrontierEntry, Rescore } from '../types.ts';
-import { hostOfCanonical, urlKey } from '../urls/canonical.ts';
+import { createHash, randomBytes } from 'node:crypto';
 import * as S from './redis-scripts.ts';
 import type { Commit, CommitHooks, HostRelease, Store, StoreOptions } from './types.ts';
 
@@ -60,9 +62,24 @@ export interface ClaimResult {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+/** commits in flight at once (see RedisStore.commitWindow) */
+const COMMIT_WINDOW = 8;
 const COUNTERS_KEY = '_counters';
 /** meta field naming the crawl's incarnation: created at the first open, checked by every script */
 const EPOCH_KEY = '_epoch';
+/**
+ * meta field naming the crawl's data layout. Layout 1 (no `_layout`): one
+ * `seen` hash with 32-digit keys, an `e` hash of entries, a `ct` hash of
+ * commit tokens, ~0.5 KB a queued URL. Layout 2: bucketed seen marks
+ * holding the tokens, entries inside the frontier members (see
+ * src/store/redis-scripts.ts). A crawl in layout 1 is refused at open with
+ * FC_STORE (no migration: finish it with the version that started it, or
+ * start over with --fresh).
+ */
+const LAYOUT_KEY = '_layout';
+export const LAYOUT = '2';
+/** hex digits of the url key that name its seen bucket (16^3 = 4,096 buckets) */
+const BUCKET_DIGITS = 3;
 /** ms between claims while every free URL's host is busy in another worker */
 const POLL_MS = 50;
 const KEY_NAMES = ['q', 'e', 'seen', 'log', 'c', 'lease', 'lw', 'ha', 'hn', 'meta', 'ct', 'pk'] as const;
@@ -92,44 +109,96 @@ export function crawlKeys(crawl: string): string[] {
   return KEY_NAMES.map((n) => `fc:{${crawl}}:${n}`);
 }
 
+/** The 4,096 seen buckets of a crawl (`fc:{NAME}:seen:000` ... `:fff`). */
+export function seenBuckets(crawl: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < 16 ** BUCKET_DIGITS; i++) out.push(`fc:{${crawl}}:seen:${i.toString(16).padStart(BUCKET_DIGITS, '0')}`);
+  return out;
+}
+
+/**
+ * The url key of the Redis store: the first 20 hex digits (80 bits) of the
+ * SHA-1 of the canonical URL (SHA-1 because the scripts compute it too,
+ * with redis.sha1hex, so frontier members need not carry it). Its first 3
+ * digits name the seen bucket, the other 17 are the field. Two URLs share a
+ * key with probability ~n²/2^81 (4e-9 for 10^8 URLs).
+ */
+export function redisUrlKey(canonicalUrl: string): string {
+  return createHash('sha1').update(canonicalUrl).digest('hex').slice(0, 20);
+}
+
+/** The seen bucket and field of a url key. */
+export function seenSlot(crawl: string, uk: string): [bucket: string, field: string] {
+  return [`fc:{${crawl}}:seen:${uk.slice(0, BUCKET_DIGITS)}`, uk.slice(BUCKET_DIGITS)];
+}
+
 function reason(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
-/** A frontier entry as the scripts store it: everything but score and seq (and, unless `keepText`, its link text), as JSON. */
-function restJson(e: FrontierEntry, keepText = true): string {
-  const { score: _score, seq: _seq, ...rest } = e;
-  if (rest.anchor === '' || !keepText) delete rest.anchor;
-  if (rest.context === '' || !keepText) delete rest.context;
-  return JSON.stringify(rest);
+/**
+ * A frontier entry as the scripts store it: everything but url, score and
+ * seq (and, unless `keepText`, its link text), as JSON with one-letter
+ * names (d depth, p parent, a anchor, c context, o offTopicHops, n attempts:
+ * the scripts set `n`): a member per queued URL, so every byte counts.
+ */
+function compactJson(e: FrontierEntry, keepText = true): string {
+  const o: Record<string, unknown> = { d: e.depth, p: e.parent };
+  if (keepText && e.anchor !== undefined && e.anchor !== '') o.a = e.anchor;
+  if (keepText && e.context !== undefined && e.context !== '') o.c = e.context;
+  if (e.offTopicHops !== undefined) o.o = e.offTopicHops;
+  if (e.attempts !== undefined) o.n = e.attempts;
+  return JSON.stringify(o);
 }
 
 interface WireLink {
   uk: string;
-  host: string;
+  u: string;
   s: string;
   j: string;
 }
 
 function wire(e: FrontierEntry, keepText = true): WireLink {
   if (typeof e.score !== 'number' || Number.isNaN(e.score)) throw new TypeError(`bad frontier score: ${e.score}`);
-  return { uk: urlKey(e.url), host: hostOfCanonical(e.url), s: String(e.score), j: restJson(e, keepText) };
+  return { uk: redisUrlKey(e.url), u: e.url, s: String(e.score), j: compactJson(e, keepText) };
 }
 
 /** A parked URL's fields for the COMMIT script: its entry without attempts. */
-function parkWire(e: FrontierEntry): { host: string; s: string; j: string } {
+function parkWire(e: FrontierEntry): { u: string; s: string; j: string } {
   const { attempts: _attempts, ...rest } = e;
   const w = wire(rest);
-  return { host: w.host, s: w.s, j: w.j };
+  return { u: w.u, s: w.s, j: w.j };
 }
 
-/** "uk\thost\tscore\tjson" under frontier key k -> the entry. */
+const SCORE_VIEW = new DataView(new ArrayBuffer(8));
+
+/** The score in a frontier key (the inverse of frontierKey, src/store/keys.ts). */
+function scoreOfKey(k: string): number {
+  let hi = parseInt(k.slice(0, 8), 16);
+  let lo = parseInt(k.slice(8, 16), 16);
+  if (hi & 0x80000000) {
+    hi = (hi & 0x7fffffff) >>> 0;
+  } else {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+  }
+  SCORE_VIEW.setUint32(0, hi);
+  SCORE_VIEW.setUint32(4, lo);
+  const x = SCORE_VIEW.getFloat64(0);
+  return x === 0 ? 0 : -x;
+}
+
+/** "url\tjson" under frontier key k -> the entry. */
 function parseEntry(k: string, v: string): FrontierEntry {
-  const a = v.indexOf('\t');
-  const b = v.indexOf('\t', a + 1);
-  const c = v.indexOf('\t', b + 1);
-  const rest = JSON.parse(v.slice(c + 1)) as FrontierEntry;
-  return { ...rest, score: Number(v.slice(b + 1, c)), seq: parseInt(k.slice(17), 16) };
+  const t = v.indexOf('\t');
+  const j = JSON.parse(v.slice(t + 1)) as { d: number; p: string | null; a?: string; c?: string; o?: number; n?: number };
+  const e: FrontierEntry = { url: v.slice(0, t), score: scoreOfKey(k), depth: j.d, parent: j.p };
+  if (j.a !== undefined) e.anchor = j.a;
+  if (j.c !== undefined) e.context = j.c;
+  if (j.o !== undefined) e.offTopicHops = j.o;
+  if (j.n !== undefined) e.attempts = j.n;
+  e.seq = parseInt(k.slice(17, 31), 16);
+  return e;
 }
 
 type Counts = [pages: number, errors: number, committed: number, frontierSize: number];
@@ -167,6 +236,9 @@ export class RedisStore implements Store {
   readonly #redis: Scripted;
   readonly #keys: string[];
   readonly #name: string;
+  readonly #crawl: string;
+  /** this worker's number in the crawl (counter `workers`): its commit tokens are short */
+  #workerNo = '';
   readonly #maxFrontier: number;
   readonly #leaseMs: number;
   readonly #perHost: number;
@@ -178,6 +250,8 @@ export class RedisStore implements Store {
   readonly #claimed = new Map<string, string>();
   #renewTimer: NodeJS.Timeout | undefined;
   #roundTrips = 0;
+  /** URLs asked for by commits not answered yet */
+  #claimsInFlight = 0;
   #commits = 0;
   #closed = false;
   /** meta _epoch as read at open (see the scripts' prelude) */
@@ -196,6 +270,7 @@ export class RedisStore implements Store {
     this.#redis = redis;
     this.#keys = crawlKeys(crawl);
     this.#name = name;
+    this.#crawl = crawl;
     this.#maxFrontier = opts.maxFrontier ?? Infinity;
     this.#leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.#perHost = opts.perHost ?? 1;
@@ -228,9 +303,20 @@ export class RedisStore implements Store {
     const store = new RedisStore(redis, crawl, location, opts);
     try {
       await redis.connect();
-      const meta = crawlKeys(crawl)[9];
+      const keys = crawlKeys(crawl);
+      const meta = keys[9];
+      // layout first: a crawl with an epoch and no layout 2 was written by an older version
+      const [epoch, layout] = await redis.hmget(meta, EPOCH_KEY, LAYOUT_KEY);
+      if (epoch !== null && layout !== LAYOUT) {
+        throw new StoreError(
+          `store ${location}: crawl ${crawl} is in Redis data layout ${layout ?? '1'} (an older focuscrawl); this version reads layout ${LAYOUT} only and does not migrate: ` +
+            'finish that crawl with the version that started it, or start it over with --fresh',
+        );
+      }
+      await redis.hsetnx(meta, LAYOUT_KEY, LAYOUT);
       await redis.hsetnx(meta, EPOCH_KEY, randomBytes(8).toString('hex'));
       store.#epoch = (await redis.hget(meta, EPOCH_KEY)) ?? '';
+      store.#workerNo = (await redis.hincrby(keys[4], 'workers', 1)).toString(36);
       store.#setCounts((await store.#call('fcCounts')) as number[]);
     } catch (err) {
       redis.disconnect();
@@ -249,6 +335,8 @@ export class RedisStore implements Store {
     try {
       await redis.connect();
       await redis.del(...crawlKeys(crawl));
+      const buckets = seenBuckets(crawl);
+      for (let i = 0; i < buckets.length; i += 512) await redis.del(...buckets.slice(i, i + 512));
     } catch (err) {
       throw new StoreError(`cannot reset store ${location}: ${reason(err)}`, { cause: err });
     } finally {
@@ -258,6 +346,16 @@ export class RedisStore implements Store {
 
   get frontierSize(): number {
     return this.#counts[3];
+  }
+
+  /**
+   * Commits the sink may have in flight (Store.commitWindow): one
+   * connection answers in call order, so their round-trips overlap and each
+   * record is still printed after its commit. Measured in BENCHMARKS.md,
+   * "Redis workers".
+   */
+  get commitWindow(): number {
+    return COMMIT_WINDOW;
   }
 
   get pages(): number {
@@ -332,12 +430,12 @@ export class RedisStore implements Store {
     this.#roundTrips++;
     let v: string | null;
     try {
-      v = await this.#redis.hget(this.#keys[2], urlKey(url));
+      v = await this.#redis.hget(...seenSlot(this.#crawl, redisUrlKey(url)));
     } catch (err) {
       throw new StoreError(`store ${this.#name} failed: ${reason(err)}`, { cause: err });
     }
     if (v === null) return null;
-    return v === 'd' ? 'done' : 'queued';
+    return v.startsWith('d') ? 'done' : 'queued';
   }
 
   /**
@@ -356,15 +454,17 @@ export class RedisStore implements Store {
     let args: string;
     let record: string;
     const lk = this.#claimed.get(c.entry.url) ?? '';
+    let n = 0;
     try {
-      const done = [...new Set([c.entry.url, ...(c.alsoDone ?? [])].map(urlKey))];
+      const done = [...new Set([c.entry.url, ...(c.alsoDone ?? [])].map(redisUrlKey))];
       const links = c.links.map((l) => wire(l as FrontierEntry, c.keepText !== false));
       record = JSON.stringify(c.record);
       const isError = (c.record as { type?: unknown }).type === 'error';
-      const n = this.#head?.prefetch() ?? 0;
-      // the next URLs are claimed in the same round-trip
+      // the next URLs are claimed in the same round-trip; less what commits
+      // still in flight will bring
+      n = Math.max(0, (this.#head?.prefetch() ?? 0) - this.#claimsInFlight);
       const claim = n > 0 ? this.#claimArgs(n) : undefined;
-      const t = `${this.workerId}#${++this.#attempts}`;
+      const t = `${this.#workerNo}#${(++this.#attempts).toString(36)}`;
       const park = c.retryLater === true ? parkWire(c.entry) : undefined;
       args = JSON.stringify({ w: this.workerId, t, lk, delay: Math.max(0, Math.round(c.hostDelayMs ?? 0)), done, links, page: c.countsAsPage ? 1 : 0, err: isError ? 1 : 0, max: this.#max(), claim, park });
     } catch (err) {
@@ -373,7 +473,13 @@ export class RedisStore implements Store {
     }
     // ioredis re-sends this call after a reconnect if its reply did not come:
     // the token makes a second application answer as the first did
-    const r = (await this.#call('fcCommit', args, record)) as (number | string)[];
+    this.#claimsInFlight += n;
+    let r: (number | string)[];
+    try {
+      r = (await this.#call('fcCommit', args, record)) as (number | string)[];
+    } finally {
+      this.#claimsInFlight -= n;
+    }
     this.#remember(args, record);
     this.#commits++;
     if (lk !== '') this.#claimed.delete(c.entry.url);
@@ -454,7 +560,7 @@ export class RedisStore implements Store {
     const wanted = new Map<string, number>();
     for (const u of updates) if (Number.isFinite(u.score)) wanted.set(u.url, u.score);
     if (wanted.size === 0) return 0;
-    const ups = [...wanted].map(([url, score]) => ({ uk: urlKey(url), s: String(score) }));
+    const ups = [...wanted].map(([url, score]) => ({ uk: redisUrlKey(url), s: String(score) }));
     const r = (await this.#call('fcReprioritise', JSON.stringify({ ups }))) as number[];
     this.#setCounts(r, 1);
     return Number(r[0]);
@@ -544,7 +650,7 @@ export class RedisStore implements Store {
   }
 
   async getMeta(key: string): Promise<unknown> {
-    if (key === COUNTERS_KEY || key === EPOCH_KEY) throw new TypeError(`meta key ${key} is reserved`);
+    if (key === COUNTERS_KEY || key === EPOCH_KEY || key === LAYOUT_KEY) throw new TypeError(`meta key ${key} is reserved`);
     this.#roundTrips++;
     try {
       const v = await this.#redis.hget(this.#keys[9], key);
@@ -555,7 +661,7 @@ export class RedisStore implements Store {
   }
 
   async putMeta(key: string, value: unknown): Promise<void> {
-    if (key === COUNTERS_KEY || key === EPOCH_KEY) throw new TypeError(`meta key ${key} is reserved`);
+    if (key === COUNTERS_KEY || key === EPOCH_KEY || key === LAYOUT_KEY) throw new TypeError(`meta key ${key} is reserved`);
     this.#roundTrips++;
     try {
       await this.#redis.hset(this.#keys[9], key, JSON.stringify(value));

@@ -108,6 +108,13 @@ export interface Store {
   readonly errors: number;
   /** committed records (the log length) */
   readonly committed: number;
+  /**
+   * How many commits the sink may have in flight at once (default 1: each
+   * awaited before the next). A store whose commits apply in call order and
+   * cost a network round-trip each (Redis) sets more, so the round-trips
+   * overlap; each record is still printed only once its commit is answered.
+   */
+  readonly commitWindow?: number;
   /** enqueue seeds; returns how many URLs were added */
   addSeeds(entries: FrontierEntry[]): Promise<number>;
   /** best-first frontier entries with their keys; `gt` resumes after a key */

@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { crawlKeys } from '../../src/store/redis.ts';
+import { frontierKey } from '../../src/store/keys.ts';
+import { crawlKeys, seenBuckets } from '../../src/store/redis.ts';
 import { canonicalize } from '../../src/urls/canonical.ts';
 import { fixtureReplay, parseLines, runCli, SHARED, spawnCli, SKIP_WEBKB, WEBKB_WARC, type CliResult } from '../helpers/cli.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from '../helpers/redis.ts';
@@ -67,15 +68,24 @@ function repeated(urls: string[]): string[] {
 async function checkNothingLost(crawl: string): Promise<{ log: any[]; queued: number }> {
   const r = new Redis(server!.port, '127.0.0.1');
   try {
-    const [q, e, seen, log, , lease, lw, ha] = crawlKeys(crawl);
+    const [q, e, , log, , lease, lw, ha, , , ct] = crawlKeys(crawl);
     assert.equal(await r.zcard(lease), 0, 'no lease left');
     assert.equal(await r.hlen(lw), 0, 'no lease owner left');
     assert.equal(await r.hlen(ha), 0, 'no host marked in flight');
-    const frontier = new Set(await r.zrange(q, 0, -1));
-    const entries = await r.hgetall(e);
-    assert.deepEqual(new Set(Object.keys(entries)), frontier, 'an entry for every frontier key and no other');
-    const marks = await r.hgetall(seen);
-    const queuedKeys = Object.values(marks).filter((v) => v !== 'd').map((v) => v.split('\t')[1]);
+    assert.equal(await r.exists(e, ct), 0, 'no key of layout 1');
+    // layout 2: a frontier member is "frontier key TAB url TAB entry"
+    const members = await r.zrange(q, 0, -1);
+    const frontier = new Set(members.map((m) => m.slice(0, 31)));
+    assert.equal(frontier.size, members.length, 'one member per frontier key');
+    const queuedKeys: string[] = [];
+    for (const bucket of seenBuckets(crawl)) {
+      // a queued mark is "q" seq (hex) TAB score: queued under frontierKey(score, seq)
+      for (const v of Object.values(await r.hgetall(bucket))) {
+        if (v.startsWith('d')) continue;
+        const [seq, score] = v.slice(1).split('\t');
+        queuedKeys.push(frontierKey(Number(score), parseInt(seq, 16)));
+      }
+    }
     assert.deepEqual(new Set(queuedKeys), frontier, 'every queued mark is in the frontier, every frontier key is marked queued');
     return { log: (await r.lrange(log, 0, -1)).map((x) => JSON.parse(x)), queued: frontier.size };
   } finally {
