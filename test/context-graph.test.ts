@@ -159,6 +159,11 @@ describe('context-graph scorer', () => {
     assert.ok(score('sure') > score('near'));
     assert.ok(score('void') < score('two'));
     assert.equal(pageCalls, 1);
+    // pageLayers=0: no page prior, the page is not classified
+    const noPages = createScorer('context-graph', null, { model, params: { value: 'expected', pageLayers: 0 } });
+    assert.equal(noPages.linkScore(link('two'), page, 0), expectedScore(table.two, null, null, 0.1, 0.5));
+    assert.equal(pageCalls, 1);
+    assert.throws(() => createScorer('context-graph', null, { model, params: { value: 'expected', pageLayers: 2 } }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE');
     // a model without the page part still scores (no page prior)
     const plain = createScorer('context-graph', null, { model: fakeModel(table), params: { value: 'expected' } });
     assert.equal(plain.linkScore(link('two'), page, 0), expectedScore(table.two, null, null, 0.5, 0.5));

@@ -33,7 +33,8 @@
  *     trained, "a target or a page linking to one"): it sets the mass of
  *     the near layers, P(k) = t P̃(k)/Σ_{near} P̃ for k ≤ 1 and
  *     (1 − t) P̃(k)/Σ_{far} P̃ for k ≥ 2.
- * A model without the page-layer part (older `--layers` models) uses R = 1.
+ * A model without the page-layer part (older `--layers` models) uses R = 1,
+ * as does `--param pageLayers=0` (to measure what the page part adds).
  * Needs --model with a `layers` section.
  */
 import { UsageError } from '../../errors.ts';
@@ -108,7 +109,9 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
   if (typeof gamma !== 'number' || !(gamma > 0 && gamma <= 1)) throw new UsageError(`context-graph: param gamma must be a number in (0, 1], got ${JSON.stringify(gamma)}`);
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
   const layers = model.layerProbabilities.bind(model);
-  const transitions = model.layerTransitions ?? null;
+  const usePages = ctx.params.pageLayers ?? 1;
+  if (usePages !== 0 && usePages !== 1) throw new UsageError(`context-graph: param pageLayers must be 0 or 1, got ${JSON.stringify(usePages)}`);
+  const transitions = usePages === 1 ? (model.layerTransitions ?? null) : null;
   /** the page-layer probabilities of each page links are scored on (classified once per page) */
   const pageLayers = new WeakMap<object, number[] | null>();
   const pageLayerOf = (page: Parameters<Scorer['linkScore']>[1]): number[] | null => {
