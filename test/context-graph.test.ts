@@ -8,7 +8,7 @@ import { graphLayers, linkLayer } from '../src/relevance/learn/layers.ts';
 import { MultiNB } from '../src/relevance/learn/multi-nb.ts';
 import { Model, ModelError, loadModel, type ModelJSON } from '../src/relevance/model.ts';
 import { createScorer } from '../src/relevance/scorers/index.ts';
-import { discountedScore, layerScore } from '../src/relevance/scorers/context-graph.ts';
+import { discountedScore, expectedScore, layerScore } from '../src/relevance/scorers/context-graph.ts';
 import type { LearnedModel } from '../src/relevance/scorers/context.ts';
 import { runTrain } from '../src/commands/train.ts';
 import { readWarc } from '../src/relevance/train/from-warc.ts';
@@ -116,6 +116,59 @@ describe('context-graph scorer', () => {
     assert.ok(layerScore(table.sure) < layerScore(flat));
   });
 
+  test('value=expected: the target probability sets the near layers\' mass, the layers split it, the parent page shifts it', () => {
+    const flat = [0.25, 0.25, 0.25, 0.25];
+    // no page prior: t = 1 puts all mass on layers 0 and 1 (split by L), t = 0 on 2 and 3
+    assert.equal(expectedScore(flat, null, null, 1, 0.5), 0.5 * 1 + 0.5 * 0.5);
+    assert.equal(expectedScore(flat, null, null, 0, 0.5), 0.5 * 0.25 + 0.5 * 0.125);
+    // a higher target probability ranks higher with the same layers; with the same t, a likelier layer 0 ranks higher
+    assert.ok(expectedScore(flat, null, null, 0.6, 0.5) > expectedScore(flat, null, null, 0.4, 0.5));
+    assert.ok(expectedScore([0.6, 0.2, 0.1, 0.1], null, null, 0.5, 0.5) > expectedScore([0.2, 0.6, 0.1, 0.1], null, null, 0.5, 0.5));
+    // the parent page's layer: links on a page near a target (its transitions favour layer 0 and 2) beat the same link on a far page
+    const T = [
+      [0.4, 0.1, 0.4, 0.1],
+      [0.4, 0.1, 0.4, 0.1],
+      [0.1, 0.4, 0.1, 0.4],
+      [0.05, 0.05, 0.1, 0.8],
+    ];
+    const nearPage = expectedScore(flat, [0, 1, 0, 0], T, 0.5, 0.5);
+    const farPage = expectedScore(flat, [0, 0, 0, 1], T, 0.5, 0.5);
+    assert.ok(nearPage > farPage, `${nearPage} ≤ ${farPage}`);
+    // the value is Σ γ^k P(k): in [γ^top, 1]
+    for (const v of [nearPage, farPage]) assert.ok(v >= 0.125 && v <= 1);
+  });
+
+  test('value=expected reads the parent page once per page and needs only the layers', () => {
+    let pageCalls = 0;
+    const model: LearnedModel = {
+      ...fakeModel(table),
+      linkProbability: (anchor: string) => (anchor === 'sure' ? 0.9 : 0.1),
+      pageLayerProbabilities: () => {
+        pageCalls++;
+        return [0.1, 0.7, 0.1, 0.1];
+      },
+      layerTransitions: [
+        [0.25, 0.25, 0.25, 0.25],
+        [0.7, 0.1, 0.1, 0.1],
+        [0.25, 0.25, 0.25, 0.25],
+        [0.25, 0.25, 0.25, 0.25],
+      ],
+    };
+    const s = createScorer('context-graph', null, { model, params: { value: 'expected' } });
+    const score = (a: string): number => s.linkScore(link(a), page, 0);
+    assert.ok(score('sure') > score('near'));
+    assert.ok(score('void') < score('two'));
+    assert.equal(pageCalls, 1);
+    // pageLayers=0: no page prior, the page is not classified
+    const noPages = createScorer('context-graph', null, { model, params: { value: 'expected', pageLayers: 0 } });
+    assert.equal(noPages.linkScore(link('two'), page, 0), expectedScore(table.two, null, null, 0.1, 0.5));
+    assert.equal(pageCalls, 1);
+    assert.throws(() => createScorer('context-graph', null, { model, params: { value: 'expected', pageLayers: 2 } }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE');
+    // a model without the page part still scores (no page prior)
+    const plain = createScorer('context-graph', null, { model: fakeModel(table), params: { value: 'expected' } });
+    assert.equal(plain.linkScore(link('two'), page, 0), expectedScore(table.two, null, null, 0.5, 0.5));
+  });
+
   test('FC_USAGE without a model, or with a model that has no layers, or a bad param', () => {
     const usage = (err: unknown): boolean => (err as { code?: string }).code === 'FC_USAGE' && /layers/.test((err as Error).message);
     assert.throws(() => createScorer('context-graph', { name: 't', terms: ['course'], threshold: 0.2 }), usage);
@@ -185,6 +238,10 @@ describe('train --layers', () => {
       },
     );
     assert.equal(data.layerTop, 3);
+    // each link knows its page's layer; each page is an example of its own layer
+    const parents = new Map((data.layerLinks ?? []).map((l) => [l.parentUrl!.slice(14), l.parentLayer]));
+    assert.deepEqual(Object.fromEntries([...parents].sort()), { 'courses.html': 1, 'cs101.html': 0, 'dept.html': 2, 'hw1.html': 1, 'people.html': 2, 'prof.html': 1 });
+    assert.deepEqual((data.layerPages ?? []).map((p) => p.layer).sort(), [0, 0, 1, 1, 1, 2, 2]);
     const plain = await readWarc({ warcs: [warc], labels, target: 'course' });
     assert.equal(plain.layerLinks, undefined);
   });
@@ -206,8 +263,15 @@ describe('train --layers', () => {
     assert.equal(p?.length, 4);
     assert.ok(Math.abs(p!.reduce((x, y) => x + y, 0) - 1) < 1e-9);
     assert.deepEqual(Model.fromJSON(JSON.parse(JSON.stringify(loaded.json))).layerProbabilities('Courses', ''), loaded.layerProbabilities('Courses', ''));
+    // the page-layer classifier and the transitions: classes 0..3, rows of probabilities
+    assert.equal(withJson.layers?.page?.classCounts.reduce((x, y) => x + y, 0), PAGES.length);
+    assert.equal(withJson.layers?.transitions?.length, 4);
+    for (const row of withJson.layers!.transitions!) assert.ok(Math.abs(row.reduce((x, y) => x + y, 0) - 1) < 1e-9);
+    const q = loaded.pageLayerProbabilities(makePage('CS101 course', { title: 'CS101' }));
+    assert.equal(q?.length, 4);
     // the scorer runs on it
     createScorer('context-graph', null, { model: loaded });
+    createScorer('context-graph', null, { model: loaded, params: { value: 'expected' } }).linkScore(link('Courses'), makePage('Department', {}), 0);
 
     const withoutPath = join(dir, 'without.json');
     const withoutJson = await train([], withoutPath);
@@ -223,5 +287,9 @@ describe('train --layers', () => {
     await assert.rejects(loadModel(bad), (err: unknown) => err instanceof ModelError);
     await writeFile(bad, JSON.stringify({ ...withJson, layers: { top: 3, classifier: { type: 'bernoulli-nb' } } }));
     await assert.rejects(loadModel(bad), (err: unknown) => err instanceof ModelError);
+    await writeFile(bad, JSON.stringify({ ...withJson, layers: { ...withJson.layers, transitions: [[1, 0, 0, 0]] } }));
+    await assert.rejects(loadModel(bad), (err: unknown) => err instanceof ModelError && /transitions/.test(err.message));
+    await writeFile(bad, JSON.stringify({ ...withJson, layers: { top: 3, classifier: withJson.layers!.classifier, transitions: withJson.layers!.transitions } }));
+    await assert.rejects(loadModel(bad), (err: unknown) => err instanceof ModelError && /needs "layers.page"/.test(err.message));
   });
 });

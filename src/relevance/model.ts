@@ -121,7 +121,22 @@ export interface ModelJSON {
    * layer of the link's target (src/relevance/learn/layers.ts), `top` meaning "top
    * or more links from a target, or none".
    */
-  layers?: { top: number; classifier: MultiNBJSON };
+  layers?: {
+    top: number;
+    classifier: MultiNBJSON;
+    /**
+     * optional (`train --layers` since issue 22's learned context graph):
+     * the page-layer classifier, over the page's own pageFeatures, classes
+     * 0..top (the page's own layer), class-balanced
+     */
+    page?: MultiNBJSON;
+    /**
+     * optional, with `page`: transitions[j][k] = P(a link's layer is k | the
+     * page it is on is in layer j), from the training links (Laplace-smoothed
+     * counts, rows summing to 1)
+     */
+    transitions?: number[][];
+  };
 }
 
 /**
@@ -175,6 +190,9 @@ export class Model implements LearnedModel {
   readonly #gaussian: ContinuousNB;
   readonly #kernel: ContinuousNB;
   readonly #layers: MultiNB | null;
+  readonly #pageLayers: MultiNB | null;
+  /** P(link layer k | parent page layer j), or null without a page-layer classifier */
+  readonly layerTransitions: readonly (readonly number[])[] | null;
   readonly #segmenter: Segmenter | undefined;
   /** the last layer of the layered link classifier (classes 0..top), or null when the model has none */
   readonly topLayer: number | null;
@@ -184,7 +202,7 @@ export class Model implements LearnedModel {
 
   private constructor(
     json: ModelJSON,
-    parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null; linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null },
+    parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null; pageLayers?: { classifier: MultiNB; transitions: number[][] } | null; linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null },
     segmenter?: Segmenter,
   ) {
     this.json = json;
@@ -200,6 +218,8 @@ export class Model implements LearnedModel {
     this.#kernel = parts.kernel;
     this.#layers = parts.layers ?? null;
     this.topLayer = this.#layers === null ? null : this.#layers.classes - 1;
+    this.#pageLayers = parts.pageLayers?.classifier ?? null;
+    this.layerTransitions = parts.pageLayers?.transitions ?? null;
     this.#linear = parts.linear;
     this.classifier = parts.linear === null ? 'nb' : 'linear';
     this.#segmenter = segmenter;
@@ -256,11 +276,21 @@ export class Model implements LearnedModel {
     if (gaussian.density !== 'gaussian') bad(`"kde.gaussian" has density ${describe(gaussian.density)}, expected "gaussian"`);
     if (kernel.density !== 'kernel') bad(`"kde.kernel" has density ${describe(kernel.density)}, expected "kernel"`);
     let layers: MultiNB | null = null;
+    let pageLayers: { classifier: MultiNB; transitions: number[][] } | null = null;
     if (json.layers !== undefined) {
       const l = json.layers;
       if (!isObject(l)) return bad(`"layers" must be an object, got ${describe(l)}`);
       layers = part('layers.classifier', l.classifier, (v) => MultiNB.fromJSON(v));
       if (l.top !== layers.classes - 1) bad(`"layers.top" must be ${layers.classes - 1} (its classifier's classes less one), got ${describe(l.top)}`);
+      if (l.page !== undefined) {
+        const C = layers.classes;
+        const classifier = part('layers.page', l.page, (v) => MultiNB.fromJSON(v));
+        if (classifier.classes !== C) bad(`"layers.page" must have ${C} classes (as "layers.classifier"), got ${classifier.classes}`);
+        const t = l.transitions;
+        const row = (r: unknown): boolean => Array.isArray(r) && r.length === C && r.every((x) => typeof x === 'number' && x >= 0 && x <= 1) && Math.abs(r.reduce((a: number, b: number) => a + b, 0) - 1) < 1e-6;
+        if (!Array.isArray(t) || t.length !== C || !t.every(row)) bad(`"layers.transitions" must be ${C} rows of ${C} probabilities summing to 1 (with "layers.page"), got ${describe(t)}`);
+        pageLayers = { classifier, transitions: t as number[][] };
+      } else if (l.transitions !== undefined) bad('"layers.transitions" needs "layers.page"');
     }
     let linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null = null;
     if (json.version === 3) {
@@ -280,7 +310,7 @@ export class Model implements LearnedModel {
     } else if ((json.classifier !== undefined && json.classifier !== 'nb') || json.linear !== undefined) {
       bad(`a linear classifier needs model version 3, this file is version ${describe(json.version)}`);
     }
-    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers, linear }, segmenter);
+    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers, pageLayers, linear }, segmenter);
   }
 
   /**
@@ -329,6 +359,16 @@ export class Model implements LearnedModel {
     return this.#layers.probabilities(
       linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
     );
+  }
+
+  /**
+   * P(layer j | page) for j = 0..topLayer: the page-layer classifier over
+   * the page's own pageFeatures (how many links the page is from a target);
+   * null when the model has none (trained before it, or without --layers).
+   */
+  pageLayerProbabilities(page: ParsedPage): number[] | null {
+    if (this.#pageLayers === null) return null;
+    return this.#pageLayers.probabilities(pageFeatures(page, { segmenter: this.#segmenter }));
   }
 
   /** P(+ | link context): continuous NB over the TF-IDF vector of linkTokens(anchor, context) (docs/algorithms.md#bayes-kde). */
@@ -408,6 +448,15 @@ export interface LinkExample {
 export interface LayerLinkExample extends Omit<LinkExample, 'label'> {
   /** 0..top */
   layer: number;
+  /** the layer of the page the link is on (0..top), when known */
+  parentLayer?: number;
+}
+
+/** A page (its pageFeatures) labelled with its own context-graph layer. */
+export interface LayerPageExample {
+  features: string[];
+  /** 0..top */
+  layer: number;
 }
 
 /** What a reader (src/train/from-*.ts) hands to fitModel. */
@@ -425,6 +474,8 @@ export interface TrainingData {
   seconds: number;
   /** with `train --layers`: links labelled with their target's layer, 0..layerTop (a `layers` section is fitted) */
   layerLinks?: LayerLinkExample[];
+  /** with `train --layers`: pages labelled with their own layer (a `layers.page` classifier is fitted) */
+  layerPages?: LayerPageExample[];
   /** the last layer of layerLinks */
   layerTop?: number;
 }
@@ -557,6 +608,21 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     const nb = MultiNB.train(layerExamples, top + 1, { balanced: true });
     layers = { top, classifier: nb.toJSON() };
     layerCounts = Object.fromEntries(nb.classCounts.map((n, k) => [`layer${k}Links`, n]));
+    // the page-layer classifier (a page's layer from its own text, classified
+    // once per page and propagated to its links through the transitions),
+    // class-balanced as the link one: layer 0..2 pages are few
+    const withParent = data.layerLinks.filter((l) => l.parentLayer !== undefined);
+    if (data.layerPages !== undefined && new Set(data.layerPages.map((p) => p.layer)).size >= 2 && withParent.length > 0) {
+      const pageNb = MultiNB.train(data.layerPages.map((p) => ({ features: p.features, label: p.layer })), top + 1, { balanced: true });
+      const counts = Array.from({ length: top + 1 }, () => new Array<number>(top + 1).fill(1));
+      for (const l of withParent) counts[l.parentLayer!]![l.layer]!++;
+      const transitions = counts.map((r) => {
+        const n = r.reduce((a, b) => a + b, 0);
+        return r.map((c) => c / n);
+      });
+      layers = { ...layers, page: pageNb.toJSON(), transitions };
+      for (const [k, n] of pageNb.classCounts.entries()) layerCounts[`layer${k}Pages`] = n;
+    }
   }
 
   const inSample: Record<string, InSampleMetrics> = {

@@ -18,7 +18,24 @@
  * With `--param value=discounted` the score is instead the discounted
  * number of targets reached through the link (Rennie & McCallum, ICML
  * 1999): Σ_k γ^k P(k | link), with γ = `gamma` (default 0.5, fixed a priori,
- * not tuned on the evaluation webs). Needs --model with a `layers` section.
+ * not tuned on the evaluation webs).
+ *
+ * With `--param value=expected` (issue 22, this project's own form; not
+ * in either paper) the score is the expected discounted reward
+ * Σ_k γ^k P(k) of a distribution that combines three classifiers:
+ *   - the page-layer classifier on the page the link is on (its own text,
+ *     classified once per page): Q(j), and the trained transitions
+ *     T[j][k] = P(link layer k | page layer j) give a prior over the link's
+ *     layer R(k) = Σ_j Q(j) T[j][k];
+ *   - the layered link classifier L(k) (class-balanced, uniform prior, so
+ *     proportional to its likelihood): P̃(k) ∝ L(k) R(k);
+ *   - the link's own target probability t (nb-link's score; with hub links
+ *     trained, "a target or a page linking to one"): it sets the mass of
+ *     the near layers, P(k) = t P̃(k)/Σ_{near} P̃ for k ≤ 1 and
+ *     (1 − t) P̃(k)/Σ_{far} P̃ for k ≥ 2.
+ * A model without the page-layer part (older `--layers` models) uses R = 1,
+ * as does `--param pageLayers=0` (to measure what the page part adds).
+ * Needs --model with a `layers` section.
  */
 import { UsageError } from '../../errors.ts';
 import type { Scorer } from '../../types.ts';
@@ -50,6 +67,36 @@ export function discountedScore(p: readonly number[], gamma: number): number {
   return v;
 }
 
+/**
+ * The expected discounted reward of a link (value=expected; see the module
+ * doc): `link` L(k), the parent page's layer probabilities `page` Q(j) and
+ * `transitions` T[j][k] (both null: no page prior), the link's target
+ * probability `t` and γ.
+ */
+export function expectedScore(link: readonly number[], page: readonly number[] | null, transitions: readonly (readonly number[])[] | null, t: number, gamma: number): number {
+  const top = link.length - 1;
+  const mixed = link.map((l, k) => {
+    if (page === null || transitions === null) return l;
+    let r = 0;
+    for (let j = 0; j < page.length; j++) r += page[j]! * (transitions[j]?.[k] ?? 0);
+    return l * r;
+  });
+  // near: layers 0 and 1 (0 alone when there are only two layers)
+  const nearTop = top >= 2 ? 1 : 0;
+  const near = mixed.slice(0, nearTop + 1);
+  const far = mixed.slice(nearTop + 1);
+  const sum = (v: readonly number[]): number => v.reduce((a, b) => a + b, 0);
+  const nearSum = sum(near);
+  const farSum = sum(far);
+  const p = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0));
+  let v = 0;
+  for (let k = 0; k <= top; k++) {
+    const share = k <= nearTop ? (nearSum > 0 ? mixed[k]! / nearSum : 1 / near.length) * p : (farSum > 0 ? mixed[k]! / farSum : 1 / far.length) * (1 - p);
+    v += gamma ** k * share;
+  }
+  return v;
+}
+
 export function createContextGraphScorer(ctx: ScorerContext): Scorer {
   const model = ctx.model;
   if (model === null) throw new UsageError('--strategy context-graph needs a trained --model with layers (focuscrawl train --warc ... --layers)');
@@ -57,17 +104,30 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
     throw new UsageError('--strategy context-graph needs a model with a layered link classifier: this model has none (retrain it with focuscrawl train --warc ... --layers)');
   }
   const value = ctx.params.value ?? 'layer';
-  if (value !== 'layer' && value !== 'discounted') throw new UsageError(`context-graph: param value must be layer or discounted, got ${JSON.stringify(value)}`);
+  if (value !== 'layer' && value !== 'discounted' && value !== 'expected') throw new UsageError(`context-graph: param value must be layer, discounted or expected, got ${JSON.stringify(value)}`);
   const gamma = ctx.params.gamma ?? DEFAULT_GAMMA;
   if (typeof gamma !== 'number' || !(gamma > 0 && gamma <= 1)) throw new UsageError(`context-graph: param gamma must be a number in (0, 1], got ${JSON.stringify(gamma)}`);
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
   const layers = model.layerProbabilities.bind(model);
+  const usePages = ctx.params.pageLayers ?? 1;
+  if (usePages !== 0 && usePages !== 1) throw new UsageError(`context-graph: param pageLayers must be 0 or 1, got ${JSON.stringify(usePages)}`);
+  const transitions = usePages === 1 ? (model.layerTransitions ?? null) : null;
+  /** the page-layer probabilities of each page links are scored on (classified once per page) */
+  const pageLayers = new WeakMap<object, number[] | null>();
+  const pageLayerOf = (page: Parameters<Scorer['linkScore']>[1]): number[] | null => {
+    if (transitions === null || model.pageLayerProbabilities === undefined) return null;
+    let q = pageLayers.get(page);
+    if (q === undefined) pageLayers.set(page, (q = model.pageLayerProbabilities(page)));
+    return q;
+  };
   return {
     name: 'context-graph',
     pageRelevance: (page) => ctx.judge(page),
     linkScore: (link, page, pageRelevance) => {
-      const p = layers(link.anchor, link.context, link.url, { url: page.base, title: page.title, relevant: pageRelevance >= threshold });
+      const parent = { url: page.base, title: page.title, relevant: pageRelevance >= threshold };
+      const p = layers(link.anchor, link.context, link.url, parent);
       if (p === null) return 0;
+      if (value === 'expected') return expectedScore(p, pageLayerOf(page), transitions, model.linkProbability(link.anchor, link.context, link.url, parent), gamma as number);
       return value === 'discounted' ? discountedScore(p, gamma) : layerScore(p);
     },
   };

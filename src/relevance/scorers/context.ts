@@ -36,6 +36,13 @@ export interface LearnedModel {
    * the model has none
    */
   layerProbabilities?(anchor: string, context: string, url?: string, parent?: LinkParent): number[] | null;
+  /**
+   * P(layer j | page), j = 0..the last layer: the page-layer classifier over
+   * the page's own text (`train --layers`); null or absent when the model has none
+   */
+  pageLayerProbabilities?(page: ParsedPage): number[] | null;
+  /** P(link layer k | parent page layer j) as [j][k], with pageLayerProbabilities; null or absent without */
+  readonly layerTransitions?: readonly (readonly number[])[] | null;
   /** discriminative terms mined in training, usable as a term topic */
   readonly terms: readonly string[];
 }

@@ -20,7 +20,7 @@ import type { Segmenter } from '../text/segmenter.ts';
 import { buildIndex, readResponse, MAX_BODY_BYTES, type ArchivedResponse } from '../../replay/warc-index.ts';
 import { parseBody } from '../../parse/body.ts';
 import { pageFeatures } from '../learn/features.ts';
-import { pageGrams, type LayerLinkExample, type LinkExample, type PageExample, type TrainingData } from '../model.ts';
+import { pageGrams, type LayerLinkExample, type LayerPageExample, type LinkExample, type PageExample, type TrainingData } from '../model.ts';
 import { DEFAULT_TOP_LAYER, graphLayers, linkLayer } from '../learn/layers.ts';
 import { DEFAULT_MAX_EXAMPLES, Reservoir, readLines } from './from-texts.ts';
 import { rowMatches, whereColumns, whereText, type WhereFilter } from './where.ts';
@@ -241,6 +241,8 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
   /** with `layers`: each parsed source page's links (canonical targets, distinct) and the candidate layer examples */
   const pageLinks = new Map<string, string[]>();
   const layerSample = new Reservoir<Omit<LayerLinkExample, 'layer'> & { url: string; parentUrl: string }>(cap, 3);
+  /** with `layers`: every parsed source page's own features, for the page-layer classifier (its layer is known once the graph is) */
+  const layerPageSample = new Reservoir<{ url: string; features: string[] }>(cap, 4);
   const counts = {
     warcResponses: index.responseRecords,
     labelRows: table?.rows ?? 0,
@@ -286,7 +288,9 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     const page = parseBody(body, url, charset);
     counts.parsedPages++;
     const pageLabel = labelOf(url);
-    if (pageLabel !== undefined) pageSample.add({ features: pageFeatures(page, { segmenter: opts.segmenter }), label: pageLabel, grams: pageGrams(page) });
+    const features = pageLabel !== undefined || opts.layers === true ? pageFeatures(page, { segmenter: opts.segmenter }) : null;
+    if (pageLabel !== undefined) pageSample.add({ features: features!, label: pageLabel, grams: pageGrams(page) });
+    if (opts.layers === true) layerPageSample.add({ url, features: features! });
     const outLinks = opts.layers === true ? new Set<string>() : null;
     for (const link of page.links) {
       counts.linksSeen++;
@@ -310,6 +314,7 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     if (outLinks !== null) pageLinks.set(url, [...outLinks]);
   }
   let layerLinks: LayerLinkExample[] | undefined;
+  let layerPages: LayerPageExample[] | undefined;
   const top = opts.topLayer ?? DEFAULT_TOP_LAYER;
   if (opts.layers === true) {
     const ids = new Map<string, number>();
@@ -324,10 +329,14 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
       if (to !== undefined) layer = linkLayer(out, layers, ids.get(link.parentUrl)!, to, top);
       else if (!index.entries.has(target)) layer = top; // a dead end: the replay answers 404
       else continue;
-      layerLinks.push({ ...link, url: target, layer });
+      layerLinks.push({ ...link, url: target, layer, parentLayer: layers[ids.get(link.parentUrl)!]! });
     }
     const perLayer = Array.from({ length: top + 1 }, (_, k) => layerLinks!.filter((l) => l.layer === k).length);
     log(`warc: ${layerLinks.length} layer examples (links by their target's layer 0..${top}: ${perLayer.join(', ')}) from ${ids.size} pages, ${goals.length} targets`);
+    // a page's layer is a property of the page: one example per page, from its own text
+    layerPages = layerPageSample.items.filter((p) => ids.has(p.url)).map((p) => ({ features: p.features, layer: layers[ids.get(p.url)!]! }));
+    const pagesPerLayer = Array.from({ length: top + 1 }, (_, k) => layerPages!.filter((p) => p.layer === k).length);
+    log(`warc: ${layerPages.length} pages by their own layer 0..${top}: ${pagesPerLayer.join(', ')}`);
   }
   let hubPositives = 0;
   const links: LinkExample[] = linkSample.items.map(({ target, ...example }) => {
@@ -350,7 +359,7 @@ export async function readWarc(opts: WarcOptions): Promise<TrainingData> {
     pages: pageSample.items,
     links,
     counts,
-    ...(layerLinks === undefined ? {} : { layerLinks, layerTop: top }),
+    ...(layerLinks === undefined ? {} : { layerLinks, layerPages, layerTop: top }),
     options: {
       target: opts.target,
       ...(opts.where && opts.where.length > 0 ? { where: opts.where.map(whereText) } : {}),
