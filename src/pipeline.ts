@@ -38,14 +38,15 @@ import { hostBackoffMs } from './frontier/retry.ts';
 import { RobotsCache, robotsAllows } from './fetch/robots.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
-import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
+import { DEFAULT_NEAR_DUP_MIN_TOKENS, dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
 import { fetchStage } from './stages/fetch.ts';
 import { frontierSource } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
 import type { ParseOptions } from './parse/body.ts';
 import { parseWorkersStage } from './stages/parse-workers.ts';
-import { ParsePool } from './parse/pool.ts';
+import { ParsePool, type FingerprintOptions } from './parse/pool.ts';
+import { getSegmenter, knownSegmenters } from './relevance/text/segmenter.ts';
 import { robotsStage } from './stages/robots.ts';
 import { sinkStage } from './stages/sink.ts';
 import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './output/stats-live.ts';
@@ -302,7 +303,7 @@ async function runStages(r: ResolvedConfig, c: Crawl, dedup: NearDuplicates | nu
   const timeLimit = Number.isFinite(r.maxTime) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, c.started + r.maxTime - Date.now())) : undefined;
   live.start();
   c.reporter = live;
-  const pool = r.workersResolved === 0 ? null : new ParsePool({ size: r.workersResolved, parse: parseOptionsOf(r) });
+  const pool = r.workersResolved === 0 ? null : new ParsePool({ size: r.workersResolved, parse: parseOptionsOf(r), fingerprint: workerFingerprint(r) });
   const run: Run = { scheduler, inflight, ctx, dedup, live, output, signal: ac.signal, outputStages, pool };
   const watchdog = watchStall(r, c, run, (err) => ac.abort(err));
   process.on('beforeExit', watchdog.onIdle);
@@ -371,7 +372,9 @@ function stagesOf(r: ResolvedConfig, c: Crawl, run: Run): [AsyncIterable<CrawlIt
     (src) => run.pool === null
       ? parseStage(src, { ...parseOptionsOf(r), keepBody: warc !== null || pageStore !== null })
       // at most --concurrency pages held: at --concurrency 1 the frontier sees each commit before its next choice, as in-thread
-      : parseWorkersStage(src, { pool: run.pool, window: Math.min(r.concurrency, PARSE_WINDOW_PER_WORKER * run.pool.size), keepBody: warc !== null || pageStore !== null }),
+      : parseWorkersStage(src, {
+        pool: run.pool, window: Math.min(r.concurrency, PARSE_WINDOW_PER_WORKER * run.pool.size), keepBody: warc !== null || pageStore !== null, fingerprint: dedup !== null,
+      }),
     (src) => classifyStage(src, { scorer: r.scorer, threshold: r.threshold, canonOptions: r.canon, maxOutlinks: r.maxLinks }),
     ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
     // written before the sink commits the page (see src/stages/warc-out.ts)
@@ -412,6 +415,19 @@ const PARSE_WINDOW_PER_WORKER = 4;
 /** The parse options of a crawl, in-thread or in the workers. */
 function parseOptionsOf(r: ResolvedConfig): ParseOptions {
   return { contextChars: r.contextChars, maxLinks: r.maxLinks, mainTextChars: r.textChars };
+}
+
+/**
+ * Near-duplicate fingerprints in the parse workers: when detection is on and
+ * the segmenter is a built-in one a worker can load by name (a library
+ * caller's own segmenter object cannot cross threads: the dedup stage then
+ * fingerprints on this thread).
+ */
+function workerFingerprint(r: ResolvedConfig): FingerprintOptions | undefined {
+  if (r.nearDup === 0) return undefined;
+  const name = r.segmenter?.name ?? 'node-rs';
+  if (r.segmenter !== undefined && (!knownSegmenters().includes(name) || getSegmenter(name) !== r.segmenter)) return undefined;
+  return { minTokens: r.nearDupMinTokens ?? DEFAULT_NEAR_DUP_MIN_TOKENS, segmenter: name };
 }
 
 /** A redirect hop may be followed: in scope, a public address, allowed by robots.txt, not fetched yet. */

@@ -5,6 +5,8 @@ import { parseBody } from '../src/parse/body.ts';
 import { ParsePool } from '../src/parse/pool.ts';
 import { parseWorkersStage } from '../src/stages/parse-workers.ts';
 import { mapOrdered } from '../src/util/iter.ts';
+import { pageFingerprint } from '../src/stages/dedup.ts';
+import { fingerprintToHex } from '../src/relevance/simhash.ts';
 import type { CrawlItem } from '../src/types.ts';
 import { fixtureReplay, parseLines, runCli, runMainEach } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
@@ -80,6 +82,24 @@ test('a pool parses as parseBody does; a parse that throws and a worker that die
   assert.deepEqual(await pool.parse(PAGE, 'http://a.example/', null), { error: { code: 'FC_INTERNAL', message: 'the parse workers were closed' } });
 });
 
+test('a pool computes the near-duplicate SimHash the dedup stage would, when asked', async () => {
+  const pool = new ParsePool({ size: 1, fingerprint: { minTokens: 5, segmenter: 'node-rs' } });
+  try {
+    const zh = Buffer.from('<title>太阳能</title><p>太阳能电池把光变成电。光伏板装在屋顶上，晴天发电最多。</p><p>Solar panels on roofs make power.</p>');
+    for (const body of [PAGE, zh]) {
+      const url = 'http://a.example/';
+      const want = pageFingerprint(parseBody(body, url, null), 5);
+      assert.ok(want !== null);
+      const got = await pool.parse(body, url, null, true);
+      assert.ok('page' in got);
+      assert.equal(got.simhash, fingerprintToHex(want));
+      assert.equal(Object.hasOwn(await pool.parse(body, url, null), 'simhash'), false, 'not asked: not computed');
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
 test('parseWorkersStage: items leave in order; error items and null bodies pass through; bodies dropped unless kept', async () => {
   const pool = new ParsePool({ size: 2 });
   try {
@@ -125,6 +145,7 @@ test('crawl: the records are the same with --workers 0 and --workers 2 at --conc
   const b = parseLines(pooled.stdout).map(untimed);
   assert.equal(a.filter((r) => r.type === 'page').length, 60);
   assert.ok(a.some((r) => r.charset === 'gbk'), 'the GBK pages are in it');
+  assert.ok(a.filter((r) => typeof r.simhash === 'string').length >= 20, 'near-duplicate fingerprints (computed in the workers with --workers 2)');
   assert.deepEqual(b, a);
 });
 

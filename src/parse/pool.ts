@@ -33,13 +33,21 @@ export interface ParseRequest {
   headerCharset: string | null;
   body: Uint8Array;
   opts: ParseOptions;
+  /** also compute the page's SimHash (pageFingerprint) with these options */
+  fingerprint?: FingerprintOptions;
+}
+
+/** The options of pageFingerprint (src/stages/dedup.ts), the segmenter by name. */
+export interface FingerprintOptions {
+  minTokens: number;
+  segmenter: string;
 }
 
 /** A worker's answer to one ParseRequest. */
-export type ParseAnswer = { id: number; page: ParsedPage } | { id: number; error: ItemError };
+export type ParseAnswer = { id: number; page: ParsedPage; simhash?: string | null } | { id: number; error: ItemError };
 
-/** What parse() resolves to. */
-export type ParseOutcome = { page: ParsedPage } | { error: ItemError };
+/** What parse() resolves to: `simhash` when the fingerprint was asked for (null: too few tokens). */
+export type ParseOutcome = { page: ParsedPage; simhash?: string | null } | { error: ItemError };
 
 /** Pages sent to one worker at a time. */
 const PER_WORKER = 2;
@@ -60,6 +68,8 @@ export interface ParsePoolOptions {
   size: number;
   /** the parse options of every page */
   parse?: ParseOptions;
+  /** near-duplicate fingerprints, for the pages parse() asks it of */
+  fingerprint?: FingerprintOptions;
   /**
    * test hook: the workers fail on purpose for URLs with `throw` or `crash`
    * in them (src/parse/worker.ts); default: FOCUSCRAWL_TEST_PARSE_FAULTS=1
@@ -73,6 +83,7 @@ interface Task {
   url: string;
   headerCharset: string | null;
   body: Buffer;
+  fingerprint: boolean;
   attempts: number;
   resolve: (o: ParseOutcome) => void;
 }
@@ -114,11 +125,15 @@ export class ParsePool {
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#start());
   }
 
-  /** Parse one fetched body (as parseBody(body, url, headerCharset, opts.parse) would) in a worker. */
-  parse(body: Buffer, url: string, headerCharset: string | null): Promise<ParseOutcome> {
+  /**
+   * Parse one fetched body (as parseBody(body, url, headerCharset, opts.parse)
+   * would) in a worker; with `fingerprint` (and the pool's fingerprint
+   * options) also its SimHash.
+   */
+  parse(body: Buffer, url: string, headerCharset: string | null, fingerprint = false): Promise<ParseOutcome> {
     if (this.#closed) return Promise.resolve(closedOutcome());
     return new Promise((resolve) => {
-      this.#queue.push({ id: this.#nextId++, url, headerCharset, body, attempts: 0, resolve });
+      this.#queue.push({ id: this.#nextId++, url, headerCharset, body, fingerprint: fingerprint && this.#opts.fingerprint !== undefined, attempts: 0, resolve });
       this.#dispatch();
     });
   }
@@ -160,6 +175,7 @@ export class ParsePool {
       const bytes = new Uint8Array(t.body.byteLength);
       bytes.set(t.body);
       const req: ParseRequest = { id: t.id, url: t.url, headerCharset: t.headerCharset, body: bytes, opts: this.#opts.parse ?? {} };
+      if (t.fingerprint) req.fingerprint = this.#opts.fingerprint;
       best.worker.postMessage(req, [bytes.buffer]);
     }
   }
@@ -168,7 +184,7 @@ export class ParsePool {
     const i = slot.sent.findIndex((t) => t.id === a.id);
     if (i < 0) return;
     const [t] = slot.sent.splice(i, 1);
-    t.resolve('page' in a ? { page: a.page } : { error: a.error });
+    t.resolve('page' in a ? (a.simhash === undefined ? { page: a.page } : { page: a.page, simhash: a.simhash }) : { error: a.error });
     this.#dispatch();
   }
 
