@@ -8,7 +8,11 @@ import { mapOrdered } from '../src/util/iter.ts';
 import { pageFingerprint } from '../src/stages/dedup.ts';
 import { fingerprintToHex } from '../src/relevance/simhash.ts';
 import type { CrawlItem } from '../src/types.ts';
-import { fixtureReplay, parseLines, runCli, runMainEach } from './helpers/cli.ts';
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { CrawlStore } from '../src/store/level.ts';
+import { BIN, ROOT, fixtureReplay, parseLines, runCli, runMainEach, spawnCli } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
 const PAGE = Buffer.from('<html><head><title>Solar cells</title></head><body><nav><a href="/menu">Menu</a></nav>' +
@@ -166,4 +170,45 @@ test('crawl --workers 2: a parse that throws and a worker that dies are coded er
   assert.equal(byPath.get('/crash')?.type, 'error');
   assert.equal(byPath.get('/crash')?.code, 'FC_WORKER_CRASH');
   for (const p of ['/', '/a', '/b']) assert.equal(byPath.get(p)?.type, 'page', p);
+});
+
+/** The store of a stopped crawl opens, and its log and frontier agree with its counts. */
+async function checkStore(dir: string, atLeast: number): Promise<void> {
+  const s = await CrawlStore.open(dir);
+  try {
+    assert.ok(s.committed >= atLeast, `${s.committed} committed`);
+    let logged = 0;
+    for await (const _ of s.log()) logged++;
+    assert.equal(logged, s.committed);
+    let queued = 0;
+    for await (const _ of s.frontier()) queued++;
+    assert.equal(queued, s.frontierSize);
+  } finally {
+    await s.close();
+  }
+}
+
+test('crawl --workers 2 | head -5, and SIGINT: the workers end with the process, exit 0 and 130, the stores are consistent', async (t) => {
+  const { url: replayUrl, dir } = await fixtureReplay(t);
+  const common = (store: string) => ['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--proxy', replayUrl, '--store', store, '--quiet', '--workers', '2'];
+  const headStore = path.join(dir, 'head');
+  const script = `"${process.execPath}" "${BIN}" ${common(headStore).map((a) => `"${a}"`).join(' ')} | head -5; echo "crawler exit: \${PIPESTATUS[0]}" >&2`;
+  const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
+  assert.equal(parseLines(stdout).length, 5);
+  assert.match(stderr, /crawler exit: 0$/m);
+  await checkStore(headStore, 5);
+
+  const intStore = path.join(dir, 'int');
+  const child = spawnCli(common(intStore));
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  const first = new Promise<void>((resolve) => child.stdout!.on('data', (d: string) => {
+    out += d;
+    if (out.includes('\n')) resolve();
+  }));
+  await first;
+  child.kill('SIGINT');
+  const [code] = (await once(child, 'close')) as [number | null];
+  assert.equal(code, 130);
+  await checkStore(intStore, 1);
 });
