@@ -58,9 +58,17 @@ const WORKER_HEAP_MB = 256;
 /** The most parse workers a crawl takes (--workers). */
 export const MAX_WORKERS = 64;
 
-/** --workers when not given: one thread per core beyond the main thread's, at most 4 (BENCHMARKS.md, "The second core"). */
+/**
+ * --workers when not given: 1 with 3 or more cores, else 0 (in-thread).
+ * Measured (BENCHMARKS.md, "The second core"): one worker takes 10–25% of
+ * the main thread's CPU per page off it but adds ~12% to the process's;
+ * a second worker adds CPU and takes nothing more off (the main thread,
+ * not the parse, is the limit), and on 2 cores the crawl already keeps
+ * ~1.5 cores busy in-thread (V8's GC and compiler threads, LevelDB), so
+ * the worker competes with the main thread for the second one.
+ */
 export function defaultWorkers(cores = availableParallelism()): number {
-  return Math.max(0, Math.min(cores - 1, 4));
+  return cores >= 3 ? 1 : 0;
 }
 
 export interface ParsePoolOptions {
