@@ -53,6 +53,7 @@ export const ERROR_CODES = {
   FC_DECODE: { exit: null, record: true, class: 'DecodeError', when: 'the body cannot be decoded (bad Content-Encoding)' },
   FC_PRIVATE_ADDRESS: { exit: null, record: true, class: 'PrivateAddressError', when: 'a loopback, private, link-local or metadata address, refused without --allow-private' },
   FC_HOST_BUDGET: { exit: null, record: true, class: 'HostBudgetError', when: 'the host has given its --max-pages-per-host pages' },
+  FC_WORKER_CRASH: { exit: null, record: true, class: null, when: 'the parse worker thread (--workers) died twice on the page: out of memory, or a crash in the parser' },
   FC_INTERNAL: { exit: null, record: true, class: null, when: 'an unexpected failure in a stage (a bug); an internal error that ends a command has no code, exit 1' },
   // ---- warnings (stderr of crawl) -----------------------------------------
   FC_SITEMAP: { exit: null, record: false, warning: true, class: 'SitemapError', when: 'a sitemap could not be used (HTTP error, robots.txt, corrupt gzip, not a sitemap); the other sitemaps are used' },

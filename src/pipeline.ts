@@ -4,6 +4,10 @@
  *   frontier source -> host budget -> address guard -> robots -> fetch -> parse
  *     -> classify -> [dedup] -> [warc-out] -> [pages-out] -> frontier sink
  *
+ * With --workers N >= 1 the parse stage is src/stages/parse-workers.ts: the
+ * same parse in N worker threads, items leaving in the order they came;
+ * every other stage, the model and the store stay on this thread.
+ *
  * The sink commits each page and writes its NDJSON record to the output
  * (stdout) in the same step (see src/stages/sink.ts for why). With
  * --warc-out / --pages-out, their stages sit just before the sink, so a
@@ -34,11 +38,15 @@ import { hostBackoffMs } from './frontier/retry.ts';
 import { RobotsCache, robotsAllows } from './fetch/robots.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
-import { dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
+import { DEFAULT_NEAR_DUP_MIN_TOKENS, dedupStage, NearDuplicates, urlOfCommitIn } from './stages/dedup.ts';
 import { fetchStage } from './stages/fetch.ts';
 import { frontierSource } from './stages/frontier-source.ts';
 import { hostBudgetStage } from './stages/host-budget.ts';
 import { parseStage } from './stages/parse.ts';
+import type { ParseOptions } from './parse/body.ts';
+import { parseWorkersStage } from './stages/parse-workers.ts';
+import { ParsePool, type FingerprintOptions } from './parse/pool.ts';
+import { getSegmenter, knownSegmenters } from './relevance/text/segmenter.ts';
 import { robotsStage } from './stages/robots.ts';
 import { sinkStage } from './stages/sink.ts';
 import { DEFAULT_STATS_INTERVAL_MS, loadCrawlStats, StatsReporter } from './output/stats-live.ts';
@@ -121,6 +129,8 @@ interface Run {
   output: LineOutput;
   signal: AbortSignal;
   outputStages: OutputStages;
+  /** --workers N >= 1: the parse worker threads */
+  pool: ParsePool | null;
 }
 
 interface OutputStages {
@@ -293,7 +303,8 @@ async function runStages(r: ResolvedConfig, c: Crawl, dedup: NearDuplicates | nu
   const timeLimit = Number.isFinite(r.maxTime) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, c.started + r.maxTime - Date.now())) : undefined;
   live.start();
   c.reporter = live;
-  const run: Run = { scheduler, inflight, ctx, dedup, live, output, signal: ac.signal, outputStages };
+  const pool = r.workersResolved === 0 ? null : new ParsePool({ size: r.workersResolved, parse: parseOptionsOf(r), fingerprint: workerFingerprint(r) });
+  const run: Run = { scheduler, inflight, ctx, dedup, live, output, signal: ac.signal, outputStages, pool };
   const watchdog = watchStall(r, c, run, (err) => ac.abort(err));
   process.on('beforeExit', watchdog.onIdle);
   try {
@@ -306,6 +317,8 @@ async function runStages(r: ResolvedConfig, c: Crawl, dedup: NearDuplicates | nu
     else throw err;
   } finally {
     clearTimeout(timeLimit);
+    // the threads end with the run: a page still parsing belongs to no committed record
+    await pool?.close();
     process.off('beforeExit', watchdog.onIdle);
     output.detach();
     r.signal?.removeEventListener('abort', onAbort);
@@ -356,7 +369,12 @@ function stagesOf(r: ResolvedConfig, c: Crawl, run: Run): [AsyncIterable<CrawlIt
       checkHop: hopChecker(r, c), beforeHop: ctx.beforeHop, onFetched: ctx.onFetched, signal,
     }),
     // with --warc-out / --pages-out the body travels on to their stages, which drop it
-    (src) => parseStage(src, { contextChars: r.contextChars, maxLinks: r.maxLinks, mainTextChars: r.textChars, keepBody: warc !== null || pageStore !== null }),
+    (src) => run.pool === null
+      ? parseStage(src, { ...parseOptionsOf(r), keepBody: warc !== null || pageStore !== null })
+      // at most --concurrency pages held: at --concurrency 1 the frontier sees each commit before its next choice, as in-thread
+      : parseWorkersStage(src, {
+        pool: run.pool, window: Math.min(r.concurrency, PARSE_WINDOW_PER_WORKER * run.pool.size), keepBody: warc !== null || pageStore !== null, fingerprint: dedup !== null,
+      }),
     (src) => classifyStage(src, { scorer: r.scorer, threshold: r.threshold, canonOptions: r.canon, maxOutlinks: r.maxLinks }),
     ...(dedup === null ? [] : [(src: AsyncIterable<CrawlItem>) => dedupStage(src, { dedup })]),
     // written before the sink commits the page (see src/stages/warc-out.ts)
@@ -389,6 +407,27 @@ function stagesOf(r: ResolvedConfig, c: Crawl, run: Run): [AsyncIterable<CrawlIt
       onCommitted: ctx.onCommitted,
     }),
   ];
+}
+
+/** Pages held by the parse stage per worker thread (parsing, sent, or waiting for the ones ahead). */
+const PARSE_WINDOW_PER_WORKER = 4;
+
+/** The parse options of a crawl, in-thread or in the workers. */
+function parseOptionsOf(r: ResolvedConfig): ParseOptions {
+  return { contextChars: r.contextChars, maxLinks: r.maxLinks, mainTextChars: r.textChars };
+}
+
+/**
+ * Near-duplicate fingerprints in the parse workers: when detection is on and
+ * the segmenter is a built-in one a worker can load by name (a library
+ * caller's own segmenter object cannot cross threads: the dedup stage then
+ * fingerprints on this thread).
+ */
+function workerFingerprint(r: ResolvedConfig): FingerprintOptions | undefined {
+  if (r.nearDup === 0) return undefined;
+  const name = r.segmenter?.name ?? 'node-rs';
+  if (r.segmenter !== undefined && (!knownSegmenters().includes(name) || getSegmenter(name) !== r.segmenter)) return undefined;
+  return { minTokens: r.nearDupMinTokens ?? DEFAULT_NEAR_DUP_MIN_TOKENS, segmenter: name };
 }
 
 /** A redirect hop may be followed: in scope, a public address, allowed by robots.txt, not fetched yet. */

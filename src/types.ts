@@ -191,6 +191,12 @@ export interface CrawlItem {
   outlinks?: Outlink[];
   /** SimHash of the page text, 16 hex digits (dedup stage; 2xx pages with enough text) */
   simhash?: string;
+  /**
+   * the page's SimHash as a parse worker computed it with the parse
+   * (--workers; 16 hex digits, null: too few tokens): the dedup stage takes
+   * it instead of computing it again; absent: not computed
+   */
+  fingerprint?: string | null;
   /** URL of an earlier page within the near-duplicate distance (dedup stage); its links are not queued */
   duplicateOf?: string;
 }

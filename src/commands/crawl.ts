@@ -15,6 +15,7 @@ import { knownStrategies } from '../relevance/scorers/index.ts';
 import { DEFAULT_HOLD_BACK } from '../stages/frontier-source.ts';
 import { DEFAULT_TRAP_LIMITS } from '../urls/traps.ts';
 import { DEFAULT_MAX_LINKS } from '../parse/page-parser.ts';
+import { MAX_WORKERS } from '../parse/pool.ts';
 import { DEFAULT_EXPLORE } from '../relevance/scorers/explore.ts';
 
 /** The longest setTimeout Node keeps (ms): a longer one fires at once. */
@@ -80,6 +81,7 @@ const FLAGS: Flag[] = [
   { group: HTTP, name: 'allow-private', type: 'boolean', help: 'also fetch loopback, private, link-local and cloud-metadata addresses (refused by default: FC_PRIVATE_ADDRESS; not checked with --proxy, which resolves names itself)' },
   { group: HTTP, name: 'max-bytes', type: 'int', min: 1, max: 2 ** 30, default: 1024 * 1024, help: 'body cap per page (the record says truncated)' },
   { group: HTTP, name: 'max-links-per-page', type: 'int', min: 1, max: 10_000_000, default: DEFAULT_MAX_LINKS, help: 'links read per HTML page; more are dropped: the record says "caps": ["links"], the summary counts them as links-per-page' },
+  { group: HTTP, name: 'workers', type: 'int', min: 0, max: MAX_WORKERS, defaultText: '1 with 3 or more cores, else 0', help: 'parse pages (charset, HTML, link contexts, near-duplicate SimHash) in N worker threads, 0 = on the main thread; pages leave the parse in the order they came (docs/workers.md)' },
   { group: HTTP, name: 'auth', type: 'string', value: 'HOST=USER:PASS', multiple: true, help: 'basic credentials sent only to HOST' },
   { group: HTTP, name: 'timeout-ms', type: 'int', min: 1, max: MAX_TIMER_MS, defaultText: '10000, 20000, 30000', help: 'connect, response-headers and body-gap timeout, each: FC_TIMEOUT' },
   { group: HTTP, name: 'fetch-timeout-ms', type: 'int', min: 1, max: MAX_TIMER_MS, default: 60000, help: 'cap on one whole request, body included: FC_TIMEOUT' },
@@ -279,6 +281,7 @@ function limitsOf(args: Args) {
     textChars: opt('text-max-chars') ?? (args.bool('text') === true ? DEFAULT_TEXT_CHARS : 0),
     outlinks: args.bool('outlinks') === true,
     concurrency: num('concurrency'),
+    workers: opt('workers'),
     perHost: num('per-host'),
     delayMs: num('delay-ms'),
     delayExplicit: args.has('delay-ms'),

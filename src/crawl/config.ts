@@ -9,6 +9,7 @@ import { DEFAULT_MAX_PAGES_PER_HOST } from '../frontier/host-budget.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../frontier/retry.ts';
 import type { StatsSnapshot } from '../output/stats.ts';
 import { DEFAULT_MAX_LINKS } from '../parse/page-parser.ts';
+import { defaultWorkers, MAX_WORKERS } from '../parse/pool.ts';
 import { DEFAULT_ROUND_SIZE } from '../relevance/scorers/best-n-first.ts';
 import type { LearnedModel } from '../relevance/scorers/context.ts';
 import { DEFAULT_EXPLORE } from '../relevance/scorers/explore.ts';
@@ -131,6 +132,12 @@ export interface CrawlConfig {
   /** --outlinks: each page record lists the page's links (url, anchor, score) */
   outlinks?: boolean;
   /**
+   * --workers: parse pages in this many worker threads (src/parse/pool.ts,
+   * src/stages/parse-workers.ts); 0 parses on the main thread. Default
+   * defaultWorkers(): 1 with 3 or more cores, else 0
+   */
+  workers?: number;
+  /**
    * HTTP timeouts in ms: connect, complete headers, gap between body chunks,
    * and the whole of one request (defaults 10 000, 20 000, 30 000, 60 000)
    */
@@ -181,6 +188,8 @@ export interface ResolvedConfig extends CrawlConfig {
   maxPagesPerHostResolved: number;
   nearDup: number;
   maxTime: number;
+  /** parse worker threads (0: in-thread) */
+  workersResolved: number;
 }
 
 /**
@@ -208,6 +217,8 @@ export function resolveConfig(cfg: CrawlConfig): ResolvedConfig {
   const maxLinks = cfg.maxLinksPerPage ?? DEFAULT_MAX_LINKS;
   if (!(Number.isInteger(maxLinks) && maxLinks >= 1)) throw new UsageError(`maxLinksPerPage must be a positive integer, got ${JSON.stringify(cfg.maxLinksPerPage)}`);
   if (!(holdBack >= 0 && holdBack <= 1)) throw new UsageError(`holdBack must be a number from 0 to 1, got ${JSON.stringify(cfg.holdBack)}`);
+  const workers = cfg.workers ?? defaultWorkers();
+  if (!(Number.isInteger(workers) && workers >= 0 && workers <= MAX_WORKERS)) throw new UsageError(`workers must be an integer from 0 to ${MAX_WORKERS}, got ${JSON.stringify(cfg.workers)}`);
   if (roundSize !== undefined && !(Number.isInteger(roundSize) && roundSize >= 1)) {
     throw new UsageError(`roundSize must be a positive integer, got ${JSON.stringify(params.roundSize)}`);
   }
@@ -229,5 +240,6 @@ export function resolveConfig(cfg: CrawlConfig): ResolvedConfig {
     maxPagesPerHostResolved: cfg.maxPagesPerHost ?? DEFAULT_MAX_PAGES_PER_HOST,
     nearDup: cfg.nearDupDistance ?? DEFAULT_NEAR_DUP_DISTANCE,
     maxTime: cfg.maxTimeMs ?? Infinity,
+    workersResolved: workers,
   };
 }

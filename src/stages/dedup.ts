@@ -119,7 +119,8 @@ export class NearDuplicates {
     const status = item.fetch?.status ?? 0;
     if (item.error !== undefined || item.page === undefined || status < 200 || status >= 300) return;
     const t0 = performance.now();
-    const fp = pageFingerprint(item.page, this.minTokens, this.segmenter);
+    // computed by a parse worker (--workers) with the same function and options, or here
+    const fp = item.fingerprint !== undefined ? fingerprintFromHex(item.fingerprint) : pageFingerprint(item.page, this.minTokens, this.segmenter);
     this.fingerprintMs += performance.now() - t0;
     this.fingerprinted++;
     if (fp === null) return;

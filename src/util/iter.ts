@@ -87,3 +87,91 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
     if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
   }
 }
+
+/**
+ * `fn` applied to every item of `source`, results in the order of the
+ * source: an ordered parallel map with at most `window` items taken and not
+ * yet yielded (the bounded in-flight window is the backpressure). Pulling
+ * is driven by demand as in the fetch stage: the source is pulled only
+ * while the consumer waits for an item and fewer than `window` are held, so
+ * with `window` 1 an item is taken only once the one before it has been
+ * handed on and the consumer asks again (what a plain for-await stage does).
+ * `fn` may return its result at once (no promise, no tick lost) or a
+ * promise. An error from `source` or `fn` is thrown at once, in place of the
+ * next result; results still pending are left to settle unread. When the
+ * consumer stops early, the source is closed.
+ */
+export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number, fn: (item: T) => U | Promise<U>): AsyncGenerator<U> {
+  if (!Number.isInteger(window) || window < 1) throw new TypeError(`window must be a positive integer, got ${window}`);
+  const it = source[Symbol.asyncIterator]();
+  const held: { done: boolean; value?: U }[] = [];
+  let pulling = false;
+  let sourceDone = false;
+  let failure: { err: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const start = (item: T): void => {
+    const slot: { done: boolean; value?: U } = { done: false };
+    held.push(slot);
+    let out: U | Promise<U>;
+    try {
+      out = fn(item);
+    } catch (err) {
+      failure ??= { err };
+      return;
+    }
+    if (!(out instanceof Promise)) {
+      slot.value = out;
+      slot.done = true;
+      return;
+    }
+    out.then(
+      (v) => {
+        slot.value = v;
+        slot.done = true;
+        notify();
+      },
+      (err: unknown) => {
+        failure ??= { err };
+        notify();
+      },
+    );
+  };
+  const pull = (): void => {
+    pulling = true;
+    it.next().then(
+      (r) => {
+        pulling = false;
+        if (r.done === true) sourceDone = true;
+        else start(r.value);
+        notify();
+      },
+      (err: unknown) => {
+        pulling = false;
+        sourceDone = true;
+        failure ??= { err };
+        notify();
+      },
+    );
+  };
+  try {
+    for (;;) {
+      if (failure !== null) throw (failure as { err: unknown }).err;
+      if (!sourceDone && !pulling && held.length < window) pull();
+      if (held.length > 0 && held[0].done) {
+        yield held.shift()!.value as U;
+        continue;
+      }
+      if (sourceDone && !pulling && held.length === 0) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * A pool of worker threads that run parseBody (src/parse/body.ts) off the
+ * main thread: `--workers N` (src/stages/parse-workers.ts is its stage).
+ *
+ * - Each worker has at most PER_WORKER pages sent to it (one parsing, one
+ *   waiting, so it never idles while the main thread is busy elsewhere);
+ *   the rest wait in one FIFO queue here.
+ * - The body is copied once into an ArrayBuffer of its own size, which is
+ *   transferred (not copied again) to the worker: the fetched Buffer stays
+ *   with the item, because a page whose worker dies is sent again, and
+ *   --warc-out / --pages-out still need it. (Transferring the fetched
+ *   Buffer's own memory is not safe in general: a body under 4 KiB is a
+ *   slice of Node's shared 8 KiB pool.)
+ * - A parse that throws answers the ItemError toItemError makes of it, as
+ *   the in-thread stage would. A worker that dies (process.exit, an
+ *   out-of-memory abort, a crash) is replaced at once; the page it was
+ *   parsing is tried once more, on the new worker, and when that one dies
+ *   too the page's answer is FC_WORKER_CRASH; the pages queued behind it
+ *   are sent again without counting an attempt.
+ * - close() terminates every worker; pages still pending answer
+ *   FC_INTERNAL (nobody waits for them by then).
+ * `parse()` never rejects.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ItemError, ParsedPage } from '../types.ts';
+import type { ParseOptions } from './body.ts';
+
+/** A page sent to a worker. */
+export interface ParseRequest {
+  id: number;
+  url: string;
+  headerCharset: string | null;
+  body: Uint8Array;
+  opts: ParseOptions;
+  /** also compute the page's SimHash (pageFingerprint) with these options */
+  fingerprint?: FingerprintOptions;
+}
+
+/** The options of pageFingerprint (src/stages/dedup.ts), the segmenter by name. */
+export interface FingerprintOptions {
+  minTokens: number;
+  segmenter: string;
+}
+
+/** A worker's answer to one ParseRequest. */
+export type ParseAnswer = { id: number; page: ParsedPage; simhash?: string | null } | { id: number; error: ItemError };
+
+/** What parse() resolves to: `simhash` when the fingerprint was asked for (null: too few tokens). */
+export type ParseOutcome = { page: ParsedPage; simhash?: string | null } | { error: ItemError };
+
+/** Pages sent to one worker at a time. */
+const PER_WORKER = 2;
+
+/** The heap cap of one worker (MB): a page that needs more kills only its worker (FC_WORKER_CRASH). */
+const WORKER_HEAP_MB = 256;
+
+/** The most parse workers a crawl takes (--workers). */
+export const MAX_WORKERS = 64;
+
+/**
+ * --workers when not given: 1 with 3 or more cores, else 0 (in-thread).
+ * Measured (BENCHMARKS.md, "The second core"): one worker takes 10–25% of
+ * the main thread's CPU per page off it but adds ~12% to the process's;
+ * a second worker adds CPU and takes nothing more off (the main thread,
+ * not the parse, is the limit), and on 2 cores the crawl already keeps
+ * ~1.5 cores busy in-thread (V8's GC and compiler threads, LevelDB), so
+ * the worker competes with the main thread for the second one.
+ */
+export function defaultWorkers(cores = availableParallelism()): number {
+  return cores >= 3 ? 1 : 0;
+}
+
+export interface ParsePoolOptions {
+  /** worker threads (>= 1) */
+  size: number;
+  /** the parse options of every page */
+  parse?: ParseOptions;
+  /** near-duplicate fingerprints, for the pages parse() asks it of */
+  fingerprint?: FingerprintOptions;
+  /**
+   * test hook: the workers fail on purpose for URLs with `throw` or `crash`
+   * in them (src/parse/worker.ts); default: FOCUSCRAWL_TEST_PARSE_FAULTS=1
+   * in the environment (how the CLI tests set it)
+   */
+  faults?: boolean;
+}
+
+interface Task {
+  id: number;
+  url: string;
+  headerCharset: string | null;
+  body: Buffer;
+  fingerprint: boolean;
+  attempts: number;
+  resolve: (o: ParseOutcome) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** tasks sent to it, in the order it answers them */
+  sent: Task[];
+  /** what the worker reported before it exited, if anything */
+  failure: string | null;
+}
+
+/** The worker's entry: the compiled .js beside this file, or the .ts source through tsx (a git checkout). */
+function workerEntry(): URL {
+  const self = import.meta.url;
+  if (!self.endsWith('.ts')) return new URL('./worker.js', self);
+  // tsx is registered in this thread only (bin/focuscrawl calls register()): the worker registers it too
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./worker.ts', self).href;
+  const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
+}
+
+export class ParsePool {
+  readonly size: number;
+  /** workers started again after one died */
+  restarts = 0;
+  readonly #opts: ParsePoolOptions;
+  readonly #entry = workerEntry();
+  readonly #slots: Slot[] = [];
+  readonly #queue: Task[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(opts: ParsePoolOptions) {
+    if (!Number.isInteger(opts.size) || opts.size < 1) throw new TypeError(`size must be a positive integer, got ${opts.size}`);
+    this.size = opts.size;
+    this.#opts = opts;
+    for (let i = 0; i < opts.size; i++) this.#slots.push(this.#start());
+  }
+
+  /**
+   * Parse one fetched body (as parseBody(body, url, headerCharset, opts.parse)
+   * would) in a worker; with `fingerprint` (and the pool's fingerprint
+   * options) also its SimHash.
+   */
+  parse(body: Buffer, url: string, headerCharset: string | null, fingerprint = false): Promise<ParseOutcome> {
+    if (this.#closed) return Promise.resolve(closedOutcome());
+    return new Promise((resolve) => {
+      this.#queue.push({ id: this.#nextId++, url, headerCharset, body, fingerprint: fingerprint && this.#opts.fingerprint !== undefined, attempts: 0, resolve });
+      this.#dispatch();
+    });
+  }
+
+  /** Terminate the workers (idempotent). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const t of this.#queue.splice(0)) t.resolve(closedOutcome());
+    for (const s of this.#slots) for (const t of s.sent.splice(0)) t.resolve(closedOutcome());
+    await Promise.all(this.#slots.map((s) => s.worker.terminate()));
+  }
+
+  #start(): Slot {
+    const worker = new Worker(this.#entry, {
+      workerData: { faults: this.#opts.faults ?? process.env.FOCUSCRAWL_TEST_PARSE_FAULTS === '1' },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      // the worker's own output would interleave with the records: it has none, but never stdout
+      stdout: true,
+    });
+    worker.stdout.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    const slot: Slot = { worker, sent: [], failure: null };
+    worker.on('message', (a: ParseAnswer) => this.#answer(slot, a));
+    worker.on('error', (err) => {
+      slot.failure = (err as Error)?.message ?? String(err);
+    });
+    worker.on('exit', (code) => this.#exited(slot, code));
+    return slot;
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      let best: Slot | null = null;
+      for (const s of this.#slots) if (s.sent.length < PER_WORKER && (best === null || s.sent.length < best.sent.length)) best = s;
+      if (best === null) return;
+      const t = this.#queue.shift()!;
+      best.sent.push(t);
+      // one copy into a buffer of the body's own size, then moved, not copied, to the worker
+      const bytes = new Uint8Array(t.body.byteLength);
+      bytes.set(t.body);
+      const req: ParseRequest = { id: t.id, url: t.url, headerCharset: t.headerCharset, body: bytes, opts: this.#opts.parse ?? {} };
+      if (t.fingerprint) req.fingerprint = this.#opts.fingerprint;
+      best.worker.postMessage(req, [bytes.buffer]);
+    }
+  }
+
+  #answer(slot: Slot, a: ParseAnswer): void {
+    const i = slot.sent.findIndex((t) => t.id === a.id);
+    if (i < 0) return;
+    const [t] = slot.sent.splice(i, 1);
+    t.resolve('page' in a ? (a.simhash === undefined ? { page: a.page } : { page: a.page, simhash: a.simhash }) : { error: a.error });
+    this.#dispatch();
+  }
+
+  #exited(slot: Slot, code: number): void {
+    if (this.#closed) return;
+    const i = this.#slots.indexOf(slot);
+    if (i < 0) return;
+    const why = slot.failure ?? `exit code ${code}`;
+    const [head, ...behind] = slot.sent.splice(0);
+    const again: Task[] = [];
+    if (head !== undefined) {
+      head.attempts++;
+      if (head.attempts >= 2) head.resolve({ error: { code: 'FC_WORKER_CRASH', message: `the parse worker died twice on this page (${why})` } });
+      else again.push(head);
+    }
+    this.#queue.unshift(...again, ...behind);
+    this.restarts++;
+    this.#slots[i] = this.#start();
+    this.#dispatch();
+  }
+}
+
+function closedOutcome(): ParseOutcome {
+  return { error: { code: 'FC_INTERNAL', message: 'the parse workers were closed' } };
+}
