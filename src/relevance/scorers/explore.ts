@@ -187,11 +187,12 @@ class Arm {
     this.n = this.n * this.gamma + 1;
     this.seen++;
   }
-  get mean(): number {
-    return (1 + this.hits) / (2 + this.n);
+  /** the posterior mean under a Beta prior of mean `prior` and weight 2 (½: Beta(1, 1)) */
+  mean(prior: number): number {
+    return (2 * prior + this.hits) / (2 + this.n);
   }
-  get variance(): number {
-    const m = this.mean;
+  variance(prior: number): number {
+    const m = this.mean(prior);
     return (m * (1 - m)) / (3 + this.n);
   }
 }
@@ -243,11 +244,18 @@ export class Allocator {
   record(lane: 'strategy' | 'bfs', relevant: boolean): void {
     (lane === 'strategy' ? this.strategy : this.bfs).add(relevant);
   }
-  /** P(the strategy's picks harvest more than the bfs lane's) */
+  /**
+   * P(the strategy's picks harvest more than the bfs lane's). The safe rule's
+   * prior is the two arms' pooled harvest (empirical Bayes), so that the
+   * arm with fewer pages does not look better for want of evidence (under
+   * Beta(1, 1), an arm of 20 pages and no target beats one of 50 pages and
+   * no target); probability matching keeps Beta(1, 1).
+   */
   lead(): number {
     const s = this.strategy;
     const b = this.bfs;
-    return phi((s.mean - b.mean) / Math.sqrt(s.variance + b.variance));
+    const prior = this.o.safe ? (1 + s.hits + b.hits) / (2 + s.n + b.n) : 0.5;
+    return phi((s.mean(prior) - b.mean(prior)) / Math.sqrt(s.variance(prior) + b.variance(prior)));
   }
   /** the share of fetches the bfs lane gets now */
   share(): number {
