@@ -193,7 +193,7 @@ test('safe rule: a strategy that clearly harvests more keeps all but the floor, 
   const lanes = allocate(new Allocator(SAFE), 600, (lane, i, n) => (lane === 'strategy' ? i < 150 && n % 3 !== 0 : n % 10 === 0));
   const firstStrategy = lanes.slice(0, 200).filter((l) => l === 'strategy').length;
   assert.ok(firstStrategy >= 180, `strategy fetches in the first 200 steps: ${firstStrategy}`);
-  assert.ok(bfsShare(lanes, 30, 150) <= 0.03, `bfs share while the strategy leads ${bfsShare(lanes, 30, 150)}`);
+  assert.ok(bfsShare(lanes, 30, 150) <= 0.05, `bfs share while the strategy leads ${bfsShare(lanes, 30, 150)}`);
   assert.ok(bfsShare(lanes, 400) >= 0.9, `bfs share once the strategy's harvest ended ${bfsShare(lanes, 400)}`);
 });
 

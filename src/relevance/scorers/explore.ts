@@ -9,7 +9,9 @@
  *
  * Lanes:
  * - **bfs** (exploration): what breadth-first would take next, the
- *   shallowest queued URL, first discovered first. A crawl whose share ε of
+ *   shallowest queued URL, first discovered first (a URL's depth is the
+ *   shortest path the wrapper saw to it: found again by a shorter one, it
+ *   moves up). A crawl whose share ε of
  *   fetches follow this order reaches what BFS reaches within about 1/ε
  *   of BFS's pages, whatever the strategy does with the rest.
  * - **near** (the tail): links near the targets found: the links of a
@@ -18,22 +20,29 @@
  *   relevant page, most recent target first. Active while the harvest
  *   has fallen: fewer relevant pages among the last `tailWindow` judged
  *   than `tailDrop` × the crawl's harvest so far (once `tailMin` relevant
- *   pages were found). Then at least `tailShare` of fetches come from it
- *   (the bfs lane fills in when it is empty).
+ *   pages were found). Then `tailShare` of the strategy's own fetches
+ *   (1 − ε) come from it (probability matching: at least `tailShare` of
+ *   all fetches, the bfs lane filling in when it is empty).
  *
- * ε adapts online: a two-armed bandit over "the strategy's own picks" and
- * "the bfs lane", each a Beta posterior of its judged harvest (relevance at
- * or above the threshold), counts discounted by `gamma` per page of that
- * arm (a recent window). ε follows probability matching, the share
- * Thompson sampling would give the bfs lane, computed instead of drawn
- * (deterministic): p = P(harvest_bfs > harvest_strategy) by the normal
- * approximation of the two posteriors, then ε = X·2p for p ≤ ½ and
- * X + (maxShare − X)·(2p − 1) above, at least X/10: X (the --explore
- * value) is the share at the start; a strategy that harvests more than
- * BFS order falls to X/10, one that harvests less climbs towards
- * `maxShare`. A credit accumulator turns ε into lifts: after each
- * committed page, credit += ε, and one URL is lifted per whole credit.
- * Pages taken through the near lane count for neither arm.
+ * ε adapts online (an {@link Allocator}): a two-armed bandit over "the
+ * strategy's own picks" and "the bfs lane", each a Beta posterior of its
+ * judged harvest (relevance at or above the threshold), counts discounted
+ * by `gamma` per judged page (the safe rule: any page, so an arm that gets
+ * few fetches is tried again; probability matching: a page of that arm).
+ * The safe rule (the
+ * default, issue 22 item 2): the strategy must show that its picks harvest
+ * more than BFS order, else the bfs lane takes most fetches. While the arms
+ * are learned (fewer than `exploreWarmup` judged pages each) ε is X (the
+ * --explore value; 0.5 learns both at once); once P(strategy harvests more)
+ * ≥ `exploreConfident` (0.9), ε is `exploreMin` (0.02); otherwise ε is
+ * `exploreMax` (0.95) when that probability is ½ or less, and in between
+ * linearly. Under it the bfs lane is BFS order only and keeps its share in
+ * the tail. `exploreSafe=0` restores the probability matching of ab8405f
+ * (ε from X/10 to exploreMax by P(bfs harvests more); the exploration lane
+ * near-first; the tail lane in place of the bfs lane).
+ * A credit accumulator turns ε into lifts: after each committed page,
+ * credit += ε, and one URL is lifted per whole credit. Pages taken through
+ * the near lane count for neither arm.
  *
  * Bounded memory (caps, all parameters): at most `maxCandidates` (20,000)
  * queued URLs remembered for the bfs lane (per-depth FIFO queues, depths
@@ -183,9 +192,15 @@ class Arm {
   seen = 0;
   constructor(private readonly gamma: number) {}
   add(relevant: boolean): void {
-    this.hits = this.hits * this.gamma + (relevant ? 1 : 0);
-    this.n = this.n * this.gamma + 1;
+    this.decay();
+    this.hits += relevant ? 1 : 0;
+    this.n += 1;
     this.seen++;
+  }
+  /** one page's discount */
+  decay(): void {
+    this.hits *= this.gamma;
+    this.n *= this.gamma;
   }
   /** the posterior mean under a Beta prior of mean `prior` and weight 2 (½: Beta(1, 1)) */
   mean(prior: number): number {
@@ -240,9 +255,19 @@ export class Allocator {
     this.strategy = new Arm(o.gamma);
     this.bfs = new Arm(o.gamma);
   }
-  /** a judged page fetched through `lane` */
+  /**
+   * A judged page fetched through `lane`. Safe rule: every page discounts
+   * both arms (a window of the crawl's last pages, not of the arm's), so
+   * the evidence of an arm that gets few fetches fades and it is tried
+   * again: the bfs lane's harvest changes as BFS order goes deeper (a
+   * department's list pages first, the targets one level down), and an
+   * early "bfs order finds nothing" must not hold for the whole crawl.
+   * Probability matching discounts an arm per page of its own.
+   */
   record(lane: 'strategy' | 'bfs', relevant: boolean): void {
-    (lane === 'strategy' ? this.strategy : this.bfs).add(relevant);
+    const arm = lane === 'strategy' ? this.strategy : this.bfs;
+    if (this.o.safe) (arm === this.strategy ? this.bfs : this.strategy).decay();
+    arm.add(relevant);
   }
   /**
    * P(the strategy's picks harvest more than the bfs lane's). The safe rule's
