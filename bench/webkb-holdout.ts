@@ -355,7 +355,7 @@ if (values.section === 'explore') {
   const doc = [
     '## Exploration and the tail, leave one university out (WebKB, simulated)',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${((Date.now() - started) / 1000).toFixed(0)} s. ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${values.replay === undefined ? `${((Date.now() - started) / 1000).toFixed(0)} s` : `${replaySeconds} s (the tables rendered afterwards from its stderr with \`--replay LOG\`)`}. ` +
       `Command: \`node --import tsx bench/webkb-holdout.ts --section explore --strategies ${values.strategies} --explore ${values.explore}${values['in-flight'] === '8,16,24' ? '' : ` --in-flight ${values['in-flight']}`}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
     '',
     `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`; ${inFlights.join(', ')} pages in flight, the median of the runs), each strategy with \`--explore\` at ${explores.join(' and ')} (x=E: src/relevance/scorers/explore.ts; 0: the strategy alone). ` +

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { createScorer } from '../src/relevance/scorers/index.ts';
-import { LIFT_SCORE, withExploration, type ExploreScorer } from '../src/relevance/scorers/explore.ts';
+import { Allocator, LIFT_SCORE, withExploration, type ExploreScorer } from '../src/relevance/scorers/explore.ts';
 import type { ScorerContext } from '../src/relevance/scorers/context.ts';
 import { parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, ParsedPage, QueuedLink, Rescore, Scorer } from '../src/types.ts';
@@ -151,4 +151,65 @@ test('fixture web: a crawl with --explore on fetches each URL once with valid re
   assert.ok(pages.some((p) => p.score === LIFT_SCORE), 'some pages were taken through a lane');
   const bad = await runCli(['crawl', '--seed', 'http://a.test/', '--topic', 'fixtures/demo-topic.json', '--explore', '1.5', '--store', path.join(dir, 'bad')]);
   assert.equal(bad.code, 2);
+});
+
+/**
+ * The allocation rule alone on a synthetic sequence: each step the bfs lane
+ * gets its share as credit, a whole credit is one bfs-lane fetch, else the
+ * strategy's pick; `yields` says whether that fetch was judged relevant.
+ * Returns the lane of each step.
+ */
+function allocate(a: Allocator, steps: number, yields: (lane: 'strategy' | 'bfs', step: number, nth: number) => boolean): ('strategy' | 'bfs')[] {
+  const lanes: ('strategy' | 'bfs')[] = [];
+  const nth = { strategy: 0, bfs: 0 };
+  let credit = 0;
+  for (let i = 0; i < steps; i++) {
+    credit += a.share();
+    const lane = credit >= 1 ? 'bfs' : 'strategy';
+    if (lane === 'bfs') credit -= 1;
+    a.record(lane, yields(lane, i, nth[lane]++));
+    lanes.push(lane);
+  }
+  return lanes;
+}
+const SAFE = { start: 0.5, min: 0.02, max: 0.95, gamma: 0.98, safe: true, warmup: 10, confident: 0.9 };
+const bfsShare = (lanes: string[], from: number, to = lanes.length): number => lanes.slice(from, to).filter((l) => l === 'bfs').length / (to - from);
+
+test('safe rule: a strategy lane that yields nothing hands the bfs lane most fetches within 40 steps', () => {
+  // bfs order finds a target in every third page, the strategy's picks none
+  const lanes = allocate(new Allocator(SAFE), 300, (lane, _i, n) => lane === 'bfs' && n % 3 === 0);
+  assert.equal(bfsShare(lanes, 0, 20), 0.5, 'both arms learned at once at the start');
+  assert.ok(bfsShare(lanes, 40) >= 0.9, `bfs share after 40 steps ${bfsShare(lanes, 40)}`);
+  // nothing found anywhere: the strategy does not beat bfs order either, so bfs order gets the fetches
+  const none = allocate(new Allocator(SAFE), 300, () => false);
+  assert.ok(bfsShare(none, 40) >= 0.8, `bfs share with no targets ${bfsShare(none, 40)}`);
+  // probability matching (ab8405f) on the same sequence stays near its start share
+  const old = allocate(new Allocator({ ...SAFE, start: 0.2, min: 0.02, max: 0.9, safe: false }), 300, () => false);
+  assert.ok(bfsShare(old, 40) < 0.5, `probability matching ${bfsShare(old, 40)}`);
+});
+
+test('safe rule: a strategy that clearly harvests more keeps all but the floor, and loses it when its harvest ends', () => {
+  // the strategy's picks: 2 in 3 relevant for the first 150 steps, then none; bfs order: 1 in 10 throughout
+  const lanes = allocate(new Allocator(SAFE), 600, (lane, i, n) => (lane === 'strategy' ? i < 150 && n % 3 !== 0 : n % 10 === 0));
+  const firstStrategy = lanes.slice(0, 200).filter((l) => l === 'strategy').length;
+  assert.ok(firstStrategy >= 180, `strategy fetches in the first 200 steps: ${firstStrategy}`);
+  assert.ok(bfsShare(lanes, 30, 150) <= 0.05, `bfs share while the strategy leads ${bfsShare(lanes, 30, 150)}`);
+  assert.ok(bfsShare(lanes, 400) >= 0.9, `bfs share once the strategy's harvest ended ${bfsShare(lanes, 400)}`);
+});
+
+test('safe rule: arms of the same harvest give bfs order the fetches (the strategy must beat it)', () => {
+  const lanes = allocate(new Allocator(SAFE), 300, (_lane, _i, n) => n % 4 === 0);
+  assert.ok(bfsShare(lanes, 60) >= 0.85, `bfs share ${bfsShare(lanes, 60)}`);
+});
+
+test('the bfs lane follows BFS depth: a URL found again by a shorter path is taken at that depth', async () => {
+  // broke: a URL first queued deep by the strategy kept that depth when a shallower page linked to it, so the bfs lane took it late
+  const s = withExploration(plain, ctx(), 1);
+  const link = (url: string, depth: number, parent: string): QueuedLink => ({ url, score: 0, depth, parent, anchor: '', context: '', offTopicHops: 0 });
+  const page = (url: string, depth: number): CrawlItem => ({ entry: { url, score: 0, depth, parent: null }, page: PAGE, relevance: 0 });
+  s.observe!(page('http://w.test/deep', 3), [link('http://w.test/y', 4, 'http://w.test/deep'), link('http://w.test/x', 4, 'http://w.test/deep')]);
+  s.observe!(page('http://w.test/near', 1), [link('http://w.test/z', 2, 'http://w.test/near'), link('http://w.test/x', 2, 'http://w.test/near')]);
+  const lifted: string[] = [];
+  for (let i = 0; i < 3; i++) for (const r of (await s.rescore!(async function* () {})) ?? []) lifted.push(r.url);
+  assert.deepEqual(lifted, ['http://w.test/z', 'http://w.test/x', 'http://w.test/y']);
 });

@@ -44,7 +44,7 @@ const FLAGS: Flag[] = [
   { group: TOPIC, name: 'model', type: 'string', value: 'FILE', help: 'a model from `focuscrawl train`: judges page relevance, scores links for nb-link and bayes-kde (docs/model-format.md)' },
   { group: TOPIC, name: 'param', type: 'string', value: 'KEY=VALUE', multiple: true, help: 'a strategy parameter, e.g. roundSize=10; overrides the topic file\'s "params"' },
   { group: TOPIC, name: 'density', type: 'choice', choices: ['kernel', 'gaussian'], defaultText: 'kernel', help: 'the bayes-kde density (the same as --param density=NAME)' },
-  { group: TOPIC, name: 'explore', type: 'number', value: 'X', min: 0, max: 1, default: DEFAULT_EXPLORE, help: 'share of fetches at the start taken in breadth-first order or next to the targets found, adapted as the crawl goes (docs/explore.md: 0.2 shrinks the worst cases of the keyword strategies); 0 = the strategy alone, as its paper defines it' },
+  { group: TOPIC, name: 'explore', type: 'number', value: 'X', min: 0, max: 1, default: DEFAULT_EXPLORE, help: 'share of fetches taken in breadth-first order while the crawl compares them with the strategy\'s picks; then most fetches go to breadth-first order unless the strategy\'s picks are judged to harvest more (docs/explore.md: 0.5 shrinks the worst cases of the keyword strategies); 0 = the strategy alone, as its paper defines it' },
   { group: TOPIC, name: 'tunnel', type: 'int', value: 'K', min: 0, max: 1_000_000, defaultText: 'no limit', help: 'follow at most K consecutive off-topic hops (0 = hard focus)' },
   { group: TOPIC, name: 'segmenter', type: 'string', value: 'NAME', default: 'node-rs', help: 'Chinese word segmentation: node-rs (@node-rs/jieba) or nodejieba (an optional package, if installed)' },
 

@@ -9,7 +9,9 @@
  *
  * Lanes:
  * - **bfs** (exploration): what breadth-first would take next, the
- *   shallowest queued URL, first discovered first. A crawl whose share ε of
+ *   shallowest queued URL, first discovered first (a URL's depth is the
+ *   shortest path the wrapper saw to it: found again by a shorter one, it
+ *   moves up). A crawl whose share ε of
  *   fetches follow this order reaches what BFS reaches within about 1/ε
  *   of BFS's pages, whatever the strategy does with the rest.
  * - **near** (the tail): links near the targets found: the links of a
@@ -18,22 +20,29 @@
  *   relevant page, most recent target first. Active while the harvest
  *   has fallen: fewer relevant pages among the last `tailWindow` judged
  *   than `tailDrop` × the crawl's harvest so far (once `tailMin` relevant
- *   pages were found). Then at least `tailShare` of fetches come from it
- *   (the bfs lane fills in when it is empty).
+ *   pages were found). Then `tailShare` of the strategy's own fetches
+ *   (1 − ε) come from it (probability matching: at least `tailShare` of
+ *   all fetches, the bfs lane filling in when it is empty).
  *
- * ε adapts online: a two-armed bandit over "the strategy's own picks" and
- * "the bfs lane", each a Beta posterior of its judged harvest (relevance at
- * or above the threshold), counts discounted by `gamma` per page of that
- * arm (a recent window). ε follows probability matching, the share
- * Thompson sampling would give the bfs lane, computed instead of drawn
- * (deterministic): p = P(harvest_bfs > harvest_strategy) by the normal
- * approximation of the two posteriors, then ε = X·2p for p ≤ ½ and
- * X + (maxShare − X)·(2p − 1) above, at least X/10: X (the --explore
- * value) is the share at the start; a strategy that harvests more than
- * BFS order falls to X/10, one that harvests less climbs towards
- * `maxShare`. A credit accumulator turns ε into lifts: after each
- * committed page, credit += ε, and one URL is lifted per whole credit.
- * Pages taken through the near lane count for neither arm.
+ * ε adapts online (an {@link Allocator}): a two-armed bandit over "the
+ * strategy's own picks" and "the bfs lane", each a Beta posterior of its
+ * judged harvest (relevance at or above the threshold), counts discounted
+ * by `gamma` per judged page (the safe rule: any page, so an arm that gets
+ * few fetches is tried again; probability matching: a page of that arm).
+ * The safe rule (the
+ * default, issue 22 item 2): the strategy must show that its picks harvest
+ * more than BFS order, else the bfs lane takes most fetches. While the arms
+ * are learned (fewer than `exploreWarmup` judged pages each) ε is X (the
+ * --explore value; 0.5 learns both at once); once P(strategy harvests more)
+ * ≥ `exploreConfident` (0.9), ε is `exploreMin` (0.02); otherwise ε is
+ * `exploreMax` (0.95) when that probability is ½ or less, and in between
+ * linearly. Under it the bfs lane is BFS order only and keeps its share in
+ * the tail. `exploreSafe=0` restores the probability matching of ab8405f
+ * (ε from X/10 to exploreMax by P(bfs harvests more); the exploration lane
+ * near-first; the tail lane in place of the bfs lane).
+ * A credit accumulator turns ε into lifts: after each committed page,
+ * credit += ε, and one URL is lifted per whole credit. Pages taken through
+ * the near lane count for neither arm.
  *
  * Bounded memory (caps, all parameters): at most `maxCandidates` (20,000)
  * queued URLs remembered for the bfs lane (per-depth FIFO queues, depths
@@ -58,21 +67,29 @@ export const LIFT_SCORE = 5e5;
 
 /**
  * The default --explore: off. Measured on WebKB left out one university at
- * a time (RESULTS.md "Exploration"), 0.2 shrinks the worst cells of hits,
- * best-first and bayes-kde but not below 1.1× bfs, leaves nb-link and
- * online about where they were (90% × oracle a little worse), and costs
- * the million-URL crawl about 10 MB of its 150 MB budget; so it is a
- * choice (`--explore 0.2`), not the default.
+ * a time (RESULTS.md "Exploration"), the safe rule at 0.5 shrinks the
+ * worst cells of best-first, hits, ipagerank, bayes-kde and etfl (hits
+ * 10.6× → 1.4× bfs) but not below 1.1× bfs in every cell, and makes
+ * nb-link's medians a little worse at 50% and 80%; so it is a choice
+ * (`--explore 0.5`), not the default.
  */
 export const DEFAULT_EXPLORE = 0;
 
 /** Parameters of the wrapper (ctx.params, `--param`), with their defaults. */
 export const EXPLORE_DEFAULTS = {
-  /** the largest share of fetches the bfs lane may get */
-  exploreMax: 0.9,
+  /** 1: the safe rule (the strategy must beat bfs order, else the bfs lane gets `exploreMax`); 0: probability matching (ab8405f) */
+  exploreSafe: 1,
+  /** the largest share of fetches the bfs lane may get: about 1/exploreMax × BFS's pages at worst, when the judge is right */
+  exploreMax: 0.95,
+  /** safe rule: the share of the bfs lane when the strategy's picks clearly harvest more (probability matching: --explore/10) */
+  exploreMin: 0.02,
+  /** safe rule: judged pages per arm before the comparison counts, unless already decisive */
+  exploreWarmup: 10,
+  /** safe rule: P(the strategy's picks harvest more) at which it gets all but exploreMin */
+  exploreConfident: 0.9,
   /** per-arm discount of the bandit's counts (a window of about 1/(1 − gamma) pages) */
   exploreGamma: 0.98,
-  /** 1: the exploration lane takes links near a target found first (siblings, the target's links), then BFS order; 0: BFS order only */
+  /** probability matching only: 1: the exploration lane takes links near a target found first (siblings, the target's links), then BFS order; 0: BFS order only (the safe rule's bfs lane is always BFS order only) */
   exploreNear: 1,
   /** judged pages in the recent window of the tail test */
   tailWindow: 50,
@@ -171,17 +188,113 @@ function phi(z: number): number {
 class Arm {
   hits = 0;
   n = 0;
+  /** judged pages of this arm, undiscounted */
+  seen = 0;
   constructor(private readonly gamma: number) {}
   add(relevant: boolean): void {
-    this.hits = this.hits * this.gamma + (relevant ? 1 : 0);
-    this.n = this.n * this.gamma + 1;
+    this.decay();
+    this.hits += relevant ? 1 : 0;
+    this.n += 1;
+    this.seen++;
   }
-  get mean(): number {
-    return (1 + this.hits) / (2 + this.n);
+  /** one page's discount */
+  decay(): void {
+    this.hits *= this.gamma;
+    this.n *= this.gamma;
   }
-  get variance(): number {
-    const m = this.mean;
+  /** the posterior mean under a Beta prior of mean `prior` and weight 2 (½: Beta(1, 1)) */
+  mean(prior: number): number {
+    return (2 * prior + this.hits) / (2 + this.n);
+  }
+  variance(prior: number): number {
+    const m = this.mean(prior);
     return (m * (1 - m)) / (3 + this.n);
+  }
+}
+
+/** How the share of the bfs lane follows the two arms (see {@link Allocator}). */
+export interface AllocatorOptions {
+  /** the share while the arms are being learned (the --explore value) */
+  start: number;
+  /** the share when the strategy's picks clearly harvest more */
+  min: number;
+  /** the share when they do not */
+  max: number;
+  /** per-arm discount of the counts */
+  gamma: number;
+  /** 1: the safe rule (the strategy must show it beats bfs order); 0: probability matching (ab8405f) */
+  safe: boolean;
+  /** safe rule: judged pages each arm needs before its estimate counts (unless the comparison is already decisive) */
+  warmup: number;
+  /** safe rule: P(strategy harvests more) at which the strategy gets all but `min` */
+  confident: number;
+}
+
+/**
+ * The bandit over the strategy's own picks and the bfs lane: each a
+ * discounted Beta posterior of its judged harvest (relevant pages per
+ * fetched page); q = P(harvest_strategy > harvest_bfs) by the normal
+ * approximation of the two posteriors. Deterministic.
+ *
+ * The safe rule (issue 22 item 2, the default): the strategy must show it
+ * beats breadth-first order, else the bfs lane takes most fetches.
+ * - q ≥ `confident` (0.9): the strategy's picks clearly harvest more: `min`;
+ * - else, while either arm has fewer than `warmup` judged pages: `start`
+ *   (both arms learned at once; 0.5 learns them fastest);
+ * - else `max` when q ≤ ½ (the strategy does not beat bfs order: the crawl
+ *   is then within about 1/max of BFS's pages), falling linearly to `min`
+ *   as q goes from ½ to `confident`.
+ * Probability matching (`safe` off; ab8405f): ε = start·2(1 − q) when the
+ * strategy leads, start + (max − start)·(1 − 2q) when it trails, at least
+ * start/10.
+ */
+export class Allocator {
+  readonly strategy: Arm;
+  readonly bfs: Arm;
+  constructor(private readonly o: AllocatorOptions) {
+    this.strategy = new Arm(o.gamma);
+    this.bfs = new Arm(o.gamma);
+  }
+  /**
+   * A judged page fetched through `lane`. Safe rule: every page discounts
+   * both arms (a window of the crawl's last pages, not of the arm's), so
+   * the evidence of an arm that gets few fetches fades and it is tried
+   * again: the bfs lane's harvest changes as BFS order goes deeper (a
+   * department's list pages first, the targets one level down), and an
+   * early "bfs order finds nothing" must not hold for the whole crawl.
+   * Probability matching discounts an arm per page of its own.
+   */
+  record(lane: 'strategy' | 'bfs', relevant: boolean): void {
+    const arm = lane === 'strategy' ? this.strategy : this.bfs;
+    if (this.o.safe) (arm === this.strategy ? this.bfs : this.strategy).decay();
+    arm.add(relevant);
+  }
+  /**
+   * P(the strategy's picks harvest more than the bfs lane's). The safe rule's
+   * prior is the two arms' pooled harvest (empirical Bayes), so that the
+   * arm with fewer pages does not look better for want of evidence (under
+   * Beta(1, 1), an arm of 20 pages and no target beats one of 50 pages and
+   * no target); probability matching keeps Beta(1, 1).
+   */
+  lead(): number {
+    const s = this.strategy;
+    const b = this.bfs;
+    const prior = this.o.safe ? (1 + s.hits + b.hits) / (2 + s.n + b.n) : 0.5;
+    return phi((s.mean(prior) - b.mean(prior)) / Math.sqrt(s.variance(prior) + b.variance(prior)));
+  }
+  /** the share of fetches the bfs lane gets now */
+  share(): number {
+    const { start, min, max, safe, warmup, confident } = this.o;
+    const q = this.lead();
+    if (!safe) {
+      const p = 1 - q;
+      const e = p <= 0.5 ? start * 2 * p : start + (max - start) * (2 * p - 1);
+      return Math.max(min, Math.min(max, e));
+    }
+    if (q >= confident) return min;
+    if (this.strategy.seen < warmup || this.bfs.seen < warmup) return start;
+    const t = Math.max(0, Math.min(1, (q - 0.5) / (confident - 0.5)));
+    return max - (max - min) * t;
   }
 }
 
@@ -195,8 +308,18 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
     numberParam(ctx, 'explore', name, EXPLORE_DEFAULTS[name], opts);
   const start = Math.min(1, Math.max(0, explore));
   const maxShare = Math.max(start, num('exploreMax', { min: 0, max: 1 }));
-  const minShare = start / 10;
+  const safe = num('exploreSafe', { min: 0, max: 1, integer: true }) === 1;
+  const minShare = safe ? Math.min(start, num('exploreMin', { min: 0, max: 1 })) : start / 10;
   const gamma = num('exploreGamma', { min: 0, max: 1 });
+  const allocator = new Allocator({
+    start,
+    min: minShare,
+    max: maxShare,
+    gamma,
+    safe,
+    warmup: num('exploreWarmup', { min: 0, integer: true }),
+    confident: num('exploreConfident', { min: 0.5, max: 1 }),
+  });
   const tailWindow = num('tailWindow', { min: 1, integer: true });
   const tailDrop = num('tailDrop', { min: 0, max: 1 });
   const tailMin = num('tailMin', { min: 0, integer: true });
@@ -218,9 +341,9 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
   const linksOf = new Lru<string, string[]>(SIBLING_PAGES);
   const targetDirs = new Lru<string, true>(TARGET_DIRS);
   const lifted = new Map<string, 'bfs' | 'near'>();
-  // the bandit and the tail test
-  const strategyArm = new Arm(gamma);
-  const bfsArm = new Arm(gamma);
+  // the depth the bfs lane took a URL at (its links are one deeper), until its fetch is observed
+  const takenDepth = new Lru<string, number>(maxLifted);
+  // the tail test
   const recent = new Uint8Array(tailWindow);
   let recentCount = 0;
   let recentRelevant = 0;
@@ -232,12 +355,7 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
   const relevant: Record<Lane, number> = { strategy: 0, bfs: 0, near: 0 };
   const liftedCount = { bfs: 0, near: 0 };
 
-  const epsilon = (): number => {
-    const z = (bfsArm.mean - strategyArm.mean) / Math.sqrt(bfsArm.variance + strategyArm.variance);
-    const p = phi(z);
-    const e = p <= 0.5 ? start * 2 * p : start + (maxShare - start) * (2 * p - 1);
-    return Math.max(minShare, Math.min(maxShare, e));
-  };
+  const epsilon = (): number => allocator.share();
   const inTail = (): boolean =>
     relevantTotal >= tailMin && recentCount >= tailWindow && recentRelevant / recentCount < tailDrop * (relevantTotal / judged);
 
@@ -251,8 +369,19 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
     }
   };
   const addCandidate = (url: string, depth: number): void => {
-    if (depthOf.has(url) || fetched.has(url)) return;
+    if (fetched.has(url)) return;
     const d = Math.min(DEPTHS - 1, Math.max(0, depth));
+    const known = depthOf.get(url);
+    if (known !== undefined) {
+      // found again by a shorter path: it moves up to the depth BFS would give it (the old slot is skipped lazily)
+      if (d < known) {
+        depthOf.set(url, d);
+        buckets[d]!.push(url);
+        slots++;
+        if (slots > 2 * maxCandidates) compact();
+      }
+      return;
+    }
     if (depthOf.size >= maxCandidates) {
       // full: the deepest newest candidate goes, if deeper than this one
       let deepest = DEPTHS - 1;
@@ -287,7 +416,10 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
         heads[d]!++;
         if (depthOf.get(u) === d) {
           depthOf.delete(u);
-          if (!lifted.has(u) && !fetched.has(u)) return u;
+          if (!lifted.has(u) && !fetched.has(u)) {
+            takenDepth.set(u, d);
+            return u;
+          }
         }
       }
       if (heads[d]! > 0) {
@@ -324,7 +456,11 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
       inner.observe?.(item, links);
       const urls = [item.entry.url, ...(item.fetch?.redirects ?? [])];
       let lane: Lane = 'strategy';
+      // the page's depth as BFS would count it, as far as the wrapper saw the links: its links are one deeper
+      let own = item.entry.depth;
       for (const u of urls) {
+        own = Math.min(own, depthOf.get(u) ?? takenDepth.peek(u) ?? own);
+        takenDepth.delete(u);
         fetched.add(u);
         depthOf.delete(u);
         const l = lifted.get(u);
@@ -337,8 +473,7 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
       if (item.page !== undefined) {
         pages[lane]++;
         if (isRelevant) relevant[lane]++;
-        if (lane === 'strategy') strategyArm.add(isRelevant);
-        else if (lane === 'bfs') bfsArm.add(isRelevant);
+        if (lane !== 'near') allocator.record(lane, isRelevant);
         judged++;
         if (isRelevant) relevantTotal++;
         const slot = judged % tailWindow;
@@ -347,7 +482,7 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
         recent[slot] = isRelevant ? 1 : 0;
         recentRelevant += recent[slot]!;
       }
-      for (const link of links) addCandidate(link.url, link.depth);
+      for (const link of links) addCandidate(link.url, Math.min(link.depth, own + 1));
       const self = item.fetch?.finalUrl ?? item.entry.url;
       if (links.length > 0) linksOf.set(self, links.slice(0, SIBLING_LINKS).map((l) => l.url));
       if (isRelevant) {
@@ -365,6 +500,26 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
       const own = (await inner.rescore?.(frontier, floor)) ?? null;
       const out: Rescore[] = own === null ? [] : own.filter((r) => !lifted.has(r.url));
       let share = epsilon();
+      if (safe) {
+        // the bfs lane keeps its share ε in BFS order whatever else happens (the bound against BFS); the tail takes its share from the strategy's picks
+        credit += share;
+        while (credit >= 1) {
+          credit -= 1;
+          const u = takeBfs();
+          if (u === null) break;
+          lift(u, 'bfs', out);
+        }
+        if (inTail()) {
+          tailCredit += tailShare * (1 - share);
+          while (tailCredit >= 1) {
+            tailCredit -= 1;
+            const u = takeNear();
+            if (u === null) break;
+            lift(u, 'near', out);
+          }
+        }
+        return out.length > 0 ? out : null;
+      }
       if (inTail()) {
         const nearShare = Math.max(tailShare, share);
         tailCredit += nearShare;
