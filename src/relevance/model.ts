@@ -158,6 +158,28 @@ export function linkGrams(anchor: string, context: string, opts: { group: Featur
   return out;
 }
 
+/**
+ * The site of a URL, for grouping training examples by where they come
+ * from: its host's last two labels (`www.cs.cornell.edu` -> `cornell.edu`),
+ * or three when those look like a country's second level (`ox.ac.uk`:
+ * a two-letter top level under a label of at most three letters). '' for a
+ * string that is not an absolute URL. An approximation of the registrable
+ * domain, without a public-suffix list.
+ */
+export function siteOf(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+  if (/^[\d.]+$/.test(host) || host.startsWith('[')) return host;
+  const labels = host.split('.');
+  const n = labels.length;
+  const three = n >= 3 && labels[n - 1].length === 2 && labels[n - 2].length <= 3;
+  return labels.slice(three ? -3 : -2).join('.');
+}
+
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
 export class Model implements LearnedModel {
   readonly target: string;
@@ -581,7 +603,13 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     // Platt and the threshold from held-out examples shaped as the judge reads
     // them (pageGrams of each held-out example's own page), see LinearClassifier
     const linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
-    const linearLink = LinearClassifier.train(linkRows, opts.linearOptions);
+    // λ, Platt and the threshold of the link classifier by cross-validation
+    // over whole sites (the parent page's siteOf) when every link example
+    // has a parent: crawls score links on sites training never saw, and
+    // random folds rewarded memorising a site's URL words and titles
+    // (docs/results/webkb-link-auc.md)
+    const linkSites = data.links.every((l) => l.parentUrl !== undefined) ? data.links.map((l) => siteOf(l.parentUrl!)) : undefined;
+    const linearLink = LinearClassifier.train(linkRows, { ...opts.linearOptions, ...(linkSites === undefined ? {} : { groups: linkSites }) });
     inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
     linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY };
