@@ -266,3 +266,33 @@ test('siteOf: the host without its subdomains', () => {
   assert.equal(siteOf('http://127.0.0.1:80/'), '127.0.0.1');
   assert.equal(siteOf('not a url'), '');
 });
+
+// Broke: a link's URL words and flags were normalised with its dozens of
+// anchor and context grams, so their share of the margin shrank as the
+// text grew; with `blocks` each prefix block is normalised apart.
+test('blocks: each prefix block is normalised apart, in train, margin and the fast path', () => {
+  const texts = ['course syllabus homework', 'faculty research interests in systems and theory', 'home', 'the department of computer science news events people'];
+  const examples = Array.from({ length: 80 }, (_, i) => {
+    const label = (i % 2) as 0 | 1;
+    return { features: [...textGrams(texts[i % texts.length]), ...textGrams(texts[(i * 7 + 1) % texts.length], 'c:'), label === 1 ? 'u:course' : 'u:people', ...(i % 3 === 0 ? ['u:#dir'] : [])], label };
+  });
+  const clf = LinearClassifier.train(examples, { lambdas: [1e-3], minDf: 1, blocks: ['u:', 'c:'] });
+  assert.deepEqual(clf.blocks, ['u:', 'c:']);
+  // the URL block's share of the margin does not depend on how much text the link has
+  const share = (text: string): number => clf.margin([...textGrams(text), 'u:course']) - clf.margin(textGrams(text));
+  assert.ok(Math.abs(share(texts[2]) - share(texts[3])) < 1e-9, `${share(texts[2])} vs ${share(texts[3])}`);
+  // one block: it does
+  const flat = LinearClassifier.train(examples, { lambdas: [1e-3], minDf: 1 });
+  const flatShare = (text: string): number => flat.margin([...textGrams(text), 'u:course']) - flat.margin(textGrams(text));
+  assert.ok(Math.abs(flatShare(texts[2]) - flatShare(texts[3])) > 0.01);
+  for (const c of [clf, LinearClassifier.fromJSON(JSON.parse(JSON.stringify(clf.toJSON())))]) {
+    for (const a of texts) {
+      const slow = c.margin([...textGrams(a), ...textGrams(texts[1], 'c:'), 'u:course', 'u:#dir']);
+      const fast = c.marginOfTexts([[a, ''], [texts[1], 'c:']], ['u:course', 'u:#dir']);
+      assert.ok(Math.abs(slow - fast) < 1e-4, `${a}: ${slow} vs ${fast}`);
+    }
+  }
+  assert.equal(flat.toJSON().blocks, undefined, 'one block: the file has no blocks field');
+  assert.throws(() => LinearClassifier.fromJSON({ ...clf.toJSON(), blocks: [''] }), /blocks/);
+  assert.throws(() => LinearClassifier.train(examples, { blocks: [''] }), TypeError);
+});

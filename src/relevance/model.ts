@@ -180,6 +180,14 @@ export function siteOf(url: string): string {
   return labels.slice(three ? -3 : -2).join('.');
 }
 
+/** The feature blocks of linkGrams a linear link classifier may normalise apart: URL, parent, context (the rest: anchor). */
+export const LINK_BLOCKS: readonly string[] = ['u:', 'p:', 'c:'];
+
+/** The best held-out AUC of a classifier's λ cross-validation (-Infinity without one). */
+function cvAuc(c: LinearClassifier): number {
+  return c.cv === undefined ? -Infinity : Math.max(...Object.values(c.cv));
+}
+
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
 export class Model implements LearnedModel {
   readonly target: string;
@@ -609,7 +617,15 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     // random folds rewarded memorising a site's URL words and titles
     // (docs/results/webkb-link-auc.md)
     const linkSites = data.links.every((l) => l.parentUrl !== undefined) ? data.links.map((l) => siteOf(l.parentUrl!)) : undefined;
-    const linearLink = LinearClassifier.train(linkRows, { ...opts.linearOptions, ...(linkSites === undefined ? {} : { groups: linkSites }) });
+    const linkOptions: LinearOptions = { ...opts.linearOptions, ...(linkSites === undefined ? {} : { groups: linkSites }) };
+    // with URL and parent features (groups 3 and 4): the anchor, context,
+    // URL and parent blocks normalised apart (LinearOptions.blocks) or as one
+    // vector, whichever the same cross-validation rates higher
+    let linearLink = LinearClassifier.train(linkRows, linkOptions);
+    if (group >= 3 && opts.linearOptions?.blocks === undefined) {
+      const blocked = LinearClassifier.train(linkRows, { ...linkOptions, blocks: LINK_BLOCKS });
+      if (cvAuc(blocked) > cvAuc(linearLink)) linearLink = blocked;
+    }
     inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
     linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY };
