@@ -188,6 +188,32 @@ function cvAuc(c: LinearClassifier): number {
   return c.cv === undefined ? -Infinity : Math.max(...Object.values(c.cv));
 }
 
+/**
+ * The linear link classifier of a model (fitModel with classifier
+ * 'linear'), and the rows it was trained on. λ, Platt and the threshold
+ * come from cross-validation over whole sites (the parent page's siteOf)
+ * when every link example has a parent: crawls score links on sites
+ * training never saw, and random folds rewarded memorising a site's URL
+ * words and titles (docs/results/webkb-link-auc.md). With URL and parent
+ * features (groups 3 and 4) the anchor, context, URL and parent blocks are
+ * normalised apart (LINK_BLOCKS) or as one vector, whichever the same
+ * cross-validation rates higher.
+ */
+export function trainLinearLink(links: readonly LinkExample[], group: FeatureGroup, linearOptions?: LinearOptions): { link: LinearClassifier; rows: { features: string[]; label: 0 | 1 }[] } {
+  const rows = links.map((l) => ({
+    features: linkGrams(l.anchor, l.context, { group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
+    label: l.label,
+  }));
+  const sites = links.every((l) => l.parentUrl !== undefined) ? links.map((l) => siteOf(l.parentUrl!)) : undefined;
+  const options: LinearOptions = { ...linearOptions, ...(sites === undefined ? {} : { groups: sites }) };
+  let link = LinearClassifier.train(rows, options);
+  if (group >= 3 && linearOptions?.blocks === undefined) {
+    const blocked = LinearClassifier.train(rows, { ...options, blocks: LINK_BLOCKS });
+    if (cvAuc(blocked) > cvAuc(link)) link = blocked;
+  }
+  return { link, rows };
+}
+
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
 export class Model implements LearnedModel {
   readonly target: string;
@@ -604,28 +630,10 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       if (p.grams === undefined) throw new UsageError('cannot train a linear page judge: the page examples carry no text grams');
       return { features: p.grams, label: p.label };
     });
-    const linkRows = data.links.map((l) => ({
-      features: linkGrams(l.anchor, l.context, { group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
-      label: l.label,
-    }));
     // Platt and the threshold from held-out examples shaped as the judge reads
     // them (pageGrams of each held-out example's own page), see LinearClassifier
     const linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
-    // λ, Platt and the threshold of the link classifier by cross-validation
-    // over whole sites (the parent page's siteOf) when every link example
-    // has a parent: crawls score links on sites training never saw, and
-    // random folds rewarded memorising a site's URL words and titles
-    // (docs/results/webkb-link-auc.md)
-    const linkSites = data.links.every((l) => l.parentUrl !== undefined) ? data.links.map((l) => siteOf(l.parentUrl!)) : undefined;
-    const linkOptions: LinearOptions = { ...opts.linearOptions, ...(linkSites === undefined ? {} : { groups: linkSites }) };
-    // with URL and parent features (groups 3 and 4): the anchor, context,
-    // URL and parent blocks normalised apart (LinearOptions.blocks) or as one
-    // vector, whichever the same cross-validation rates higher
-    let linearLink = LinearClassifier.train(linkRows, linkOptions);
-    if (group >= 3 && opts.linearOptions?.blocks === undefined) {
-      const blocked = LinearClassifier.train(linkRows, { ...linkOptions, blocks: LINK_BLOCKS });
-      if (cvAuc(blocked) > cvAuc(linearLink)) linearLink = blocked;
-    }
+    const { link: linearLink, rows: linkRows } = trainLinearLink(data.links, group, opts.linearOptions);
     inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
     linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY };
