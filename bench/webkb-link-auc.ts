@@ -10,8 +10,8 @@
  * The linear classifier is trainLinearLink's (what fitModel's
  * `classifier: 'linear'` stores as the link classifier), trained alone: the
  * page judge plays no part in these AUCs. Prints one row per (U, target),
- * with the λ and the blocks (one vector or LINK_BLOCKS) its site-grouped
- * cross-validation chose.
+ * with the λ its site-grouped cross-validation chose (and "blocks" when
+ * the classifier normalises blocks apart).
  *
  *   node --import tsx bench/webkb-link-auc.ts [--targets course,student,faculty]
  *        [--universities cornell,texas,washington] [--write]

@@ -180,13 +180,8 @@ export function siteOf(url: string): string {
   return labels.slice(three ? -3 : -2).join('.');
 }
 
-/** The feature blocks of linkGrams a linear link classifier may normalise apart: URL, parent, context (the rest: anchor). */
+/** The feature blocks of linkGrams that LinearOptions.blocks can normalise apart: URL, parent, context (the rest: anchor). Measured, not used by train (trainLinearLink). */
 export const LINK_BLOCKS: readonly string[] = ['u:', 'p:', 'c:'];
-
-/** The best held-out AUC of a classifier's λ cross-validation (-Infinity without one). */
-function cvAuc(c: LinearClassifier): number {
-  return c.cv === undefined ? -Infinity : Math.max(...Object.values(c.cv));
-}
 
 /**
  * The linear link classifier of a model (fitModel with classifier
@@ -194,10 +189,10 @@ function cvAuc(c: LinearClassifier): number {
  * come from cross-validation over whole sites (the parent page's siteOf)
  * when every link example has a parent: crawls score links on sites
  * training never saw, and random folds rewarded memorising a site's URL
- * words and titles (docs/results/webkb-link-auc.md). With URL and parent
- * features (groups 3 and 4) the anchor, context, URL and parent blocks are
- * normalised apart (LINK_BLOCKS) or as one vector, whichever the same
- * cross-validation rates higher.
+ * words and titles (docs/results/webkb-link-auc.md). One vector: the
+ * blocks of LINK_BLOCKS normalised apart (LinearOptions.blocks) are not
+ * used, as choosing them by this cross-validation lost Cornell student
+ * (held-out AUC 0.748 against 0.784, docs/results/webkb-link-auc.md).
  */
 export function trainLinearLink(links: readonly LinkExample[], group: FeatureGroup, linearOptions?: LinearOptions): { link: LinearClassifier; rows: { features: string[]; label: 0 | 1 }[] } {
   const rows = links.map((l) => ({
@@ -206,12 +201,7 @@ export function trainLinearLink(links: readonly LinkExample[], group: FeatureGro
   }));
   const sites = links.every((l) => l.parentUrl !== undefined) ? links.map((l) => siteOf(l.parentUrl!)) : undefined;
   const options: LinearOptions = { ...linearOptions, ...(sites === undefined ? {} : { groups: sites }) };
-  let link = LinearClassifier.train(rows, options);
-  if (group >= 3 && linearOptions?.blocks === undefined) {
-    const blocked = LinearClassifier.train(rows, { ...options, blocks: LINK_BLOCKS });
-    if (cvAuc(blocked) > cvAuc(link)) link = blocked;
-  }
-  return { link, rows };
+  return { link: LinearClassifier.train(rows, options), rows };
 }
 
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
