@@ -114,7 +114,7 @@ const section = [
   '## Crawl speed with a linear model against Naive Bayes (issue 24)',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores, shared: 1-minute load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after), Node ${process.version}, ${code}. ` +
-    `Command: \`${command}\`. Models of ${target} trained on every labelled WebKB page (\`${WEBKB_TRAIN_FLAGS}\`, \`--classifier nb\` and \`--classifier linear\`); each crawl \`--strategy ${values.strategy} --max-pages ${pages} --concurrency ${concurrency}\` from the three seeds through one replay proxy, the models alternating, median (min–max) of ${runs} runs each after a warm-up pair. CPU: the crawler process's user + sys (GNU time), per 1,000 HTML page records.`,
+    `Command: \`${command}\`. Models of ${target} trained on every labelled WebKB page (\`${WEBKB_TRAIN_FLAGS}\`, \`--classifier nb\` and \`--classifier linear\`); each crawl \`--strategy ${values.strategy} --max-pages ${pages} --concurrency ${concurrency}\` from the three seeds through one replay proxy, the models alternating, median (min–max) of ${runs} runs each after a warm-up pair. CPU: the crawler process's user + sys (GNU time), per 1,000 HTML page records. The CPU figure includes Node start-up and loading the model (the linear file is the larger), spread over few HTML pages (about a quarter of the page records; the rest are 404s of pages the archive lacks); the two crawls fetch different pages, so pages/s also reflects which hosts each frontier waits on.`,
   '',
   '| model | pages/s | CPU s per 1,000 HTML pages | HTML pages | relevant |',
   '|---|---|---|---|---|',
