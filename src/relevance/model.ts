@@ -173,6 +173,52 @@ export function linkGrams(anchor: string, context: string, opts: { group: Featur
   return out;
 }
 
+/**
+ * The site of a URL, for grouping training examples by where they come
+ * from: its host's last two labels (`www.cs.cornell.edu` -> `cornell.edu`),
+ * or three when those look like a country's second level (`ox.ac.uk`:
+ * a two-letter top level under a label of at most three letters). '' for a
+ * string that is not an absolute URL. An approximation of the registrable
+ * domain, without a public-suffix list.
+ */
+export function siteOf(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+  if (/^[\d.]+$/.test(host) || host.startsWith('[')) return host;
+  const labels = host.split('.');
+  const n = labels.length;
+  const three = n >= 3 && labels[n - 1].length === 2 && labels[n - 2].length <= 3;
+  return labels.slice(three ? -3 : -2).join('.');
+}
+
+/** The feature blocks of linkGrams that LinearOptions.blocks can normalise apart: URL, parent, context (the rest: anchor). Measured, not used by train (trainLinearLink). */
+export const LINK_BLOCKS: readonly string[] = ['u:', 'p:', 'c:'];
+
+/**
+ * The linear link classifier of a model (fitModel with classifier
+ * 'linear'), and the rows it was trained on. λ, Platt and the threshold
+ * come from cross-validation over whole sites (the parent page's siteOf)
+ * when every link example has a parent: crawls score links on sites
+ * training never saw, and random folds rewarded memorising a site's URL
+ * words and titles (docs/results/webkb-link-auc.md). One vector: the
+ * blocks of LINK_BLOCKS normalised apart (LinearOptions.blocks) are not
+ * used, as choosing them by this cross-validation lost Cornell student
+ * (held-out AUC 0.748 against 0.784, docs/results/webkb-link-auc.md).
+ */
+export function trainLinearLink(links: readonly LinkExample[], group: FeatureGroup, linearOptions?: LinearOptions): { link: LinearClassifier; rows: { features: string[]; label: 0 | 1 }[] } {
+  const rows = links.map((l) => ({
+    features: linkGrams(l.anchor, l.context, { group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
+    label: l.label,
+  }));
+  const sites = links.every((l) => l.parentUrl !== undefined) ? links.map((l) => siteOf(l.parentUrl!)) : undefined;
+  const options: LinearOptions = { ...linearOptions, ...(sites === undefined ? {} : { groups: sites }) };
+  return { link: LinearClassifier.train(rows, options), rows };
+}
+
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
 export class Model implements LearnedModel {
   readonly target: string;
@@ -640,14 +686,10 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       if (p.grams === undefined) throw new UsageError('cannot train a linear page judge: the page examples carry no text grams');
       return { features: p.grams, label: p.label };
     });
-    const linkRows = data.links.map((l) => ({
-      features: linkGrams(l.anchor, l.context, { group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
-      label: l.label,
-    }));
     // Platt and the threshold from held-out examples shaped as the judge reads
     // them (pageGrams of each held-out example's own page), see LinearClassifier
     const linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
-    const linearLink = LinearClassifier.train(linkRows, opts.linearOptions);
+    const { link: linearLink, rows: linkRows } = trainLinearLink(data.links, group, opts.linearOptions);
     inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
     linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY };

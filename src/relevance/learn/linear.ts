@@ -14,7 +14,8 @@
  *   unregularised), z = w·x + b, class-balanced example weights
  *   c_i = N / (2 n_{y_i}); L-BFGS (10 pairs, Armijo backtracking).
  * - λ: chosen from `lambdas` by k-fold cross-validation (held-out AUC, the
- *   larger λ on ties within 0.001).
+ *   larger λ on ties within 0.001); with `groups`, folds that keep each
+ *   group (site) whole (groupKFold), as a new site will be scored.
  * - Calibration (Platt): P(+ | x) = σ(A·z + B), A and B fitted by maximum
  *   likelihood on the out-of-fold margins of the chosen λ with Platt's
  *   smoothed targets ((n₊+1)/(n₊+2), 1/(n₋+2)) and the examples' own class
@@ -42,7 +43,7 @@
  *   grams while it walks the text, building no gram strings.
  * Deterministic: the same examples and seed give the same model.
  */
-import { binaryMetrics, kFoldIndices, seededRandom } from './metrics.ts';
+import { binaryMetrics, groupKFold, kFoldIndices, seededRandom } from './metrics.ts';
 import { sigmoid } from './bernoulli-nb.ts';
 
 /** The serialised classifier. */
@@ -59,6 +60,8 @@ export interface LinearJSON {
   cv?: Record<string, number>;
   /** the precision = recall cut of P on held-out examples (absent in older files: 0.5) */
   threshold?: number;
+  /** feature blocks normalised apart (LinearOptions.blocks; absent: one vector) */
+  blocks?: string[];
 }
 
 /** Options of LinearClassifier.train. */
@@ -69,6 +72,25 @@ export interface LinearOptions {
   folds?: number;
   /** seed of the folds (default 1) */
   seed?: number;
+  /**
+   * One group name per example (e.g. the site an example comes from): the
+   * folds for λ, Platt and the threshold are then groupKFold's, so every
+   * held-out example comes from a group the fold's fit never saw (random
+   * folds when there are fewer groups than folds). Examples of one site
+   * share its URL words, titles and navigation; with random folds the
+   * cross-validation rewards memorising them and picks the weakest λ and a
+   * Platt fitted on over-confident margins, which a new site then pays for.
+   */
+  groups?: readonly string[];
+  /**
+   * Feature blocks by prefix (default none): a feature starting with
+   * blocks[b] (the first that matches) is in block b + 1, any other in
+   * block 0, and each block's part of the TF-IDF vector is L2-normalised
+   * apart, so every block present has norm 1. Without blocks a link's few
+   * URL words and flags are a small part of a vector of dozens of anchor
+   * and context grams and need large weights, which λ holds down.
+   */
+  blocks?: readonly string[];
   /** drop features in fewer training examples (default 2) */
   minDf?: number;
   /** keep at most this many features, highest df first (default 200000) */
@@ -88,6 +110,12 @@ export interface LinearOptions {
 }
 
 export const DEFAULT_LAMBDAS: readonly number[] = [1e-5, 1e-4, 1e-3, 1e-2];
+
+/** The block of a feature: 1 + the index of the first prefix it starts with, else 0. */
+function blockOf(f: string, blocks: readonly string[]): number {
+  for (let b = 0; b < blocks.length; b++) if (f.startsWith(blocks[b])) return b + 1;
+  return 0;
+}
 
 interface Row {
   idx: Int32Array;
@@ -144,9 +172,11 @@ export class LinearClassifier {
   readonly threshold: number;
   readonly #idf: ReadonlyMap<string, number>;
   readonly #weight: ReadonlyMap<string, number>;
+  /** prefixes of the blocks normalised apart (empty: one vector) */
+  readonly blocks: readonly string[];
   readonly #compiled: Compiled;
 
-  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number) {
+  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number, blocks: readonly string[] = []) {
     this.#idf = idf;
     this.#weight = weight;
     this.bias = bias;
@@ -154,7 +184,8 @@ export class LinearClassifier {
     this.lambda = lambda;
     this.cv = cv;
     this.threshold = threshold;
-    this.#compiled = new Compiled(idf, weight);
+    this.blocks = blocks;
+    this.#compiled = new Compiled(idf, weight, blocks);
   }
 
   /** Vocabulary size. */
@@ -201,6 +232,8 @@ export class LinearClassifier {
     const minDf = opts.minDf ?? 2;
     const maxFeatures = opts.maxFeatures ?? 200_000;
     const maxIter = opts.maxIterations ?? 150;
+    const blocks = [...(opts.blocks ?? [])];
+    if (!blocks.every((b) => typeof b === 'string' && b !== '')) throw new TypeError('blocks must be non-empty prefixes');
     if (lambdas.length === 0 || !lambdas.every((l) => Number.isFinite(l) && l > 0)) throw new TypeError('lambdas must be positive numbers');
     if (!Number.isInteger(k) || k < 2) throw new TypeError(`folds must be an integer >= 2, got ${k}`);
     const labels = examples.map((e) => e.label);
@@ -214,15 +247,19 @@ export class LinearClassifier {
     const vocab = [...df].filter(([, c]) => c >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, maxFeatures);
     const index = new Map<string, number>();
     const idf = new Float64Array(vocab.length);
+    const block = new Uint8Array(vocab.length);
     const n = examples.length;
     vocab.forEach(([f, c], j) => {
       index.set(f, j);
       idf[j] = Math.log((1 + n) / (1 + c)) + 1;
+      block[j] = blockOf(f, blocks);
     });
-    const rows: Row[] = examples.map((e) => vectorRow(e.features, index, idf));
+    const nBlocks = blocks.length + 1;
+    const rows: Row[] = examples.map((e) => vectorRow(e.features, index, idf, block, nBlocks));
 
     // λ by cross-validation; Platt on the out-of-fold margins of the best λ
-    const folds = kFoldIndices(n, k, opts.seed ?? 1);
+    if (opts.groups !== undefined && opts.groups.length !== n) throw new TypeError(`groups must have one entry per example (${n}), got ${opts.groups.length}`);
+    const folds = (opts.groups === undefined ? null : groupKFold(opts.groups, k)) ?? kFoldIndices(n, k, opts.seed ?? 1);
     const cv: Record<string, number> = {};
     let best = { lambda: lambdas[lambdas.length - 1], auc: -Infinity, margins: new Float64Array(n), weights: [] as Float64Array[] };
     for (const lambda of [...lambdas].sort((a, b) => b - a)) {
@@ -262,7 +299,7 @@ export class LinearClassifier {
           const same = byLabel[labels[i]];
           const bag = [...examples[i].features];
           for (let c = 0; c < compose && same.length > 1; c++) bag.push(...examples[same[Math.floor(random() * same.length)]].features);
-          docMargins.push(dotRow(vectorRow(bag, index, idf), w));
+          docMargins.push(dotRow(vectorRow(bag, index, idf, block, nBlocks), w));
           docLabels.push(labels[i]);
         }
       }
@@ -284,7 +321,7 @@ export class LinearClassifier {
       idfMap.set(f, idf[j]);
       weightMap.set(f, w[j]);
     });
-    return new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold);
+    return new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold, blocks);
   }
 
   /** Plain JSON (numbers rounded to 6 significant digits); fromJSON(toJSON()) scores as this does up to that rounding. */
@@ -295,7 +332,7 @@ export class LinearClassifier {
       const w = this.#weight.get(f)!;
       features[f] = [r(idf), r(w)];
     }
-    return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold) };
+    return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold), ...(this.blocks.length > 0 ? { blocks: [...this.blocks] } : {}) };
   }
 
   /** Rebuilds a classifier from toJSON() output. Throws TypeError naming what is malformed. */
@@ -323,7 +360,8 @@ export class LinearClassifier {
       cv = { ...(o.cv as Record<string, number>) };
     }
     if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
-    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
+    if (o.blocks !== undefined && (!Array.isArray(o.blocks) || o.blocks.length > 250 || !o.blocks.every((b) => typeof b === 'string' && b !== ''))) throw new TypeError('linear model: "blocks" must be an array of at most 250 non-empty strings');
+    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number), (o.blocks as string[] | undefined) ?? []);
   }
 }
 
@@ -425,12 +463,17 @@ class Compiled {
   readonly #idf: Float64Array;
   readonly #weight: Float64Array;
   readonly #tf: Int32Array;
+  /** feature index -> block (LinearOptions.blocks) */
+  readonly #block: Uint8Array;
+  /** per block: Σx² and Σx·w of the counted features (finish) */
+  readonly #norm: Float64Array;
+  readonly #dot: Float64Array;
   #touched: Int32Array;
   #nTouched = 0;
   /** code points of the run being walked (reused) */
   #cps: Int32Array = new Int32Array(256);
 
-  constructor(idf: ReadonlyMap<string, number>, weight: ReadonlyMap<string, number>) {
+  constructor(idf: ReadonlyMap<string, number>, weight: ReadonlyMap<string, number>, blocks: readonly string[]) {
     let size = 16;
     while (size < idf.size * 2) size *= 2;
     this.#mask = size - 1;
@@ -440,6 +483,9 @@ class Compiled {
     this.#idf = new Float64Array(idf.size);
     this.#weight = new Float64Array(idf.size);
     this.#tf = new Int32Array(idf.size);
+    this.#block = new Uint8Array(idf.size);
+    this.#norm = new Float64Array(blocks.length + 1);
+    this.#dot = new Float64Array(blocks.length + 1);
     this.#touched = new Int32Array(64);
     let j = 0;
     for (const [f, v] of idf) {
@@ -460,6 +506,7 @@ class Compiled {
       this.#slot[s] = j + 1;
       this.#idf[j] = v;
       this.#weight[j] = weight.get(f)!;
+      this.#block[j] = blockOf(f, blocks);
       j++;
     }
   }
@@ -617,23 +664,41 @@ class Compiled {
     }
   }
 
-  /** (w·x) / ‖x‖ of the counted features, and resets the counts. */
+  /** Σ over blocks of (w·x_b) / ‖x_b‖ of the counted features, and resets the counts. */
   finish(): number {
-    let norm = 0;
-    let dot = 0;
+    const norm = this.#norm;
+    const dot = this.#dot;
+    if (norm.length === 1) {
+      let n0 = 0;
+      let d0 = 0;
+      for (let k = 0; k < this.#nTouched; k++) {
+        const j = this.#touched[k];
+        const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
+        this.#tf[j] = 0;
+        n0 += x * x;
+        d0 += x * this.#weight[j];
+      }
+      this.#nTouched = 0;
+      return n0 > 0 ? d0 / Math.sqrt(n0) : 0;
+    }
+    norm.fill(0);
+    dot.fill(0);
     for (let k = 0; k < this.#nTouched; k++) {
       const j = this.#touched[k];
       const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
       this.#tf[j] = 0;
-      norm += x * x;
-      dot += x * this.#weight[j];
+      const b = this.#block[j];
+      norm[b] += x * x;
+      dot[b] += x * this.#weight[j];
     }
     this.#nTouched = 0;
-    return norm > 0 ? dot / Math.sqrt(norm) : 0;
+    let z = 0;
+    for (let b = 0; b < norm.length; b++) if (norm[b] > 0) z += dot[b] / Math.sqrt(norm[b]);
+    return z;
   }
 }
 
-function vectorRow(features: readonly string[], index: ReadonlyMap<string, number>, idf: Float64Array): Row {
+function vectorRow(features: readonly string[], index: ReadonlyMap<string, number>, idf: Float64Array, block: Uint8Array, nBlocks: number): Row {
   const tf = new Map<number, number>();
   for (const f of features) {
     const j = index.get(f);
@@ -642,15 +707,18 @@ function vectorRow(features: readonly string[], index: ReadonlyMap<string, numbe
   const idx = new Int32Array(tf.size);
   const val = new Float64Array(tf.size);
   let k = 0;
-  let norm = 0;
+  const norm = new Float64Array(nBlocks);
   for (const [j, c] of tf) {
     idx[k] = j;
     val[k] = (1 + Math.log(c)) * idf[j];
-    norm += val[k] * val[k];
+    norm[block[j]] += val[k] * val[k];
     k++;
   }
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < val.length; i++) val[i] /= norm;
+  for (let b = 0; b < nBlocks; b++) norm[b] = Math.sqrt(norm[b]);
+  for (let i = 0; i < val.length; i++) {
+    const m = norm[block[idx[i]]];
+    if (m > 0) val[i] /= m;
+  }
   return { idx, val };
 }
 

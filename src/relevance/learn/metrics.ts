@@ -98,6 +98,35 @@ export function kFoldIndices(n: number, k: number, seed: number): number[][] {
 }
 
 /**
+ * The test folds of a grouped k-fold cross-validation: every example of a
+ * group falls in the same fold, so a fold's examples come from groups its
+ * training part never saw (as scikit-learn's GroupKFold). Groups are dealt
+ * largest first (ties by name) to the fold with the fewest examples so far
+ * (ties: the lower fold). Deterministic; each fold sorted ascending.
+ * Returns null when there are fewer than k distinct groups (no such
+ * cross-validation exists). Throws TypeError unless k ≥ 1 is an integer.
+ */
+export function groupKFold(groups: readonly string[], k: number): number[][] | null {
+  if (!Number.isInteger(k) || k < 1) throw new TypeError(`groupKFold: k must be a positive integer, got ${k}`);
+  const members = new Map<string, number[]>();
+  groups.forEach((g, i) => {
+    const m = members.get(g);
+    if (m === undefined) members.set(g, [i]);
+    else m.push(i);
+  });
+  if (members.size < k) return null;
+  const order = [...members].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const folds: number[][] = Array.from({ length: k }, () => []);
+  for (const [, idx] of order) {
+    let f = 0;
+    for (let j = 1; j < k; j++) if (folds[j].length < folds[f].length) f = j;
+    folds[f].push(...idx);
+  }
+  for (const f of folds) f.sort((a, b) => a - b);
+  return folds;
+}
+
+/**
  * Information gain (mutual information, nats) between the class and the
  * presence of a binary feature: H(C) − H(C | F). `nPos`/`nNeg` are the
  * examples per class, `fPos`/`fNeg` those of each class that have the
