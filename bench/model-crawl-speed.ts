@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { fitModel, saveModel, type ClassifierKind } from '../src/relevance/model.ts';
 import { readWarc } from '../src/relevance/train/from-warc.ts';
 import { GNU_TIME, REPO, codeVersion, measure, spread, startReplay } from './lib/measure.ts';
-import { writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 import { parseTrainFlags } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_SEEDS, WEBKB_TRAIN_FLAGS, WEBKB_WARC } from './lib/webkb.ts';
 
@@ -123,4 +123,4 @@ const section = [
   `| linear ÷ nb (medians) | ${ratio(lin.pps, nb.pps)} | ${ratio(lin.cpuPerK, nb.cpuPerK)} | | |`,
 ].join('\n');
 process.stdout.write(`${section}\n`);
-if (values.write) await writeSection(path.join(REPO, 'BENCHMARKS.md'), 'model-crawl-speed', section, '# Benchmarks');
+if (values.write) await writeSection(resultsDoc('model-crawl-speed'), 'model-crawl-speed', section, '# Crawl speed by model');
