@@ -15,7 +15,7 @@ import { addressRange, checkHost, checkHostname, guardedLookup, isLocalhostName,
 import { addressGuardStage } from '../src/stages/address-guard.ts';
 import { fetchStage } from '../src/stages/fetch.ts';
 import type { CrawlItem } from '../src/types.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { rejectsWithCode } from './helpers/assert.ts';
 
 // ---- the pure check -------------------------------------------------------
@@ -295,7 +295,7 @@ test('crawl: loopback seeds are refused by default with zero requests, and fetch
   t.after(cleanup);
   const seeds = [`${site.base}/`, `http://localhost:${site.port}/x`, `http://2130706433:${site.port}/y`, `http://[::1]:${site.port}/z`];
   const args = ['crawl', ...seeds.flatMap((s) => ['--seed', s]), '--delay-ms', '0', '--quiet'];
-  const refused = await runCli([...args, '--store', path.join(dir, 'a')]);
+  const refused = await runMain([...args, '--store', path.join(dir, 'a')]);
   assert.equal(refused.code, 0, refused.stderr);
   const records = parseLines(refused.stdout);
   assert.equal(records.length, 4);
@@ -308,7 +308,7 @@ test('crawl: loopback seeds are refused by default with zero requests, and fetch
 
   // [::1] is left out: the server listens on 127.0.0.1 only
   const reachable = seeds.slice(0, 3).flatMap((s) => ['--seed', s]);
-  const allowed = await runCli(['crawl', ...reachable, '--delay-ms', '0', '--quiet', '--allow-private', '--store', path.join(dir, 'b')]);
+  const allowed = await runMain(['crawl', ...reachable, '--delay-ms', '0', '--quiet', '--allow-private', '--store', path.join(dir, 'b')]);
   assert.equal(allowed.code, 0, allowed.stderr);
   const pages = parseLines(allowed.stdout).filter((r) => r.type === 'page');
   assert.deepEqual(pages.map((p) => p.url).sort(), [`${site.base}/`, `${site.base}/y`, `http://localhost:${site.port}/x`]);
@@ -322,7 +322,7 @@ test('crawl --proxy: the guard is off, the proxy on loopback resolves target nam
   });
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--seed', 'http://localhost:9/', '--proxy', proxy.base, '--store', dir, '--delay-ms', '0', '--quiet']);
+  const r = await runMain(['crawl', '--seed', 'http://127.0.0.1:9/', '--seed', 'http://localhost:9/', '--proxy', proxy.base, '--store', dir, '--delay-ms', '0', '--quiet']);
   assert.equal(r.code, 0, r.stderr);
   const records = parseLines(r.stdout);
   assert.deepEqual(records.map((x) => [x.type, x.url]).sort(), [['page', 'http://127.0.0.1:9/'], ['page', 'http://localhost:9/']]);

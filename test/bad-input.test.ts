@@ -16,7 +16,7 @@ import { MAX_MODEL_BYTES, ModelError, fitModel, loadModel, type ModelJSON } from
 import { readCapped } from '../src/util/read-capped.ts';
 import { MAX_SEED_LINE_BYTES, classifySeedLine, readSeedsFile } from '../src/seeds/file.ts';
 import { MAX_TOPIC_BYTES, loadTopic } from '../src/relevance/topic.ts';
-import { parseLines, runCli, runMainEach, tempFiles, type CliResult } from './helpers/cli.ts';
+import { parseLines, runCli, runMainEach, tempFiles, type CliResult, runMain } from './helpers/cli.ts';
 
 /** A sparse file of `size` bytes (nothing is written, so it is cheap however large). */
 async function sparse(p: string, size: number): Promise<string> {
@@ -249,7 +249,7 @@ test('CLI: a seeds file with BOM, CRLF, comments, IDN and percent oddities is cr
     'http://idn.example./a/./b/../index.html',
     '',
   ].join('\r\n'));
-  const r = await runCli(['crawl', '--seeds', seeds, '--proxy', proxyUrl, '--store', path.join(dir, 'store'), '--delay-ms', '0', '--quiet']);
+  const r = await runMain(['crawl', '--seeds', seeds, '--proxy', proxyUrl, '--store', path.join(dir, 'store'), '--delay-ms', '0', '--quiet']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, '');
   const urls = parseLines(r.stdout).map((rec: { url: string }) => rec.url).sort();

@@ -13,7 +13,7 @@ import { helpText, parseCommand, usageProblems } from '../src/commands/args.ts';
 import { CRAWL_SPEC } from '../src/commands/crawl.ts';
 import { COMMAND_SPECS } from '../src/cli.ts';
 import { CLI_DOC, cliReference } from '../src/tools/cli-docs.ts';
-import { ROOT, runCli } from './helpers/cli.ts';
+import { ROOT, runMain } from './helpers/cli.ts';
 
 const SEED = ['--seed', 'http://x.example/'];
 
@@ -49,17 +49,17 @@ test('--max-pages 0 and --max-pages-per-host 0 both mean no limit', () => {
 });
 
 test('the CLI: every mistake is one FC_USAGE line, exit 2; -V and version print the version', async () => {
-  const r = await runCli(['crawl', ...SEED, '--concurrency', '-3', '--max-time', '-1']);
+  const r = await runMain(['crawl', ...SEED, '--concurrency', '-3', '--max-time', '-1']);
   assert.equal(r.code, 2);
   assert.equal(r.stdout, '');
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 2, r.stderr);
   for (const line of lines) assert.match(line, /^focuscrawl: FC_USAGE: crawl: --(concurrency|max-time): must be ≥/);
-  const t = await runCli(['train', '--max-examples', '-5']);
+  const t = await runMain(['train', '--max-examples', '-5']);
   assert.equal(t.code, 2);
   assert.equal(t.stderr, 'focuscrawl: FC_USAGE: train: --max-examples: must be ≥ 1, got -5\n');
   for (const v of ['-V', '--version', 'version']) {
-    const out = await runCli([v]);
+    const out = await runMain([v]);
     assert.equal(out.code, 0, v);
     assert.match(out.stdout, /^\d+\.\d+\.\d+\n$/, v);
   }
@@ -73,10 +73,10 @@ test('every command\'s --help comes from its table: -h, every flag, the exit cod
     assert.match(text, /\nExit codes:\n {2}0 /, name);
     for (const f of spec.flags) assert.ok(text.includes(`--${f.name}`), `${name} --help lists --${f.name}`);
   }
-  const r = await runCli(['crawl', '-h']);
+  const r = await runMain(['crawl', '-h']);
   assert.equal(r.code, 0);
   assert.equal(r.stdout, helpText(CRAWL_SPEC));
-  assert.equal((await runCli(['help', 'crawl'])).stdout, helpText(CRAWL_SPEC));
+  assert.equal((await runMain(['help', 'crawl'])).stdout, helpText(CRAWL_SPEC));
 });
 
 test('docs/cli.md is the generated reference (npm run docs:cli), and README points to it', async () => {

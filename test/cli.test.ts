@@ -1,6 +1,8 @@
 // The command-line contract: help and version on stdout with exit 0; bad
 // input gets one line on stderr and exit 2, never a stack trace; a locked
-// store exits 1 with its code.
+// store exits 1 with its code. The cases run in this file's CLI host
+// (runMain, one process); a few run the real bin too (runCli), for the exit
+// status the process ends with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -8,12 +10,11 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CrawlStore } from '../src/store/level.ts';
 import { STORE_MARKER } from '../src/store/dir.ts';
-import { mapConcurrent } from '../src/util/iter.ts';
-import { runCli, tempDir, type CliResult } from './helpers/cli.ts';
+import { runCli, runMain, runMainEach, tempDir } from './helpers/cli.ts';
 
 test('--help and --version go to stdout, exit 0', async () => {
   for (const args of [['--help'], ['crawl', '--help'], ['replay', '--help']]) {
-    const r = await runCli(args);
+    const r = await runMain(args);
     assert.equal(r.code, 0, args.join(' '));
     assert.match(r.stdout, /Usage/);
     assert.equal(r.stderr, '');
@@ -51,11 +52,10 @@ test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {
     [['crawl', '--seed', 'http://x.example/', '--param', 'novalue'], /--param/],
     [['crawl', '--seed', 'http://x.example/', '--tunnel', 'x'], /--tunnel/],
   ];
-  // each case is its own process (the bin as a user runs it); four at a time
-  const results: CliResult[] = [];
-  const each = async function* () { yield* cases.entries(); };
-  for await (const [i, r] of mapConcurrent(each(), 4, async ([i, [args]]) => [i, await runCli(args)] as const)) results[i] = r;
-  for (const [i, [args, pattern]] of cases.entries()) {
+  const results = await runMainEach(cases.map(([args]) => args));
+  // the first case also as its own process (the bin as a user runs it)
+  results.push(await runCli(cases[0]![0]));
+  for (const [i, [args, pattern]] of [...cases, cases[0]!].entries()) {
     const r = results[i]!;
     assert.equal(r.code, 2, `${args.join(' ')} -> ${r.code}: ${r.stderr}`);
     assert.equal(r.stdout, '', args.join(' '));
@@ -80,7 +80,7 @@ test('--fresh refuses to delete a folder that is not a store', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   await writeFile(path.join(dir, 'precious.txt'), 'keep me');
-  const r = await runCli(['crawl', '--seed', 'http://x.example/', '--store', dir, '--fresh']);
+  const r = await runMain(['crawl', '--seed', 'http://x.example/', '--store', dir, '--fresh']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /FC_USAGE: --store .* is not a focuscrawl store/);
   assert.deepEqual(await readdir(dir), ['precious.txt']);
@@ -95,11 +95,11 @@ test('a directory with a user file: crawl into it, then --fresh: the user file s
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   await writeFile(path.join(dir, 'notes.txt'), 'mine');
-  const crawl = await runCli(['crawl', ...NO_REQUEST, '--store', dir]);
+  const crawl = await runMain(['crawl', ...NO_REQUEST, '--store', dir]);
   assert.equal(crawl.code, 2, crawl.stderr);
   assert.match(crawl.stderr, /FC_USAGE: --store .* is not a focuscrawl store/);
   assert.ok(crawl.stderr.includes(dir), 'names the directory');
-  const fresh = await runCli(['crawl', ...NO_REQUEST, '--store', dir, '--fresh']);
+  const fresh = await runMain(['crawl', ...NO_REQUEST, '--store', dir, '--fresh']);
   assert.equal(fresh.code, 2, fresh.stderr);
   assert.deepEqual(await readdir(dir), ['notes.txt'], 'nothing written, nothing deleted');
   assert.equal(await readFile(path.join(dir, 'notes.txt'), 'utf8'), 'mine');
@@ -109,19 +109,19 @@ test('--fresh on a store among user files (an earlier version wrote it there) de
   // What broke (issue 21): --fresh removed the directory with everything in it.
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const first = await runCli(['crawl', ...NO_REQUEST, '--store', dir]);
+  const first = await runMain(['crawl', ...NO_REQUEST, '--store', dir]);
   assert.equal(first.code, 0, first.stderr);
   // as an earlier focuscrawl left it: no marker, and the user's files beside it
   await rm(path.join(dir, STORE_MARKER));
   await writeFile(path.join(dir, 'notes.txt'), 'mine');
   await mkdir(path.join(dir, 'src'));
   await writeFile(path.join(dir, 'src', 'main.c'), 'int main;');
-  const fresh = await runCli(['crawl', ...NO_REQUEST, '--store', dir, '--fresh']);
+  const fresh = await runMain(['crawl', ...NO_REQUEST, '--store', dir, '--fresh']);
   assert.equal(fresh.code, 0, fresh.stderr);
   assert.equal(await readFile(path.join(dir, 'notes.txt'), 'utf8'), 'mine');
   assert.equal(await readFile(path.join(dir, 'src', 'main.c'), 'utf8'), 'int main;');
   // the store started over: one committed record, not two
-  const records = await runCli(['records', '--store', dir]);
+  const records = await runMain(['records', '--store', dir]);
   assert.equal(records.code, 0, records.stderr);
   assert.equal(records.stdout.trim().split('\n').length, 1);
 });
@@ -131,7 +131,7 @@ test('a bare `crawl` fails with "no seeds" before creating ./focuscrawl-store', 
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   for (const args of [['crawl'], ['crawl', '--fresh'], ['crawl', '--store', 'elsewhere']]) {
-    const r = await runCli(args, { cwd: dir });
+    const r = await runMain(args, { cwd: dir });
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /FC_USAGE: no seeds/);
     assert.deepEqual(await readdir(dir), [], `${args.join(' ')} created nothing`);
@@ -140,7 +140,7 @@ test('a bare `crawl` fails with "no seeds" before creating ./focuscrawl-store', 
 
 test('--store where mkdir answers ENOENT under an existing parent: FC_STORE, exit 1', { skip: !existsSync('/proc/self') && 'needs /proc' }, async () => {
   // What broke (issue 21): fs.mkdir's recursive mode retried forever at ~90% CPU and ignored SIGTERM.
-  const r = await runCli(['crawl', '--seed', 'http://x.example/', '--store', '/proc/nonexistent/x'], { timeoutMs: 60_000 });
+  const r = await runMain(['crawl', '--seed', 'http://x.example/', '--store', '/proc/nonexistent/x'], { timeoutMs: 60_000 });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /FC_STORE: cannot create store \/proc\/nonexistent\/x/);
   assert.equal(r.stderr.trim().split('\n').length, 1);

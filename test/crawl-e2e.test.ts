@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
+import { parseLines, fixtureReplay, runMain } from './helpers/cli.ts';
 import { checkPageRecord, fixtureLabels } from './helpers/records.ts';
 
 test('fixture web: focused crawl records, robots, charsets, and best-first beats bfs', async (t) => {
@@ -12,7 +12,7 @@ test('fixture web: focused crawl records, robots, charsets, and best-first beats
   const labels = fixtureLabels();
   const harvest: Record<string, number> = {};
   for (const strategy of ['best-first', 'bfs']) {
-    const r = await runCli([
+    const r = await runMain([
       'crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--strategy', strategy,
       '--proxy', replayUrl, '--store', path.join(dir, strategy), '--max-pages', '100', '--concurrency', '4',
     ]);

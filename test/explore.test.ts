@@ -10,7 +10,7 @@ import type { ScorerContext } from '../src/relevance/scorers/context.ts';
 import { parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, ParsedPage, QueuedLink, Rescore, Scorer } from '../src/types.ts';
 import { makePage } from './helpers/pages.ts';
-import { parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
+import { parseLines, fixtureReplay, runMain } from './helpers/cli.ts';
 
 const SOLAR = parseTopic({ name: 'solar', terms: ['solar energy', 'photovoltaic'] }, 'test');
 const PAGE: ParsedPage = makePage('', { content: 'x' });
@@ -138,7 +138,7 @@ test('deterministic: the same pages give the same lifts', async () => {
 
 test('fixture web: a crawl with --explore on fetches each URL once with valid records', async (t) => {
   const { url: replayUrl, dir } = await fixtureReplay(t);
-  const r = await runCli([
+  const r = await runMain([
     'crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--strategy', 'best-first', '--explore', '0.5',
     '--proxy', replayUrl, '--store', path.join(dir, 'explore'), '--max-pages', '60', '--concurrency', '4', '--quiet',
   ]);
@@ -149,7 +149,7 @@ test('fixture web: a crawl with --explore on fetches each URL once with valid re
   assert.equal(new Set(records.map((x) => x.url)).size, records.length, 'each URL once');
   // lifted URLs carry the lift score in their record
   assert.ok(pages.some((p) => p.score === LIFT_SCORE), 'some pages were taken through a lane');
-  const bad = await runCli(['crawl', '--seed', 'http://a.test/', '--topic', 'fixtures/demo-topic.json', '--explore', '1.5', '--store', path.join(dir, 'bad')]);
+  const bad = await runMain(['crawl', '--seed', 'http://a.test/', '--topic', 'fixtures/demo-topic.json', '--explore', '1.5', '--store', path.join(dir, 'bad')]);
   assert.equal(bad.code, 2);
 });
 

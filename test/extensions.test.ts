@@ -9,7 +9,7 @@ import path from 'node:path';
 import { compileSkipExtensions, DEFAULT_SKIP_EXTENSIONS, parseSkipExtensions } from '../src/urls/extensions.ts';
 import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
 import type { CrawlItem, Outlink } from '../src/types.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { makePage } from './helpers/pages.ts';
 import { serve } from './helpers/serve.ts';
 
@@ -90,7 +90,7 @@ async function crawlCourse(t: import('node:test').TestContext, extra: string[]) 
   t.after(cleanup);
   const sitemap = path.join(dir, 'urls.txt');
   await writeFile(sitemap, `${base}/exam.pdf\n`);
-  const r = await runCli([
+  const r = await runMain([
     'crawl', '--seed', `${base}/course`, '--seed', `${base}/reader.pdf`, '--sitemap', sitemap, '--store', path.join(dir, 's'),
     '--allow-private', '--delay-ms', '0', '--stats-interval', '0', ...extra,
   ]);
@@ -116,7 +116,7 @@ test('e2e: --skip-extensions none requests them all; a list of its own replaces 
 
 test('e2e: a bad --skip-extensions is exit 2 with one FC_USAGE line', async () => {
   for (const bad of ['', 'pdf,,ps', '*.pdf']) {
-    const r = await runCli(['crawl', '--seed', 'http://a.test/', '--store', '/nonexistent/never', '--skip-extensions', bad]);
+    const r = await runMain(['crawl', '--seed', 'http://a.test/', '--store', '/nonexistent/never', '--skip-extensions', bad]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^focuscrawl: FC_USAGE: [^\n]+\n$/);

@@ -10,7 +10,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
 const ANSWER_MS = 30;
@@ -46,7 +46,7 @@ async function crawl(t: TestContext, extra: string[]): Promise<{ a: number; b: n
   t.after(cleanup);
   const topic = path.join(dir, 'topic.json');
   await writeFile(topic, JSON.stringify({ name: 'solar', terms: ['solar', 'solar energy', 'photovoltaic', 'renewable energy'] }));
-  const r = await runCli([
+  const r = await runMain([
     'crawl', '--seed', `${a}/0`, '--seed', `${b}/`, '--topic', topic, '--store', path.join(dir, 'store'),
     '--allow-private', '--quiet', '--max-pages', '16', '--concurrency', '4', '--per-host', '1', '--delay-ms', '0', ...extra,
   ]);
@@ -70,7 +70,7 @@ test('--hold-back 0 fills every free slot: the off-topic host gets a share of th
 
 test('--hold-back outside 0..1 is a usage error (exit 2)', async () => {
   for (const bad of ['1.5', '-0.1', 'half']) {
-    const r = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--hold-back', bad]);
+    const r = await runMain(['crawl', '--seed', 'http://127.0.0.1:9/', '--hold-back', bad]);
     assert.equal(r.code, 2, `--hold-back ${bad}: ${r.stderr}`);
     assert.match(r.stderr, /hold-back|holdBack/);
   }

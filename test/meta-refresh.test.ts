@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PageParser } from '../src/parse/page-parser.ts';
 import { refreshUrl } from '../src/parse/meta-refresh.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
 test('refreshUrl reads the content value as HTML does', () => {
@@ -51,7 +51,7 @@ test('crawl: a page that moved by meta refresh leads the crawl to its new addres
   });
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli(['crawl', '--seed', `${base}/`, '--store', dir, '--allow-private', '--quiet', '--delay-ms', '0']);
+  const r = await runMain(['crawl', '--seed', `${base}/`, '--store', dir, '--allow-private', '--quiet', '--delay-ms', '0']);
   assert.equal(r.code, 0, r.stderr);
   const pages = parseLines(r.stdout);
   assert.deepEqual(pages.map((p) => [p.url, p.depth]), [[`${base}/`, 0], [`${base}/new-home/`, 1]]);

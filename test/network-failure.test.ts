@@ -13,7 +13,7 @@ import { isValidHostname, loopbackLookup } from '../src/fetch/lookup.ts';
 import type { CrawlConfig } from '../src/crawl/config.ts';
 import { runCrawl } from '../src/pipeline.ts';
 import { createReplayServer } from '../src/replay/server.ts';
-import { parseLines, ROOT, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, ROOT, tempDir, runMain } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
 /** A port nothing listens on (just freed; the test then starts its proxy there). */
@@ -42,7 +42,7 @@ test('proxy down: exit 1 with FC_NETWORK naming the proxy; the rerun without --f
     'crawl', ...seeds.flatMap((s) => ['--seed', s]), '--store', dir, '--proxy', `http://127.0.0.1:${port}`,
     '--max-depth', '0', '--delay-ms', '0', '--retries', '1', '--retry-base-ms', '10',
   ];
-  const down = await runCli(args);
+  const down = await runMain(args);
   assert.equal(down.code, 1, down.stderr);
   assert.match(down.stderr, new RegExp(`focuscrawl: FC_NETWORK: could not reach any seed \\(proxy 127\\.0\\.0\\.1:${port} refused the connection\\)`));
   const failed = parseLines(down.stdout);
@@ -50,14 +50,14 @@ test('proxy down: exit 1 with FC_NETWORK naming the proxy; the rerun without --f
 
   const replay = await createReplayServer({ warcs: [path.join(ROOT, 'fixtures', 'web.warc.gz')], port });
   t.after(() => replay.close());
-  const up = await runCli(args);
+  const up = await runMain(args);
   assert.equal(up.code, 0, up.stderr);
   assert.match(up.stderr, /2 URLs that got no answer in an earlier run are queued again/);
   const pages = parseLines(up.stdout);
   assert.deepEqual(pages.map((r) => [r.url, r.type, r.status]).sort(), seeds.map((s) => [s, 'page', 200]).sort());
 
   // fetched now: done for good, a third run has nothing to do
-  const again = await runCli(args);
+  const again = await runMain(args);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(again.stdout, '');
 });
@@ -172,11 +172,11 @@ test('runCrawl: a run in which no request got an answer rejects with FC_NETWORK;
 test('CLI children of the tests resolve loopback only: a DNS failure is FC_NETWORK, exit 1, and the URL is kept', async (t) => {
   const dir = await store(t);
   const args = ['crawl', '--seed', 'http://named.test/', '--store', dir, '--allow-private', '--delay-ms', '0', '--retries', '0'];
-  const r = await runCli(args);
+  const r = await runMain(args);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /FC_NETWORK: could not reach any seed \(FC_NETWORK: .*ENOTFOUND named\.test \(tests resolve only IP literals and localhost\)/);
   assert.deepEqual(parseLines(r.stdout).map((x) => [x.url, x.code]), [['http://named.test/', 'FC_NETWORK']]);
-  const again = await runCli(args);
+  const again = await runMain(args);
   assert.equal(again.code, 1, again.stderr);
   assert.match(again.stderr, /1 URL that got no answer in an earlier run is queued again/);
 });

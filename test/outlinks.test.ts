@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { canonicalize } from '../src/urls/canonical.ts';
 import { recordOutlinks } from '../src/stages/sink.ts';
-import { parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
+import { parseLines, fixtureReplay, runMain } from './helpers/cli.ts';
 
 test('recordOutlinks: each canonical URL once, first anchor, highest score; links without a canonical form dropped', () => {
   const links = [
@@ -26,7 +26,7 @@ test('recordOutlinks: each canonical URL once, first anchor, highest score; link
 test('crawl --outlinks: every page lists its links; each page fetched from a link is among its parent\'s outlinks', async (t) => {
   const { url, dir } = await fixtureReplay(t);
   const crawl = async (store: string, extra: string[]) => {
-    const r = await runCli(['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--proxy', url, '--store', store, '--max-pages', '50', '--quiet', ...extra]);
+    const r = await runMain(['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--proxy', url, '--store', store, '--max-pages', '50', '--quiet', ...extra]);
     assert.equal(r.code, 0, r.stderr);
     return parseLines(r.stdout).filter((x) => x.type === 'page');
   };

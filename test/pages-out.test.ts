@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PageStore, pageFileName, pageFilePath, pagesOutStage } from '../src/stages/pages-out.ts';
 import type { CrawlItem, FetchResult } from '../src/types.ts';
-import { fixtureReplay, parseLines, ROOT, runCli, tempDir } from './helpers/cli.ts';
+import { fixtureReplay, parseLines, ROOT, tempDir, runMain } from './helpers/cli.ts';
 
 test("pageFileName is the MD5 of the URL as 32 hex characters (Zou et al.'s example, docs/algorithms.md#page-repository)", () => {
   assert.equal(pageFileName('http://www.scu.edu.cn/'), '355bd40a1cffbb871d1fce0048a19972');
@@ -80,7 +80,7 @@ test('pagesOutStage saves items with a body before yielding them, then drops the
 test('crawl --pages-out: every page with a kept body has its file, the bytes the record counts', async (t) => {
   const { url: proxy, dir } = await fixtureReplay(t);
   const out = path.join(dir, 'pages');
-  const r = await runCli(['crawl', '--seeds', path.join(ROOT, 'fixtures', 'demo-seeds.txt'), '--topic', path.join(ROOT, 'fixtures', 'demo-topic.json'),
+  const r = await runMain(['crawl', '--seeds', path.join(ROOT, 'fixtures', 'demo-seeds.txt'), '--topic', path.join(ROOT, 'fixtures', 'demo-topic.json'),
     '--proxy', proxy, '--store', path.join(dir, 'store'), '--max-pages', '60', '--pages-out', out, '--quiet']);
   assert.equal(r.code, 0, r.stderr);
   const pages = parseLines(r.stdout).filter((x) => x.type === 'page');

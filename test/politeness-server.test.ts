@@ -12,7 +12,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
 /** How long each page takes to answer, so overlapping requests would show. */
@@ -194,7 +194,7 @@ async function crawl(t: TestContext, seeds: string[], flags: string[]): Promise<
   t.after(cleanup);
   // --skip-extensions none: /files/report.pdf?download=1 is a robots.txt case (`/*.pdf$` does not match it), so it must be asked for
   const args = ['crawl', ...seeds.flatMap((s) => ['--seed', s]), '--store', dir, '--allow-private', '--quiet', '--skip-extensions', 'none', ...flags];
-  const r = await runCli(args, { timeoutMs: 60_000 });
+  const r = await runMain(args, { timeoutMs: 60_000 });
   assert.equal(r.code, 0, r.stderr);
   return parseLines(r.stdout);
 }
@@ -280,7 +280,7 @@ test('--delay-factor: a host that answers slowly is asked again only after facto
   });
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli(['crawl', '--seed', `${base}/0`, '--store', dir, '--allow-private', '--quiet', '--max-pages', '4', '--delay-ms', '0', '--delay-factor', '3']);
+  const r = await runMain(['crawl', '--seed', `${base}/0`, '--store', dir, '--allow-private', '--quiet', '--max-pages', '4', '--delay-ms', '0', '--delay-factor', '3']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(parseLines(r.stdout).length, 4);
   assert.equal(starts.length, 4);
@@ -290,7 +290,7 @@ test('--delay-factor: a host that answers slowly is asked again only after facto
     const gap = starts[i] - starts[i - 1];
     assert.ok(gap >= SLOW_MS + 3 * SLOW_MS - TOLERANCE_MS, `gap ${gap.toFixed(0)} ms before request ${i}`);
   }
-  const bad = await runCli(['crawl', '--seed', `${base}/0`, '--delay-factor', '-1']);
+  const bad = await runMain(['crawl', '--seed', `${base}/0`, '--delay-factor', '-1']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--delay-factor/);
 });

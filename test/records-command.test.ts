@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CrawlStore } from '../src/store/level.ts';
-import { BIN, ROOT, parseLines, runCli, tempDir, fixtureReplay } from './helpers/cli.ts';
+import { BIN, ROOT, parseLines, runCli, runMain, tempDir, fixtureReplay } from './helpers/cli.ts';
 import { syntheticWebDir } from './helpers/synthetic-web.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl } from './helpers/redis.ts';
 
@@ -14,7 +14,7 @@ test('records: the log is the crawl stdout byte for byte, over two runs; --after
   const { url, dir } = await fixtureReplay(t);
   const store = path.join(dir, 'store');
   const crawl = (maxPages: number) =>
-    runCli(['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--proxy', url, '--store', store, '--max-pages', String(maxPages), '--quiet', '--text']);
+    runMain(['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--proxy', url, '--store', store, '--max-pages', String(maxPages), '--quiet', '--text']);
   const first = await crawl(25);
   const second = await crawl(60); // resumes the same store
   assert.equal(first.code, 0, first.stderr);
@@ -23,19 +23,19 @@ test('records: the log is the crawl stdout byte for byte, over two runs; --after
   const lines = printed.split('\n').filter(Boolean);
   assert.ok(lines.length >= 60, `${lines.length} records`);
 
-  const all = await runCli(['records', '--store', store]);
+  const all = await runMain(['records', '--store', store]);
   assert.equal(all.code, 0, all.stderr);
   assert.equal(all.stderr, '');
   assert.equal(all.stdout, printed, 'the same lines in the same order');
 
-  const rest = await runCli(['records', '--store', store, '--after', String(first.stdout.split('\n').filter(Boolean).length)]);
+  const rest = await runMain(['records', '--store', store, '--after', String(first.stdout.split('\n').filter(Boolean).length)]);
   assert.equal(rest.stdout, second.stdout, '--after N: what came after the first N lines');
-  assert.equal((await runCli(['records', '--store', store, '--after', String(lines.length)])).stdout, '');
+  assert.equal((await runMain(['records', '--store', store, '--after', String(lines.length)])).stdout, '');
 
   const records = parseLines(printed);
-  const errors = await runCli(['records', '--store', store, '--type', 'error']);
+  const errors = await runMain(['records', '--store', store, '--type', 'error']);
   assert.deepEqual(parseLines(errors.stdout), records.filter((r) => r.type === 'error'));
-  const pages = await runCli(['records', '--store', store, '--type', 'page', '--after', '10']);
+  const pages = await runMain(['records', '--store', store, '--type', 'page', '--after', '10']);
   assert.deepEqual(parseLines(pages.stdout), records.slice(10).filter((r) => r.type === 'page'));
 });
 
@@ -58,13 +58,13 @@ test('records: a store a crawl holds is FC_STORE_LOCKED (exit 1); bad values exi
     [['--store', ROOT], /not a focuscrawl store/],
     [['--bogus'], /bogus/],
   ] as const) {
-    const r = await runCli(['records', '--store', path.join(dir, 'held'), ...args]);
+    const r = await runMain(['records', '--store', path.join(dir, 'held'), ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, pattern);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.equal(r.stdout, '');
   }
-  const help = await runCli(['records', '--help']);
+  const help = await runMain(['records', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^Usage: focuscrawl records/);
 });
@@ -73,7 +73,7 @@ test('records | head -3: exit 0, three records, no error', async (t) => {
   const { web, dir } = await syntheticWebDir(t);
   const store = path.join(dir, 's');
   // enough records (~600 × ~0.5 KB) to fill the pipe, so the writer meets EPIPE
-  const c = await runCli(['crawl', '--seed', 'http://h0.example/p/0', '--proxy', web.url, '--store', store, '--max-pages', '600', '--concurrency', '8', '--per-host', '2', '--delay-ms', '0', '--quiet']);
+  const c = await runMain(['crawl', '--seed', 'http://h0.example/p/0', '--proxy', web.url, '--store', store, '--max-pages', '600', '--concurrency', '8', '--per-host', '2', '--delay-ms', '0', '--quiet']);
   assert.equal(c.code, 0, c.stderr);
   const script = `"${process.execPath}" "${BIN}" records --store "${store}" | head -3; echo "records exit: \${PIPESTATUS[0]}" >&2`;
   const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
@@ -88,11 +88,11 @@ test('records --store redis://…: the shared log as the crawl printed it', { sk
   const { url } = await fixtureReplay(t);
   t.after(() => redis.stop());
   const store = `${redis.url}?crawl=${uniqueCrawl('records')}`;
-  const c = await runCli(['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--proxy', url, '--store', store, '--max-pages', '20', '--quiet']);
+  const c = await runMain(['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--proxy', url, '--store', store, '--max-pages', '20', '--quiet']);
   assert.equal(c.code, 0, c.stderr);
   assert.ok(parseLines(c.stdout).length >= 20);
-  const r = await runCli(['records', '--store', store]);
+  const r = await runMain(['records', '--store', store]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, c.stdout);
-  assert.equal((await runCli(['records', '--store', store, '--after', '5'])).stdout, c.stdout.split('\n').slice(5).join('\n'));
+  assert.equal((await runMain(['records', '--store', store, '--after', '5'])).stdout, c.stdout.split('\n').slice(5).join('\n'));
 });

@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { RedisStore, crawlKeys, parseRedisLocation, redisUrlKey, seenBuckets, seenSlot } from '../src/store/redis.ts';
 import * as S from '../src/store/redis-scripts.ts';
 import type { FrontierEntry } from '../src/types.ts';
-import { ROOT, runCli } from './helpers/cli.ts';
+import { ROOT, runMain } from './helpers/cli.ts';
 import { REDIS_SKIP, startRedis, uniqueCrawl, type RedisServer } from './helpers/redis.ts';
 
 let server: RedisServer | undefined;
@@ -438,7 +438,7 @@ setInterval(() => {}, 1000);`,
 });
 
 test('--lease-ms needs a redis:// store (exit 2, FC_USAGE)', async () => {
-  const r = await runCli(['crawl', '--seed', 'http://example.test/', '--lease-ms', '500', '--store', path.join(os.tmpdir(), 'nope')]);
+  const r = await runMain(['crawl', '--seed', 'http://example.test/', '--lease-ms', '500', '--store', path.join(os.tmpdir(), 'nope')]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /FC_USAGE.*--lease-ms: needs --store redis:/);
 });

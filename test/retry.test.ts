@@ -18,7 +18,7 @@ import { hostBackoffMs, isRetryable, parseRetryAfter, shouldRetry, type RetryPol
 import { sinkStage } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store/level.ts';
 import type { CrawlItem, FetchResult, FrontierEntry } from '../src/types.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
@@ -324,7 +324,7 @@ test('e2e: a trickling body hits the whole-request deadline (FC_TIMEOUT), retrie
 
 test('CLI: retry and timeout flags are validated', async () => {
   for (const args of [['--retries=-1'], ['--fetch-timeout-ms', '0']]) {
-    const r = await runCli(['crawl', '--seed', 'http://127.0.0.1:9/', '--store', '/nonexistent/never-created', ...args]);
+    const r = await runMain(['crawl', '--seed', 'http://127.0.0.1:9/', '--store', '/nonexistent/never-created', ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /--(retries|timeout-ms|fetch-timeout-ms|max-retry-after): must be/);
   }

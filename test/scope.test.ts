@@ -9,7 +9,7 @@ import path from 'node:path';
 import { compileScope, hostNameOf, parseDomain, parsePattern } from '../src/urls/scope.ts';
 import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
 import type { CrawlItem, Outlink } from '../src/types.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { makePage } from './helpers/pages.ts';
 import { serve } from './helpers/serve.ts';
 
@@ -146,7 +146,7 @@ test('e2e: --allow-domain, --include and --exclude hold for links and sitemap en
   t.after(cleanup);
   const sitemap = path.join(dir, 'urls.txt');
   await writeFile(sitemap, `${base}/keep/e\n${base}/skip/f\n${other}/keep/g\n`);
-  const r = await runCli([
+  const r = await runMain([
     'crawl', '--seed', `${base}/start`, '--sitemap', sitemap, '--store', path.join(dir, 's'), '--allow-private', '--delay-ms', '0',
     '--stats-interval', '0', '--allow-domain', '127.0.0.1', '--include', '^http://[^/]+/keep/', '--exclude', 'private',
   ]);
@@ -169,7 +169,7 @@ test('e2e: a redirect out of scope is an FC_OUT_OF_SCOPE record and is not follo
   });
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli([
+  const r = await runMain([
     'crawl', '--seed', `${base}/start`, '--store', path.join(dir, 's'), '--allow-private', '--delay-ms', '0', '--stats-interval', '0', '--allow-domain', '127.0.0.1',
   ]);
   assert.equal(r.code, 0, r.stderr);
@@ -183,7 +183,7 @@ test('e2e: a redirect out of scope is an FC_OUT_OF_SCOPE record and is not follo
 
 test('e2e: a bad --allow-domain or --include is exit 2 with one FC_USAGE line', async () => {
   for (const args of [['--allow-domain', 'http://a.test/'], ['--include', '(['], ['--exclude', '']]) {
-    const r = await runCli(['crawl', '--seed', 'http://a.test/', '--store', '/nonexistent/never', ...args]);
+    const r = await runMain(['crawl', '--seed', 'http://a.test/', '--store', '/nonexistent/never', ...args]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^focuscrawl: FC_USAGE: [^\n]+\n$/);

@@ -17,7 +17,7 @@ import {
 import { pageFingerprint } from '../src/stages/dedup.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { parseBody } from '../src/parse/body.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 
 const SEED = 20261122;
 
@@ -193,7 +193,7 @@ test('crawl: a mirrored page is marked duplicateOf the original and its links ar
   const { base, hits } = await mirrorWeb(t);
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli(crawlArgs(base, path.join(dir, 's')));
+  const r = await runMain(crawlArgs(base, path.join(dir, 's')));
   assert.equal(r.code, 0, r.stderr);
   const pages = new Map(parseLines(r.stdout).filter((x) => x.type === 'page').map((x) => [new URL(x.url).pathname, x]));
   assert.equal(pages.get('/mirror/')?.duplicateOf, `${base}/orig/`);
@@ -211,12 +211,12 @@ test('crawl: --near-dup-distance 0 turns detection off', async (t) => {
   const { base, hits } = await mirrorWeb(t);
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli(crawlArgs(base, path.join(dir, 's'), '--near-dup-distance', '0'));
+  const r = await runMain(crawlArgs(base, path.join(dir, 's'), '--near-dup-distance', '0'));
   assert.equal(r.code, 0, r.stderr);
   const records = parseLines(r.stdout);
   assert.ok(records.every((x) => x.duplicateOf === undefined && x.simhash === undefined));
   assert.equal(hits.get('/mirror/child'), 1);
-  const bad = await runCli(crawlArgs(base, path.join(dir, 's2'), '--near-dup-distance', '11'));
+  const bad = await runMain(crawlArgs(base, path.join(dir, 's2'), '--near-dup-distance', '11'));
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /near-dup-distance/);
 });
@@ -227,10 +227,10 @@ test('crawl: a resumed crawl still knows the fingerprints of the first run', asy
   t.after(cleanup);
   const store = path.join(dir, 's');
   // breadth-first, one at a time: /, /orig/, then stop before /mirror/
-  const first = await runCli(crawlArgs(base, store, '--max-pages', '2'));
+  const first = await runMain(crawlArgs(base, store, '--max-pages', '2'));
   assert.equal(first.code, 0, first.stderr);
   assert.deepEqual(parseLines(first.stdout).map((x) => new URL(x.url).pathname), ['/', '/orig/']);
-  const second = await runCli(crawlArgs(base, store));
+  const second = await runMain(crawlArgs(base, store));
   assert.equal(second.code, 0, second.stderr);
   const mirror = parseLines(second.stdout).find((x) => new URL(x.url).pathname === '/mirror/');
   assert.equal(mirror?.duplicateOf, `${base}/orig/`, 'found through the index rebuilt from the store');

@@ -18,7 +18,7 @@ import {
   type SitemapFetch,
   type SitemapUrl,
 } from '../src/seeds/sitemap.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 
 const SEED = 20261122;
 
@@ -235,7 +235,7 @@ test('crawl seeded only by --sitemap: URLs at depth 1, robots and trap rules app
   const { base, hits } = await sitemapWeb(t);
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli(crawl(path.join(dir, 's'), '--sitemap', `${base}/index.xml`));
+  const r = await runMain(crawl(path.join(dir, 's'), '--sitemap', `${base}/index.xml`));
   assert.equal(r.code, 0, r.stderr);
   const records = parseLines(r.stdout);
   const byPath = new Map(records.map((x) => [new URL(x.url).pathname, x]));
@@ -258,17 +258,17 @@ test('crawl: --sitemap FILE (gzip) and --sitemaps-from-robots; a missing file is
   const file = path.join(dir, 'list.txt.gz');
   // a local file may list any host (the user vouches for it)
   await writeFile(file, zlib.gzipSync(`${base}/b\n${base.replace('127.0.0.1', 'localhost')}/c\n`));
-  const r = await runCli(crawl(path.join(dir, 's1'), '--sitemap', file, '--max-depth', '1'));
+  const r = await runMain(crawl(path.join(dir, 's1'), '--sitemap', file, '--max-depth', '1'));
   assert.equal(r.code, 0, r.stderr);
   const urls = parseLines(r.stdout).map((x) => x.url);
   assert.deepEqual(urls, [`${base}/b`, `${base.replace('127.0.0.1', 'localhost')}/c`]);
-  const r2 = await runCli(crawl(path.join(dir, 's2'), '--seed', `${base}/`, '--sitemaps-from-robots'));
+  const r2 = await runMain(crawl(path.join(dir, 's2'), '--seed', `${base}/`, '--sitemaps-from-robots'));
   assert.equal(r2.code, 0, r2.stderr);
   const paths = parseLines(r2.stdout).map((x) => new URL(x.url).pathname);
   assert.deepEqual(paths[0], '/', 'the seed comes first');
   assert.deepEqual(new Set(paths), new Set(['/', '/a', '/b', '/c', '/private/p']));
   assert.ok((hits.get('/index.xml') ?? 0) >= 1);
-  const missing = await runCli(crawl(path.join(dir, 's3'), '--sitemap', path.join(dir, 'nope.xml')));
+  const missing = await runMain(crawl(path.join(dir, 's3'), '--sitemap', path.join(dir, 'nope.xml')));
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /FC_USAGE: --sitemap .*nope\.xml/);
 });

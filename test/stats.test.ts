@@ -18,7 +18,7 @@ import { runStats, storeStats } from '../src/commands/stats.ts';
 import { LIVE_STATS_FILE, loadCrawlStats, StatsReporter, STATS_META_KEY } from '../src/output/stats-live.ts';
 import { CrawlStore } from '../src/store/level.ts';
 import type { ErrorRecord, PageRecord } from '../src/types.ts';
-import { BIN, ROOT, fixtureReplay, parseLines, runCli, spawnCli, tempDir } from './helpers/cli.ts';
+import { BIN, ROOT, fixtureReplay, parseLines, spawnCli, tempDir, runMain } from './helpers/cli.ts';
 
 function page(i: number, over: Partial<PageRecord> = {}): PageRecord {
   return {
@@ -296,7 +296,7 @@ test('e2e: stats records on stderr (JSON), the final one in meta, `focuscrawl st
   // replayed answers skip the politeness delay unless --delay-ms is given: it
   // makes the crawl last several intervals (60 ms with 0.2 s intervals gave one
   // interval record in a CI run: the crawl can finish in under 0.4 s)
-  const r = await runCli([...CRAWL, '--proxy', replayUrl, '--store', store, '--max-pages', '30', '--delay-ms', '150', '--stats-interval', '0.1', '--log-format', 'json']);
+  const r = await runMain([...CRAWL, '--proxy', replayUrl, '--store', store, '--max-pages', '30', '--delay-ms', '150', '--stats-interval', '0.1', '--log-format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /[\r\x1b]/, 'no progress line: stderr is a pipe');
   const lines = parseLines(r.stderr); // every stderr line is one JSON object
@@ -327,14 +327,14 @@ test('e2e: stats records on stderr (JSON), the final one in meta, `focuscrawl st
   const meta = await s.getMeta(STATS_META_KEY);
   await s.close();
   assert.deepEqual({ ...(meta as object), digest: undefined }, { ...final, digest: undefined });
-  const cli = await runCli(['stats', '--store', store, '--log-format', 'json']);
+  const cli = await runMain(['stats', '--store', store, '--log-format', 'json']);
   assert.equal(cli.code, 0, cli.stderr);
   assert.deepEqual(JSON.parse(cli.stdout), { ...final, state: 'finished' });
   const text = await captureStats(['--store', store]);
   assert.match(text, /^focuscrawl: stats \(finished\): 30\/30 pages, .*harvest .*latency p50 \d+ ms/);
 
   // a resumed crawl continues the totals
-  const again = await runCli(['crawl', '--proxy', replayUrl, '--store', store, '--max-pages', '40', '--stats-interval', '0', '--log-format', 'json']);
+  const again = await runMain(['crawl', '--proxy', replayUrl, '--store', store, '--max-pages', '40', '--stats-interval', '0', '--log-format', 'json']);
   assert.equal(again.code, 0, again.stderr);
   const againLines = parseLines(again.stderr);
   assert.equal(againLines.filter((l) => l.type === 'stats').length, 0, '--stats-interval 0: no stats records');
@@ -351,11 +351,11 @@ test('e2e: running a finished crawl again keeps its saved clock and rates', asyn
   const { url: replayUrl, dir } = await fixtureReplay(t);
   const store = path.join(dir, 'store');
   const args = [...CRAWL, '--proxy', replayUrl, '--store', store, '--max-pages', '5', '--stats-interval', '0', '--quiet'];
-  const first = await runCli(args);
+  const first = await runMain(args);
   assert.equal(first.code, 0, first.stderr);
   const before = await storeStats(store);
   assert.equal(before.runPages, 5);
-  const again = await runCli(args);
+  const again = await runMain(args);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(again.stdout, '', 'nothing left to do');
   const after = await storeStats(store);

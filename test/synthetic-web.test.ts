@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { writeFile } from 'node:fs/promises';
 import { startSyntheticProxy } from '../fixtures/serve-synthetic.ts';
 import { DIR_SIZE, HUB_FACTOR, parseWebSpec, SyntheticWeb } from '../fixtures/synthetic-web.ts';
-import { parseLines, runCli, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 
 /** GET `url` through the forward proxy at `proxy` (absolute-form request). */
 function viaProxy(proxy: string, url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
@@ -208,7 +208,7 @@ test('a best-first crawl through the proxy finds its topic', async (t) => {
   const topicFile = path.join(dir, 'topic.json');
   await writeFile(topicFile, JSON.stringify(web.topicFile('sailing')));
   const seeds = web.seeds('sailing', 2).flatMap((s) => ['--seed', s]);
-  const res = await runCli(['crawl', ...seeds, '--proxy', proxy.url, '--topic', topicFile, '--store', path.join(dir, 'store'), '--max-pages', '40', '--concurrency', '8', '--quiet']);
+  const res = await runMain(['crawl', ...seeds, '--proxy', proxy.url, '--topic', topicFile, '--store', path.join(dir, 'store'), '--max-pages', '40', '--concurrency', '8', '--quiet']);
   assert.equal(res.code, 0, res.stderr);
   const pages = parseLines(res.stdout).filter((r) => r.type === 'page');
   assert.equal(pages.length, 40);

@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { parseLines, runCli, fixtureReplay } from './helpers/cli.ts';
+import { parseLines, fixtureReplay, runMain } from './helpers/cli.ts';
 
 async function crawl(replayUrl: string, store: string, extra: string[]): Promise<any[]> {
-  const r = await runCli([
+  const r = await runMain([
     'crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json',
     '--proxy', replayUrl, '--store', store, '--max-pages', '40', '--quiet', ...extra,
   ]);
@@ -58,7 +58,7 @@ test('crawl --text: HTML pages carry their main text; --text-max-chars cuts it a
 
 test('crawl --text-max-chars: a bad value is one FC_USAGE line and exit 2', async () => {
   for (const v of ['0', '-1', 'x', '']) {
-    const r = await runCli(['crawl', '--seed', 'http://x.example/', '--text-max-chars', v]);
+    const r = await runMain(['crawl', '--seed', 'http://x.example/', '--text-max-chars', v]);
     assert.equal(r.code, 2, `${v}: ${r.stderr}`);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /--text-max-chars/);

@@ -13,7 +13,7 @@ import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store/level.ts';
 import { DEFAULT_TRAP_LIMITS, hasRepetition, pathSegments, trapReason, type TrapReason } from '../src/urls/traps.ts';
 import type { CrawlItem, FrontierEntry, Outlink } from '../src/types.ts';
-import { runCli, parseLines, tempDir } from './helpers/cli.ts';
+import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { makePage } from './helpers/pages.ts';
 import { serve } from './helpers/serve.ts';
 
@@ -291,7 +291,7 @@ test('e2e: a crawl of a trap web ends by itself; loops stop at the rules, the ca
   const loop = await loopServer(t);
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const r = await runCli(
+  const r = await runMain(
     [
       'crawl', '--seed', `${cal.url}/cal?month=0`, '--seed', `${loop.url}/`, '--store', dir, '--allow-private',
       '--delay-ms', '0', '--max-pages-per-host', '30', '--stats-interval', '0',
@@ -330,13 +330,13 @@ test('e2e: the host budget holds across resumed runs (log scan, then checkpoint)
   const base = ['crawl', '--store', dir, '--allow-private', '--delay-ms', '0', '--quiet', '--stats-interval', '0'];
 
   // run 1: no budget, stopped by --max-pages after 20 pages (no checkpoint written)
-  const r1 = await runCli([...base, '--seed', `${cal.url}/cal?month=0`, '--max-pages', '20', '--max-pages-per-host', '0'], { timeoutMs: 60_000 });
+  const r1 = await runMain([...base, '--seed', `${cal.url}/cal?month=0`, '--max-pages', '20', '--max-pages-per-host', '0'], { timeoutMs: 60_000 });
   assert.equal(r1.code, 0, r1.stderr);
   assert.equal(parseLines(r1.stdout).filter((x) => x.type === 'page').length, 20);
   assert.equal(cal.hits.length, 20);
 
   // run 2: budget 30, counted from the log of run 1: 10 more pages, then the crawl ends
-  const r2 = await runCli([...base, '--max-pages-per-host', '30'], { timeoutMs: 60_000 });
+  const r2 = await runMain([...base, '--max-pages-per-host', '30'], { timeoutMs: 60_000 });
   assert.equal(r2.code, 0, r2.stderr);
   const two = parseLines(r2.stdout);
   assert.equal(two.filter((x) => x.type === 'page').length, 10);
@@ -344,7 +344,7 @@ test('e2e: the host budget holds across resumed runs (log scan, then checkpoint)
   assert.equal(cal.hits.length, 30);
 
   // run 3: a new seed on the full host is refused without a request
-  const r3 = await runCli([...base, '--max-pages-per-host', '30', '--seed', `${cal.url}/cal?month=500`], { timeoutMs: 60_000 });
+  const r3 = await runMain([...base, '--max-pages-per-host', '30', '--seed', `${cal.url}/cal?month=500`], { timeoutMs: 60_000 });
   assert.equal(r3.code, 0, r3.stderr);
   const three = parseLines(r3.stdout);
   assert.deepEqual(three.map((x) => [x.url, x.code]), [[`${cal.url}/cal?month=500`, 'FC_HOST_BUDGET']]);

@@ -20,7 +20,7 @@ import { exchangesOf, warcOutStage } from '../src/stages/warc-out.ts';
 import { pageFilePath } from '../src/stages/pages-out.ts';
 import type { CrawlItem, FetchResult } from '../src/types.ts';
 import { archivedResponseHeaders, WarcWriter, type WarcPage } from '../src/output/warc.ts';
-import { fixtureReplay, parseLines, ROOT, runCli, spawnCli, tempDir } from './helpers/cli.ts';
+import { fixtureReplay, parseLines, ROOT, spawnCli, tempDir, runMain } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
 const execFileAsync = promisify(execFile);
@@ -319,7 +319,7 @@ test('crawl --warc-out: a gzip, chunked answer is stored decoded with X-Crawler-
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const out = path.join(dir, 'warcs');
-  const r = await runCli(['crawl', '--seed', `${base}/`, '--allow-private', '--store', path.join(dir, 'store'), '--delay-ms', '0',
+  const r = await runMain(['crawl', '--seed', `${base}/`, '--allow-private', '--store', path.join(dir, 'store'), '--delay-ms', '0',
     '--max-bytes', '3000', '--warc-out', out, '--quiet']);
   assert.equal(r.code, 0, r.stderr);
   const recs = parseLines(r.stdout);
@@ -361,12 +361,12 @@ test('crawl --warc-out: a gzip, chunked answer is stored decoded with X-Crawler-
 test('crawl --warc-out bad values: --warc-max-size is FC_USAGE (exit 2), an unusable directory FC_WARC (exit 1)', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const bad = await runCli(['crawl', '--seed', 'http://a.example/', '--store', path.join(dir, 's'), '--warc-out', dir, '--warc-max-size', '12X']);
+  const bad = await runMain(['crawl', '--seed', 'http://a.example/', '--store', path.join(dir, 's'), '--warc-out', dir, '--warc-max-size', '12X']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--warc-max-size/);
   const file = path.join(dir, 'f');
   await writeFile(file, 'x');
-  const r = await runCli(['crawl', '--seed', 'http://a.example/', '--store', path.join(dir, 's2'), '--warc-out', file, '--quiet']);
+  const r = await runMain(['crawl', '--seed', 'http://a.example/', '--store', path.join(dir, 's2'), '--warc-out', file, '--quiet']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FC_WARC/);
 });
@@ -377,7 +377,7 @@ test('round trip: a bfs crawl of the fixture web written as WARC, replayed, craw
   const pages1 = path.join(dir, 'pages1');
   const pages2 = path.join(dir, 'pages2');
   const seeds = path.join(ROOT, 'fixtures', 'demo-seeds.txt');
-  const first = await runCli(['crawl', '--seeds', seeds, '--strategy', 'bfs', '--proxy', proxy, '--store', path.join(dir, 's1'),
+  const first = await runMain(['crawl', '--seeds', seeds, '--strategy', 'bfs', '--proxy', proxy, '--store', path.join(dir, 's1'),
     '--max-pages', '200', '--warc-out', warcDir, '--warc-max-size', '100k', '--pages-out', pages1, '--quiet']);
   assert.equal(first.code, 0, first.stderr);
   const files = (await readdir(warcDir)).sort();
@@ -386,7 +386,7 @@ test('round trip: a bfs crawl of the fixture web written as WARC, replayed, craw
 
   const replay = await createReplayServer({ warcs: files.map((f) => path.join(warcDir, f)) });
   t.after(() => replay.close());
-  const second = await runCli(['crawl', '--seeds', seeds, '--topic', path.join(ROOT, 'fixtures', 'demo-topic.json'), '--strategy', 'best-first',
+  const second = await runMain(['crawl', '--seeds', seeds, '--topic', path.join(ROOT, 'fixtures', 'demo-topic.json'), '--strategy', 'best-first',
     '--proxy', replay.url, '--store', path.join(dir, 's2'), '--max-pages', '200', '--pages-out', pages2, '--quiet']);
   assert.equal(second.code, 0, second.stderr);
 
@@ -461,7 +461,7 @@ test('crawl --warc-out killed with SIGKILL: every page on stdout is in the .open
   assert.ok(pages.length >= 25);
   for (const p of pages) assert.ok(finals.has(p.finalUrl), `${p.finalUrl} committed but not archived`);
 
-  const resumed = await runCli(args);
+  const resumed = await runMain(args);
   assert.equal(resumed.code, 0, resumed.stderr);
   const after = (await readdir(warcDir)).sort();
   assert.equal(after.length, 2);
@@ -523,7 +523,7 @@ test('crawl --warc-out: every answer the server gave is archived, whatever becam
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const out = path.join(dir, 'warcs');
-  const r = await runCli(['crawl', '--seed', `${base}/`, '--allow-private', '--store', path.join(dir, 'store'), '--delay-ms', '0',
+  const r = await runMain(['crawl', '--seed', `${base}/`, '--allow-private', '--store', path.join(dir, 'store'), '--delay-ms', '0',
     '--warc-out', out, '--quiet', '--retries', '0']);
   assert.equal(r.code, 0, r.stderr);
   const codes = Object.fromEntries(parseLines(r.stdout).map((x) => [new URL(x.url).pathname, x.code ?? x.status]));

@@ -1,12 +1,11 @@
 /** Test helpers: run the real CLI as a child process, and temp dirs. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import assert from 'node:assert/strict';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestContext } from 'node:test';
+import { after, type TestContext } from 'node:test';
+import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createReplayServer } from '../../src/replay/server.ts';
 
@@ -94,42 +93,98 @@ export async function fixtureReplay(t: TestContext, warc = path.join(ROOT, 'fixt
   return { url: replay.url, dir };
 }
 
-/**
- * Runs the CLI's main() once per argument list, all in ONE child process
- * (a process start costs seconds on a loaded machine), capturing what each
- * call writes to stdout and stderr; `code` is the exit code main() returns
- * (bin/focuscrawl sets it as process.exitCode). runCli covers the real
- * process for a few of the same cases.
- */
-export async function runMainEach(cases: string[][]): Promise<CliResult[]> {
-  const cli = new URL('../../src/cli.ts', import.meta.url).href;
-  const script = `
-    import { main } from ${JSON.stringify(cli)};
-    process.stdout.setMaxListeners(0); // main() adds an 'error' listener per call
-    const out = [];
-    const write = { out: process.stdout.write, err: process.stderr.write };
-    for (const args of JSON.parse(process.env.FC_CASES)) {
-      const r = { code: null, signal: null, stdout: '', stderr: '' };
-      process.stdout.write = (c) => ((r.stdout += c), true);
-      process.stderr.write = (c) => ((r.stderr += c), true);
-      try {
-        r.code = await main(args);
-      } finally {
-        process.stdout.write = write.out;
-        process.stderr.write = write.err;
-      }
-      out.push(r);
-    }
-    process.stdout.write(JSON.stringify(out));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    env: { ...process.env, FC_CASES: JSON.stringify(cases) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** One child process per test file that runs the CLI's main() on request (test/helpers/cli-host.mjs). */
+interface Host {
+  child: ChildProcess;
+  ready: Promise<void>;
+  pending: Map<number, { resolve: (r: CliResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>;
+  next: number;
+  stderr: string;
+}
+let host: Host | undefined;
+
+// The host ends with the file's tests, and is waited for: a child nobody
+// waits for is left out of the CPU time `time` reports.
+after(async () => {
+  const h = host;
+  if (h === undefined || h.child.exitCode !== null || h.child.signalCode !== null) return;
+  const exited = once(h.child, 'exit');
+  h.child.ref(); // else this process may end first
+  h.child.disconnect();
+  await exited;
+});
+
+/** Keep the test process alive exactly while a request is out. */
+function holdHost(h: Host): void {
+  const busy = h.pending.size > 0;
+  for (const handle of [h.child, h.child.channel, h.child.stdout, h.child.stderr] as Array<{ ref?: () => void; unref?: () => void } | null | undefined>) {
+    if (busy) handle?.ref?.();
+    else handle?.unref?.();
+  }
+}
+
+function startHost(): Host {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', LOOPBACK_DNS, path.join(ROOT, 'test', 'helpers', 'cli-host.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, FC_CLI: new URL('../../src/cli.ts', import.meta.url).href },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const [code] = (await once(child, 'close')) as [number | null];
-  assert.equal(code, 0, `harness failed: ${stderr}`);
-  return JSON.parse(stdout) as CliResult[];
+  const h: Host = { child, ready: Promise.resolve(), pending: new Map(), next: 0, stderr: '' };
+  child.stdout!.resume(); // a write that missed the swap; nobody reads it
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (h.stderr = (h.stderr + d).slice(-10_000)));
+  h.ready = new Promise((resolve, reject) => {
+    child.on('message', (m: { ready?: true; id?: number; result?: CliResult }) => {
+      if (m.ready === true) return resolve();
+      const p = h.pending.get(m.id!);
+      if (p === undefined) return;
+      clearTimeout(p.timer);
+      h.pending.delete(m.id!);
+      holdHost(h);
+      p.resolve(m.result!);
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (host === h) host = undefined;
+      const err = new Error(`CLI host exited (${code ?? signal}): ${h.stderr}`);
+      reject(err);
+      for (const p of h.pending.values()) {
+        clearTimeout(p.timer);
+        p.reject(err);
+      }
+      h.pending.clear();
+    });
+  });
+  h.ready.catch(() => {});
+  return h;
+}
+
+/**
+ * Runs the CLI's main() with `args` in this test file's CLI host: one child
+ * process, started on first use, that keeps the CLI's modules loaded (a
+ * process start with tsx costs ~0.4 s of CPU), and runs one main() at a
+ * time with stdout and stderr captured; `code` is the exit code main()
+ * returns (bin/focuscrawl sets it as process.exitCode) and `signal` is
+ * always null. For tests that are not about the process boundary; runCli
+ * runs the real bin (exit codes, signals, a closed stdout).
+ */
+export async function runMain(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  const h = (host ??= startHost());
+  await h.ready;
+  const id = h.next++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      h.child.kill('SIGKILL'); // the requests queued behind this one fail too
+      reject(new Error(`CLI timed out: ${args.join(' ')}\n${h.stderr}`));
+    }, opts.timeoutMs ?? 120_000);
+    h.pending.set(id, { resolve, reject, timer });
+    holdHost(h);
+    h.child.send({ id, args, cwd: opts.cwd ?? ROOT });
+  });
+}
+
+/** runMain for each argument list in turn. */
+export async function runMainEach(cases: string[][]): Promise<CliResult[]> {
+  const out: CliResult[] = [];
+  for (const args of cases) out.push(await runMain(args));
+  return out;
 }
