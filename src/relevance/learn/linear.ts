@@ -154,12 +154,22 @@ export class LinearClassifier {
     this.lambda = lambda;
     this.cv = cv;
     this.threshold = threshold;
-    this.#compiled = new Compiled(idf, weight);
+    this.#compiled = new Compiled(idf, (f) => [weight.get(f)!], 1);
   }
 
   /** Vocabulary size. */
   get size(): number {
     return this.#idf.size;
+  }
+
+  /** The vocabulary's idf (read-only view; LinearRivals shares it). */
+  get idf(): ReadonlyMap<string, number> {
+    return this.#idf;
+  }
+
+  /** The weight of a vocabulary feature (0 outside it). */
+  weightOf(f: string): number {
+    return this.#weight.get(f) ?? 0;
   }
 
   /** The raw margin z = w·x + b of a feature bag (x: the normalised TF-IDF vector). */
@@ -196,30 +206,24 @@ export class LinearClassifier {
    * options or when the examples lack a class.
    */
   static train(examples: readonly { features: readonly string[]; label: 0 | 1 }[], opts: LinearOptions = {}): LinearClassifier {
-    const lambdas = opts.lambdas ?? DEFAULT_LAMBDAS;
-    const k = opts.folds ?? 3;
-    const minDf = opts.minDf ?? 2;
-    const maxFeatures = opts.maxFeatures ?? 200_000;
-    const maxIter = opts.maxIterations ?? 150;
-    if (lambdas.length === 0 || !lambdas.every((l) => Number.isFinite(l) && l > 0)) throw new TypeError('lambdas must be positive numbers');
-    if (!Number.isInteger(k) || k < 2) throw new TypeError(`folds must be an integer >= 2, got ${k}`);
     const labels = examples.map((e) => e.label);
     const nPos = labels.reduce<number>((s, y) => s + y, 0);
     if (nPos === 0 || nPos === labels.length) throw new TypeError('LinearClassifier.train needs examples of both classes');
-    if (labels.length < 2 * k) throw new TypeError(`LinearClassifier.train needs at least ${2 * k} examples`);
+    return LinearClassifier.fitPrepared(prepare(examples, opts), labels, opts).classifier;
+  }
 
-    // vocabulary and rows (idf from all examples: unsupervised, shared by the folds)
-    const df = new Map<string, number>();
-    for (const e of examples) for (const f of new Set(e.features)) df.set(f, (df.get(f) ?? 0) + 1);
-    const vocab = [...df].filter(([, c]) => c >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, maxFeatures);
-    const index = new Map<string, number>();
-    const idf = new Float64Array(vocab.length);
-    const n = examples.length;
-    vocab.forEach(([f, c], j) => {
-      index.set(f, j);
-      idf[j] = Math.log((1 + n) / (1 + c)) + 1;
-    });
-    const rows: Row[] = examples.map((e) => vectorRow(e.features, index, idf));
+  /**
+   * Fits on prepared rows (shared by the one-vs-rest classifiers of
+   * trainOneVsRest): λ by cross-validation, Platt, threshold, the fold
+   * mean. Also returns the calibrated out-of-fold probability of every
+   * example (the held-out probabilities the threshold was chosen on).
+   */
+  static fitPrepared(prep: Prepared, labels: readonly (0 | 1)[], opts: LinearOptions = {}): { classifier: LinearClassifier; heldOut: Float64Array } {
+    const lambdas = opts.lambdas ?? DEFAULT_LAMBDAS;
+    const k = opts.folds ?? 3;
+    const maxIter = opts.maxIterations ?? 150;
+    const { vocab, index, idf, rows, examples } = prep;
+    const n = rows.length;
 
     // λ by cross-validation; Platt on the out-of-fold margins of the best λ
     const folds = kFoldIndices(n, k, opts.seed ?? 1);
@@ -284,8 +288,10 @@ export class LinearClassifier {
       idfMap.set(f, idf[j]);
       weightMap.set(f, w[j]);
     });
-    return new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold);
+    const heldOut = Float64Array.from(best.margins, (z) => sigmoid(platt[0] * z + platt[1]));
+    return { classifier: new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold), heldOut };
   }
+
 
   /** Plain JSON (numbers rounded to 6 significant digits); fromJSON(toJSON()) scores as this does up to that rounding. */
   toJSON(): LinearJSON {
@@ -325,6 +331,197 @@ export class LinearClassifier {
     if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
     return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
   }
+}
+
+
+/** The vocabulary, idf and TF-IDF rows of a training set (label-free: one set serves every one-vs-rest class). */
+export interface Prepared {
+  vocab: [string, number][];
+  index: Map<string, number>;
+  idf: Float64Array;
+  rows: Row[];
+  examples: readonly { features: readonly string[] }[];
+}
+
+/** Builds the vocabulary (minDf, maxFeatures) and the rows of `examples`. Throws TypeError for bad options. */
+export function prepare(examples: readonly { features: readonly string[] }[], opts: LinearOptions = {}): Prepared {
+  const lambdas = opts.lambdas ?? DEFAULT_LAMBDAS;
+  const k = opts.folds ?? 3;
+  const minDf = opts.minDf ?? 2;
+  const maxFeatures = opts.maxFeatures ?? 200_000;
+  if (lambdas.length === 0 || !lambdas.every((l) => Number.isFinite(l) && l > 0)) throw new TypeError('lambdas must be positive numbers');
+  if (!Number.isInteger(k) || k < 2) throw new TypeError(`folds must be an integer >= 2, got ${k}`);
+  if (examples.length < 2 * k) throw new TypeError(`LinearClassifier.train needs at least ${2 * k} examples`);
+  // vocabulary and rows (idf from all examples: unsupervised, shared by the folds)
+  const df = new Map<string, number>();
+  for (const e of examples) for (const f of new Set(e.features)) df.set(f, (df.get(f) ?? 0) + 1);
+  const vocab = [...df].filter(([, c]) => c >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, maxFeatures);
+  const index = new Map<string, number>();
+  const idf = new Float64Array(vocab.length);
+  const n = examples.length;
+  vocab.forEach(([f, c], j) => {
+    index.set(f, j);
+    idf[j] = Math.log((1 + n) / (1 + c)) + 1;
+  });
+  const rows: Row[] = examples.map((e) => vectorRow(e.features, index, idf));
+  return { vocab, index, idf, rows, examples };
+}
+
+/** The serialised rivals of a one-vs-rest judge (LinearRivals). */
+export interface RivalsJSON {
+  type: 'linear-ovr';
+  /** the other classes, in column order */
+  labels: string[];
+  /** per rival: bias, Platt [a, b], λ */
+  bias: number[];
+  platt: [number, number][];
+  lambda: number[];
+  /** per feature of the target classifier's vocabulary (same idf): one weight per rival, in `labels` order */
+  weights: Record<string, number[]>;
+  /** the precision = recall cut of oneVsRestShare on held-out examples */
+  threshold: number;
+}
+
+/**
+ * The other classes' one-vs-rest classifiers of a multi-class judge
+ * (trainOneVsRest): each is a LinearClassifier fitted like the target's
+ * (same vocabulary and idf, its own λ, fold-mean weights and Platt), stored
+ * as one weight column per class beside the target's vocabulary and scored
+ * in one walk of the text.
+ */
+export class LinearRivals {
+  readonly labels: readonly string[];
+  readonly threshold: number;
+  readonly #bias: Float64Array;
+  readonly #platt: readonly (readonly [number, number])[];
+  readonly #lambda: readonly number[];
+  readonly #weights: ReadonlyMap<string, Float64Array>;
+  readonly #compiled: Compiled;
+  readonly #out: Float64Array;
+
+  constructor(labels: string[], idf: ReadonlyMap<string, number>, weights: Map<string, Float64Array>, bias: number[], platt: [number, number][], lambda: number[], threshold: number) {
+    this.labels = Object.freeze([...labels]);
+    this.threshold = threshold;
+    this.#bias = Float64Array.from(bias);
+    this.#platt = platt;
+    this.#lambda = lambda;
+    this.#weights = weights;
+    const zero = new Float64Array(labels.length);
+    this.#compiled = new Compiled(idf, (f) => weights.get(f) ?? zero, labels.length);
+    this.#out = new Float64Array(labels.length);
+  }
+
+  /** The calibrated P(class | x) of every rival for textGrams of `texts` (as LinearClassifier.marginOfTexts). */
+  probabilitiesOfTexts(texts: readonly (readonly [text: string, prefix: string])[]): number[] {
+    const c = this.#compiled;
+    for (const [text, prefix] of texts) c.addText(text, prefix);
+    return this.#finish();
+  }
+
+  /** The calibrated P(class | features) of every rival. */
+  probabilities(features: readonly string[]): number[] {
+    const c = this.#compiled;
+    for (const f of features) c.addFeature(f);
+    return this.#finish();
+  }
+
+  #finish(): number[] {
+    this.#compiled.finishAll(this.#out);
+    return Array.from(this.#out, (dot, k) => sigmoid(this.#platt[k][0] * (dot + this.#bias[k]) + this.#platt[k][1]));
+  }
+
+  toJSON(): RivalsJSON {
+    const r = (x: number): number => Number(x.toPrecision(6));
+    const weights: Record<string, number[]> = {};
+    for (const [f, ws] of this.#weights) weights[f] = Array.from(ws, (w) => Number(w.toPrecision(5)));
+    return {
+      type: 'linear-ovr',
+      labels: [...this.labels],
+      bias: Array.from(this.#bias, r),
+      platt: this.#platt.map(([a, b]) => [r(a), r(b)]),
+      lambda: [...this.#lambda],
+      weights,
+      threshold: r(this.threshold),
+    };
+  }
+
+  /** Rebuilds the rivals of `target` (whose vocabulary and idf they share) from toJSON() output. Throws TypeError naming what is malformed. */
+  static fromJSON(json: unknown, target: LinearClassifier): LinearRivals {
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TypeError('rivals: expected an object');
+    const o = json as Record<string, unknown>;
+    const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+    if (o.type !== 'linear-ovr') throw new TypeError(`rivals: "type" must be "linear-ovr", got ${JSON.stringify(o.type)}`);
+    if (!Array.isArray(o.labels) || o.labels.length === 0 || !o.labels.every((l) => typeof l === 'string')) throw new TypeError('rivals: "labels" must be a non-empty array of strings');
+    const k = o.labels.length;
+    if (!Array.isArray(o.bias) || o.bias.length !== k || !o.bias.every(finite)) throw new TypeError(`rivals: "bias" must be ${k} finite numbers`);
+    if (!Array.isArray(o.lambda) || o.lambda.length !== k || !o.lambda.every((l) => finite(l) && l > 0)) throw new TypeError(`rivals: "lambda" must be ${k} positive numbers`);
+    if (!Array.isArray(o.platt) || o.platt.length !== k || !o.platt.every((p) => Array.isArray(p) && p.length === 2 && p.every(finite))) {
+      throw new TypeError(`rivals: "platt" must be ${k} pairs of finite numbers`);
+    }
+    if (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1) throw new TypeError('rivals: "threshold" must be a number between 0 and 1');
+    if (typeof o.weights !== 'object' || o.weights === null || Array.isArray(o.weights)) throw new TypeError('rivals: "weights" must be an object');
+    const weights = new Map<string, Float64Array>();
+    for (const [f, ws] of Object.entries(o.weights)) {
+      if (!target.idf.has(f)) throw new TypeError(`rivals: feature ${JSON.stringify(f)} is not in the target classifier's vocabulary`);
+      if (!Array.isArray(ws) || ws.length !== k || !ws.every(finite)) throw new TypeError(`rivals: feature ${JSON.stringify(f)} must have ${k} finite weights`);
+      weights.set(f, Float64Array.from(ws));
+    }
+    return new LinearRivals(o.labels as string[], target.idf, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold);
+  }
+}
+
+/**
+ * The target's share of the one-vs-rest probabilities: P_t / (P_t + Σ P_r)
+ * (0 when all are 0). A page whose words are another class's more than the
+ * target's scores low even when P_t alone is high: the rivals absorb the
+ * vocabulary they share with the target.
+ */
+export function oneVsRestShare(target: number, rivals: readonly number[]): number {
+  let sum = target;
+  for (const p of rivals) sum += p;
+  return sum > 0 ? target / sum : 0;
+}
+
+/** Classes with fewer positive examples get no rival classifier (trainOneVsRest). */
+export const MIN_RIVAL_EXAMPLES = 5;
+
+/**
+ * A multi-class judge from examples labelled with their class: one
+ * LinearClassifier per class (one vs rest, on one shared vocabulary, each
+ * fitted as LinearClassifier.train: class-balanced, λ by CV, Platt, fold
+ * mean), the target's and its rivals' (every other class with at least
+ * MIN_RIVAL_EXAMPLES examples). The judge's score is oneVsRestShare of the
+ * calibrated probabilities; its threshold is the precision = recall cut of
+ * that share on the held-out (out-of-fold) probabilities, the folds being
+ * the same for every class. Throws TypeError when the target has no
+ * example or no class has enough examples to be a rival.
+ */
+export function trainOneVsRest(examples: readonly { features: readonly string[]; cls: string }[], target: string, opts: LinearOptions = {}): { target: LinearClassifier; rivals: LinearRivals; heldOut: Float64Array } {
+  const counts = new Map<string, number>();
+  for (const e of examples) counts.set(e.cls, (counts.get(e.cls) ?? 0) + 1);
+  if (!counts.has(target)) throw new TypeError(`trainOneVsRest: no example of the target ${JSON.stringify(target)}`);
+  const rivalLabels = [...counts].filter(([c, n]) => c !== target && n >= MIN_RIVAL_EXAMPLES).map(([c]) => c).sort();
+  if (rivalLabels.length === 0) throw new TypeError('trainOneVsRest: no other class has enough examples to be a rival');
+  const prep = prepare(examples, opts);
+  const labelsOf = (c: string): (0 | 1)[] => examples.map((e) => (e.cls === c ? 1 : 0));
+  const yT = labelsOf(target);
+  if (yT.every((y) => y === 1)) throw new TypeError('trainOneVsRest: every example is of the target');
+  const t = LinearClassifier.fitPrepared(prep, yT, opts);
+  const fits = rivalLabels.map((c) => LinearClassifier.fitPrepared(prep, labelsOf(c), opts));
+  const heldOut = t.heldOut.map((p, i) => oneVsRestShare(p, fits.map((r) => r.heldOut[i])));
+  const threshold = breakEvenThreshold(Array.from(heldOut), yT);
+  const weights = new Map<string, Float64Array>();
+  for (const [f] of prep.vocab) weights.set(f, Float64Array.from(fits, (r) => r.classifier.weightOf(f)));
+  const rivals = new LinearRivals(
+    rivalLabels,
+    t.classifier.idf,
+    weights,
+    fits.map((r) => r.classifier.bias),
+    fits.map((r) => [r.classifier.platt[0], r.classifier.platt[1]]),
+    fits.map((r) => r.classifier.lambda),
+    threshold,
+  );
+  return { target: t.classifier, rivals, heldOut };
 }
 
 /**
@@ -423,14 +620,17 @@ class Compiled {
   /** slot -> feature index + 1 (0: empty) */
   readonly #slot: Int32Array;
   readonly #idf: Float64Array;
+  /** weights, `cols` per feature (feature j's at j·cols …) */
   readonly #weight: Float64Array;
+  readonly #cols: number;
+  readonly #one = new Float64Array(1);
   readonly #tf: Int32Array;
   #touched: Int32Array;
   #nTouched = 0;
   /** code points of the run being walked (reused) */
   #cps: Int32Array = new Int32Array(256);
 
-  constructor(idf: ReadonlyMap<string, number>, weight: ReadonlyMap<string, number>) {
+  constructor(idf: ReadonlyMap<string, number>, weight: (f: string) => ArrayLike<number>, cols: number) {
     let size = 16;
     while (size < idf.size * 2) size *= 2;
     this.#mask = size - 1;
@@ -438,7 +638,8 @@ class Compiled {
     this.#keyB = new Int32Array(size);
     this.#slot = new Int32Array(size);
     this.#idf = new Float64Array(idf.size);
-    this.#weight = new Float64Array(idf.size);
+    this.#cols = cols;
+    this.#weight = new Float64Array(idf.size * cols);
     this.#tf = new Int32Array(idf.size);
     this.#touched = new Int32Array(64);
     let j = 0;
@@ -459,7 +660,8 @@ class Compiled {
       this.#keyB[s] = b;
       this.#slot[s] = j + 1;
       this.#idf[j] = v;
-      this.#weight[j] = weight.get(f)!;
+      const ws = weight(f);
+      for (let c = 0; c < cols; c++) this.#weight[j * cols + c] = ws[c];
       j++;
     }
   }
@@ -619,17 +821,27 @@ class Compiled {
 
   /** (w·x) / ‖x‖ of the counted features, and resets the counts. */
   finish(): number {
+    this.finishAll(this.#one);
+    return this.#one[0];
+  }
+
+  /** (w_c·x) / ‖x‖ of the counted features for every weight column c, into `out`, and resets the counts. */
+  finishAll(out: Float64Array): void {
+    const cols = this.#cols;
+    out.fill(0);
     let norm = 0;
-    let dot = 0;
     for (let k = 0; k < this.#nTouched; k++) {
       const j = this.#touched[k];
       const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
       this.#tf[j] = 0;
       norm += x * x;
-      dot += x * this.#weight[j];
+      for (let c = 0; c < cols; c++) out[c] += x * this.#weight[j * cols + c];
     }
     this.#nTouched = 0;
-    return norm > 0 ? dot / Math.sqrt(norm) : 0;
+    if (norm > 0) {
+      const len = Math.sqrt(norm);
+      for (let c = 0; c < cols; c++) out[c] /= len;
+    }
   }
 }
 
