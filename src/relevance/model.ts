@@ -26,7 +26,7 @@ import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
 import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
-import { LinearClassifier, LinearRivals, oneVsRestShare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
+import { LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
 import { VERSION } from '../util/version.ts';
 
 /** The `format` every model file carries. */
@@ -468,8 +468,9 @@ export interface FitOptions {
   hubDensity?: number;
   /**
    * linear only: judge pages one-vs-rest against the other classes of the
-   * page examples (their `cls`) when they carry at least two other classes
-   * (default true; false: the target-vs-rest judge of version 3)
+   * page examples (their `cls`) when at least two other classes have
+   * MIN_RIVAL_EXAMPLES examples (default true; false: the target-vs-rest
+   * judge of version 3)
    */
   rivals?: boolean;
   /** linear only: options of LinearClassifier.train (tests use fewer lambdas) */
@@ -607,8 +608,11 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     }));
     // Platt and the threshold from held-out examples shaped as the judge reads
     // them (pageGrams of each held-out example's own page), see LinearClassifier
-    const classes = new Set(data.pages.map((p) => p.cls));
-    const oneVsRest = opts.rivals !== false && !classes.has(undefined) && classes.size >= 3;
+    // one vs rest when every page example has a class and at least two other classes can be rivals
+    const perClass = new Map<string | undefined, number>();
+    for (const p of data.pages) perClass.set(p.cls, (perClass.get(p.cls) ?? 0) + 1);
+    const rivalClasses = [...perClass].filter(([c, n]) => c !== opts.target && n >= MIN_RIVAL_EXAMPLES).length;
+    const oneVsRest = opts.rivals !== false && !perClass.has(undefined) && perClass.has(opts.target) && rivalClasses >= 2;
     let linearPage: LinearClassifier;
     let rivals: LinearRivals | undefined;
     if (oneVsRest) {
