@@ -10,8 +10,7 @@
  * The linear classifier is trainLinearLink's (what fitModel's
  * `classifier: 'linear'` stores as the link classifier), trained alone: the
  * page judge plays no part in these AUCs. Prints one row per (U, target),
- * with the λ its site-grouped cross-validation chose (and "blocks" when
- * the classifier normalises blocks apart).
+ * with the λ its site-grouped cross-validation chose.
  *
  *   node --import tsx bench/webkb-link-auc.ts [--targets course,student,faculty]
  *        [--universities cornell,texas,washington] [--write]
@@ -53,7 +52,7 @@ for (const target of values.targets!.split(',')) {
     auc.nb = binaryMetrics(test.links.map((l) => model.linkProbability(l.anchor, l.context, l.url, { url: l.parentUrl ?? '', title: l.parentTitle ?? '', relevant: l.parentRelevant ?? false })), labels).auc;
     const { link } = trainLinearLink(train.links, flags.group);
     auc.linear = binaryMetrics(test.links.map((l) => link.probability(linkGrams(l.anchor, l.context, { group: flags.group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }))), labels).auc;
-    const chose = `λ ${link.lambda}, ${link.blocks.length > 0 ? 'blocks' : 'one vector'}`;
+    const chose = `λ ${link.lambda}`;
     sums.nb += auc.nb;
     sums.linear += auc.linear;
     sums.n++;

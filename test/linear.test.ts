@@ -267,32 +267,57 @@ test('siteOf: the host without its subdomains', () => {
   assert.equal(siteOf('not a url'), '');
 });
 
-// Broke: a link's URL words and flags were normalised with its dozens of
-// anchor and context grams, so their share of the margin shrank as the
-// text grew; with `blocks` each prefix block is normalised apart.
-test('blocks: each prefix block is normalised apart, in train, margin and the fast path', () => {
-  const texts = ['course syllabus homework', 'faculty research interests in systems and theory', 'home', 'the department of computer science news events people'];
-  const examples = Array.from({ length: 80 }, (_, i) => {
-    const label = (i % 2) as 0 | 1;
-    return { features: [...textGrams(texts[i % texts.length]), ...textGrams(texts[(i * 7 + 1) % texts.length], 'c:'), label === 1 ? 'u:course' : 'u:people', ...(i % 3 === 0 ? ['u:#dir'] : [])], label };
-  });
-  const clf = LinearClassifier.train(examples, { lambdas: [1e-3], minDf: 1, blocks: ['u:', 'c:'] });
-  assert.deepEqual(clf.blocks, ['u:', 'c:']);
-  // the URL block's share of the margin does not depend on how much text the link has
-  const share = (text: string): number => clf.margin([...textGrams(text), 'u:course']) - clf.margin(textGrams(text));
-  assert.ok(Math.abs(share(texts[2]) - share(texts[3])) < 1e-9, `${share(texts[2])} vs ${share(texts[3])}`);
-  // one block: it does
-  const flat = LinearClassifier.train(examples, { lambdas: [1e-3], minDf: 1 });
-  const flatShare = (text: string): number => flat.margin([...textGrams(text), 'u:course']) - flat.margin(textGrams(text));
-  assert.ok(Math.abs(flatShare(texts[2]) - flatShare(texts[3])) > 0.01);
-  for (const c of [clf, LinearClassifier.fromJSON(JSON.parse(JSON.stringify(clf.toJSON())))]) {
-    for (const a of texts) {
-      const slow = c.margin([...textGrams(a), ...textGrams(texts[1], 'c:'), 'u:course', 'u:#dir']);
-      const fast = c.marginOfTexts([[a, ''], [texts[1], 'c:']], ['u:course', 'u:#dir']);
-      assert.ok(Math.abs(slow - fast) < 1e-4, `${a}: ${slow} vs ${fast}`);
+test('issue 21 item 3: a page of mostly tech words with some finance words is not finance when a tech class exists', () => {
+  // What broke: the linear judge was target vs rest. Words that finance
+  // shares with tech (company, chip, funding) are rare in the rest as a
+  // whole (sport, food, travel, ...), so they weighed for finance, and tech
+  // articles were most of finance's false positives on generated webs
+  // (369 of 582). The one-vs-rest judge scores finance's share of every
+  // class's probability, and the tech classifier absorbs the shared words.
+  const random = seededRandom(7);
+  const pick = (ws: string[], k: number): string[] => Array.from({ length: k }, () => ws[Math.floor(random() * ws.length)]);
+  const shared = ['company', 'chip', 'funding', 'startup', 'shares'];
+  const own: Record<string, string[]> = {
+    fin: ['bank', 'bond', 'loan', 'rate', 'yield', 'credit'],
+    tech: ['phone', 'software', 'server', 'cloud', 'robot', 'app'],
+    sport: ['goal', 'match', 'coach', 'league', 'score', 'team'],
+    food: ['noodle', 'recipe', 'spicy', 'soup', 'rice', 'chef'],
+    travel: ['hotel', 'flight', 'beach', 'visa', 'tour', 'island'],
+    car: ['engine', 'sedan', 'brake', 'suv', 'dealer', 'tyre'],
+  };
+  // fin and tech: two own words and, in most texts, two shared ones; a text is its words in any order
+  const texts: { sentence: string; label: string; keywords: string }[] = [];
+  for (const [label, words] of Object.entries(own)) {
+    for (let i = 0; i < 60; i++) {
+      const ws = [...pick(words, 2), ...((label === 'fin' || label === 'tech') && random() < 0.8 ? pick(shared, 2) : [])];
+      texts.push({ sentence: ws.join(' '), label, keywords: '' });
     }
   }
-  assert.equal(flat.toJSON().blocks, undefined, 'one block: the file has no blocks field');
-  assert.throws(() => LinearClassifier.fromJSON({ ...clf.toJSON(), blocks: [''] }), /blocks/);
-  assert.throws(() => LinearClassifier.train(examples, { blocks: [''] }), TypeError);
+  const data = {
+    source: 'texts',
+    files: [],
+    counts: {},
+    options: {},
+    seconds: 0,
+    pages: texts.map((t) => ({ features: [t.sentence], label: (t.label === 'fin' ? 1 : 0) as 0 | 1, grams: textGrams(t.sentence), cls: t.label })),
+    links: texts.map((t) => ({ anchor: t.sentence, context: '', label: (t.label === 'fin' ? 1 : 0) as 0 | 1 })),
+  };
+  const page = textPage('company chip funding startup', 'shares company chip phone software server funding bank');
+  const judge = (m: Model): boolean => m.pageProbability(page) >= m.threshold;
+  const ovr = fitModel(data, { target: 'fin', classifier: 'linear', linearOptions: fast });
+  assert.equal(judge(ovr.model), false, `one vs rest: finance share ${ovr.model.pageProbability(page)} < ${ovr.model.threshold}`);
+  // a finance page with the same shared words stays finance
+  const fin = textPage('bank loan company chip', 'rate bond funding shares credit');
+  assert.ok(ovr.model.pageProbability(fin) >= ovr.model.threshold, `finance page: ${ovr.model.pageProbability(fin)}`);
+  assert.equal(ovr.json.version, 4);
+  assert.deepEqual(ovr.json.linear?.rivals?.labels, ['car', 'food', 'sport', 'tech', 'travel']);
+  // the target-vs-rest judge of version 3 (the old judge) calls the tech page finance
+  const binary = fitModel(data, { target: 'fin', classifier: 'linear', rivals: false, linearOptions: fast });
+  assert.equal(binary.json.version, 3);
+  assert.equal(judge(binary.model), true, `target vs rest: ${binary.model.pageProbability(page)} >= ${binary.model.threshold}`);
+  // the rivals round-trip through the file
+  const again = Model.fromJSON(JSON.parse(JSON.stringify(ovr.json)));
+  assert.equal(again.pageProbability(page), ovr.model.pageProbability(page));
+  assert.throws(() => Model.fromJSON({ ...ovr.json, version: 3 }), /rivals" needs model version 4/);
+  assert.throws(() => Model.fromJSON({ ...ovr.json, linear: { ...ovr.json.linear, rivals: { ...ovr.json.linear!.rivals, bias: [1] } } }), /bias/);
 });

@@ -26,24 +26,28 @@ import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
 import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
-import { LinearClassifier, textGrams, type LinearJSON, type LinearOptions } from './learn/linear.ts';
+import { LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
 import { VERSION } from '../util/version.ts';
 
 /** The `format` every model file carries. */
 export const MODEL_FORMAT = 'focuscrawl-model';
 /**
- * The `version` this code writes. Version 2 added link feature group 4 and
+ * The highest `version` this code writes. Version 2 added link feature group 4 and
  * changed group 3's URL features (urlFeatures in learn/features.ts);
  * version 3 added `classifier` and, with `classifier: "linear"`, the
- * calibrated linear page judge and link classifier (`linear`).
+ * calibrated linear page judge and link classifier (`linear`); version 4
+ * added `linear.rivals` (the one-vs-rest judge). A file without rivals is
+ * still written as version 3, so an older focuscrawl reads it; one with
+ * rivals is version 4, which an older focuscrawl refuses rather than
+ * judge with the target's classifier alone at the rivals' threshold.
  */
-export const MODEL_VERSION = 3;
+export const MODEL_VERSION = 4;
 /**
  * Versions this code reads: a version 1 file is read as it is (groups 1
  * and 2 are unchanged), except one with group 3, which is refused with a
  * message to retrain.
  */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 /** Which learner judges pages and scores links for nb-link / online: Bernoulli NB (versions 1 and 2) or the calibrated linear classifier. */
 export type ClassifierKind = 'nb' | 'linear';
@@ -97,15 +101,18 @@ export interface TrainingInfo {
 /** The model file, version 3 (versions 1 and 2 have the same fields but `classifier` and `linear`). */
 export interface ModelJSON {
   format: typeof MODEL_FORMAT;
-  version: 1 | 2 | typeof MODEL_VERSION;
+  version: 1 | 2 | 3 | typeof MODEL_VERSION;
   /** version 3: 'linear' when `linear` judges pages and scores links; absent or 'nb': the Naive Bayes parts do */
   classifier?: ClassifierKind;
   /**
    * with classifier 'linear': the page judge over textGrams(pageMainText)
    * and the link classifier over linkGrams; `hubDensity`: a page whose
-   * linkDensity is above it is a hub, never relevant
+   * linkDensity is above it is a hub, never relevant; `rivals` (version 4,
+   * texts labelled with several classes): the other classes' one-vs-rest
+   * classifiers, the judge's score is then the target's share
+   * (oneVsRestShare) and `threshold` the share's held-out cut
    */
-  linear?: { page: LinearJSON; link: LinearJSON; hubDensity: number };
+  linear?: { page: LinearJSON; link: LinearJSON; hubDensity: number; rivals?: RivalsJSON };
   target: string;
   createdBy: string;
   training: TrainingInfo;
@@ -195,19 +202,15 @@ export function siteOf(url: string): string {
   return labels.slice(three ? -3 : -2).join('.');
 }
 
-/** The feature blocks of linkGrams that LinearOptions.blocks can normalise apart: URL, parent, context (the rest: anchor). Measured, not used by train (trainLinearLink). */
-export const LINK_BLOCKS: readonly string[] = ['u:', 'p:', 'c:'];
-
 /**
  * The linear link classifier of a model (fitModel with classifier
  * 'linear'), and the rows it was trained on. λ, Platt and the threshold
  * come from cross-validation over whole sites (the parent page's siteOf)
  * when every link example has a parent: crawls score links on sites
  * training never saw, and random folds rewarded memorising a site's URL
- * words and titles (docs/results/webkb-link-auc.md). One vector: the
- * blocks of LINK_BLOCKS normalised apart (LinearOptions.blocks) are not
- * used, as choosing them by this cross-validation lost Cornell student
- * (held-out AUC 0.748 against 0.784, docs/results/webkb-link-auc.md).
+ * words and titles (docs/results/webkb-link-auc.md). One vector: URL,
+ * parent and context features normalised apart were measured and lost
+ * Cornell student (held-out AUC 0.748 against 0.784, same page).
  */
 export function trainLinearLink(links: readonly LinkExample[], group: FeatureGroup, linearOptions?: LinearOptions): { link: LinearClassifier; rows: { features: string[]; label: 0 | 1 }[] } {
   const rows = links.map((l) => ({
@@ -242,13 +245,13 @@ export class Model implements LearnedModel {
   readonly #segmenter: Segmenter | undefined;
   /** the last layer of the layered link classifier (classes 0..top), or null when the model has none */
   readonly topLayer: number | null;
-  readonly #linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null;
+  readonly #linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null;
   /** the learner behind pageProbability and linkProbability */
   readonly classifier: ClassifierKind;
 
   private constructor(
     json: ModelJSON,
-    parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null; pageLayers?: { classifier: MultiNB; transitions: number[][] } | null; linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null },
+    parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null; pageLayers?: { classifier: MultiNB; transitions: number[][] } | null; linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null },
     segmenter?: Segmenter,
   ) {
     this.json = json;
@@ -338,8 +341,8 @@ export class Model implements LearnedModel {
         pageLayers = { classifier, transitions: t as number[][] };
       } else if (l.transitions !== undefined) bad('"layers.transitions" needs "layers.page"');
     }
-    let linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number } | null = null;
-    if (json.version === 3) {
+    let linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null = null;
+    if (json.version === 3 || json.version === 4) {
       const kind = json.classifier ?? 'nb';
       if (kind !== 'nb' && kind !== 'linear') bad(`"classifier" must be "nb" or "linear", got ${describe(kind)}`);
       if (kind === 'linear') {
@@ -347,14 +350,21 @@ export class Model implements LearnedModel {
         if (!isObject(lin)) return bad(`"linear" must be an object when "classifier" is "linear", got ${describe(lin)}`);
         const hubDensity = lin.hubDensity;
         if (typeof hubDensity !== 'number' || !(hubDensity > 0 && hubDensity <= 1)) bad(`"linear.hubDensity" must be a number in (0, 1], got ${describe(hubDensity)}`);
+        const pageLin = part('linear.page', lin.page, (v) => LinearClassifier.fromJSON(v));
+        let rivals: LinearRivals | null = null;
+        if (lin.rivals !== undefined) {
+          if (json.version !== 4) bad(`"linear.rivals" needs model version 4, this file is version ${describe(json.version)}`);
+          rivals = part('linear.rivals', lin.rivals, (v) => LinearRivals.fromJSON(v, pageLin));
+        }
         linear = {
-          page: part('linear.page', lin.page, (v) => LinearClassifier.fromJSON(v)),
+          page: pageLin,
           link: part('linear.link', lin.link, (v) => LinearClassifier.fromJSON(v)),
           hubDensity: hubDensity as number,
+          rivals,
         };
       }
     } else if ((json.classifier !== undefined && json.classifier !== 'nb') || json.linear !== undefined) {
-      bad(`a linear classifier needs model version 3, this file is version ${describe(json.version)}`);
+      bad(`a linear classifier needs model version 3 or 4, this file is version ${describe(json.version)}`);
     }
     return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers, pageLayers, linear }, segmenter);
   }
@@ -366,13 +376,18 @@ export class Model implements LearnedModel {
    * part of it), else the calibrated linear judge over the character
    * n-grams of pageMainText (title, headings, content: no anchors, no
    * navigation), whose L2-normalised TF-IDF vector makes a whole page and a
-   * one-line training text comparable.
+   * one-line training text comparable. With `linear.rivals` (version 4):
+   * the target's share of the one-vs-rest probabilities of every class
+   * (oneVsRestShare), so a page whose words are more another class's
+   * than the target's is not the target's.
    */
   pageProbability(page: ParsedPage): number {
     const lin = this.#linear;
     if (lin === null) return this.#page.probability(pageFeatures(page, { segmenter: this.#segmenter }));
     if (linkDensity(page) > lin.hubDensity) return 0;
-    return lin.page.calibrate(lin.page.marginOfTexts([[pageMainText(page), '']]));
+    const texts: [string, string][] = [[pageMainText(page), '']];
+    const p = lin.page.calibrate(lin.page.marginOfTexts(texts));
+    return lin.rivals === null ? p : oneVsRestShare(p, lin.rivals.probabilitiesOfTexts(texts));
   }
 
   /**
@@ -473,6 +488,8 @@ export interface PageExample {
   label: 0 | 1;
   /** the linear judge's features (pageGrams); required to fit classifier 'linear' */
   grams?: string[];
+  /** the example's own class (labelled texts): with several classes, the linear judge is one-vs-rest (trainOneVsRest) */
+  cls?: string;
 }
 
 /** A labelled link: the link context of a link whose target's label is known. */
@@ -542,6 +559,13 @@ export interface FitOptions {
   classifier?: ClassifierKind;
   /** linear only: link density above which a page is a hub (default DEFAULT_HUB_DENSITY) */
   hubDensity?: number;
+  /**
+   * linear only: judge pages one-vs-rest against the other classes of the
+   * page examples (their `cls`) when at least two other classes have
+   * MIN_RIVAL_EXAMPLES examples (default true; false: the target-vs-rest
+   * judge of version 3)
+   */
+  rivals?: boolean;
   /** linear only: options of LinearClassifier.train (tests use fewer lambdas) */
   linearOptions?: LinearOptions;
   segmenter?: Segmenter;
@@ -688,17 +712,31 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     });
     // Platt and the threshold from held-out examples shaped as the judge reads
     // them (pageGrams of each held-out example's own page), see LinearClassifier
-    const linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
+    // one vs rest when every page example has a class and at least two other classes can be rivals
+    const perClass = new Map<string | undefined, number>();
+    for (const p of data.pages) perClass.set(p.cls, (perClass.get(p.cls) ?? 0) + 1);
+    const rivalClasses = [...perClass].filter(([c, n]) => c !== opts.target && n >= MIN_RIVAL_EXAMPLES).length;
+    const oneVsRest = opts.rivals !== false && !perClass.has(undefined) && perClass.has(opts.target) && rivalClasses >= 2;
+    let linearPage: LinearClassifier;
+    let rivals: LinearRivals | undefined;
+    if (oneVsRest) {
+      const ovr = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), opts.target, opts.linearOptions);
+      linearPage = ovr.target;
+      rivals = ovr.rivals;
+      inSample.linearPage = measure(pageRows, (p) => oneVsRestShare(ovr.target.probability(p.features), ovr.rivals.probabilities(p.features)));
+    } else {
+      linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
+      inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
+    }
     const { link: linearLink, rows: linkRows } = trainLinearLink(data.links, group, opts.linearOptions);
-    inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
-    linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY };
+    linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY, ...(rivals === undefined ? {} : { rivals: rivals.toJSON() }) };
   }
 
   const seconds = data.seconds + (performance.now() - started) / 1000;
   const json: ModelJSON = {
     format: MODEL_FORMAT,
-    version: MODEL_VERSION,
+    version: linear?.rivals === undefined ? 3 : MODEL_VERSION,
     target: opts.target,
     createdBy: `focuscrawl ${VERSION}`,
     training: {
@@ -714,7 +752,8 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     kde: { vectorizer: vectorizer.toJSON(), gaussian: gaussian.toJSON(), kernel: kernel.toJSON() },
     terms,
     // linear: the judge's F1-maximising cut on held-out examples (LinearClassifier.threshold)
-    threshold: linear === undefined ? DEFAULT_MODEL_THRESHOLD : (linear.page.threshold ?? DEFAULT_MODEL_THRESHOLD),
+    // one-vs-rest: the same cut of the target's share (LinearRivals.threshold)
+    threshold: linear === undefined ? DEFAULT_MODEL_THRESHOLD : (linear.rivals?.threshold ?? linear.page.threshold ?? DEFAULT_MODEL_THRESHOLD),
     classifier,
     ...(linear === undefined ? {} : { linear }),
     ...(layers === undefined ? {} : { layers }),

@@ -60,8 +60,6 @@ export interface LinearJSON {
   cv?: Record<string, number>;
   /** the precision = recall cut of P on held-out examples (absent in older files: 0.5) */
   threshold?: number;
-  /** feature blocks normalised apart (LinearOptions.blocks; absent: one vector) */
-  blocks?: string[];
 }
 
 /** Options of LinearClassifier.train. */
@@ -82,15 +80,6 @@ export interface LinearOptions {
    * Platt fitted on over-confident margins, which a new site then pays for.
    */
   groups?: readonly string[];
-  /**
-   * Feature blocks by prefix (default none): a feature starting with
-   * blocks[b] (the first that matches) is in block b + 1, any other in
-   * block 0, and each block's part of the TF-IDF vector is L2-normalised
-   * apart, so every block present has norm 1. Without blocks a link's few
-   * URL words and flags are a small part of a vector of dozens of anchor
-   * and context grams and need large weights, which λ holds down.
-   */
-  blocks?: readonly string[];
   /** drop features in fewer training examples (default 2) */
   minDf?: number;
   /** keep at most this many features, highest df first (default 200000) */
@@ -110,12 +99,6 @@ export interface LinearOptions {
 }
 
 export const DEFAULT_LAMBDAS: readonly number[] = [1e-5, 1e-4, 1e-3, 1e-2];
-
-/** The block of a feature: 1 + the index of the first prefix it starts with, else 0. */
-function blockOf(f: string, blocks: readonly string[]): number {
-  for (let b = 0; b < blocks.length; b++) if (f.startsWith(blocks[b])) return b + 1;
-  return 0;
-}
 
 interface Row {
   idx: Int32Array;
@@ -172,11 +155,9 @@ export class LinearClassifier {
   readonly threshold: number;
   readonly #idf: ReadonlyMap<string, number>;
   readonly #weight: ReadonlyMap<string, number>;
-  /** prefixes of the blocks normalised apart (empty: one vector) */
-  readonly blocks: readonly string[];
   readonly #compiled: Compiled;
 
-  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number, blocks: readonly string[] = []) {
+  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number) {
     this.#idf = idf;
     this.#weight = weight;
     this.bias = bias;
@@ -184,13 +165,22 @@ export class LinearClassifier {
     this.lambda = lambda;
     this.cv = cv;
     this.threshold = threshold;
-    this.blocks = blocks;
-    this.#compiled = new Compiled(idf, weight, blocks);
+    this.#compiled = new Compiled(idf, (f) => [weight.get(f)!], 1);
   }
 
   /** Vocabulary size. */
   get size(): number {
     return this.#idf.size;
+  }
+
+  /** The vocabulary's idf (read-only view; LinearRivals shares it). */
+  get idf(): ReadonlyMap<string, number> {
+    return this.#idf;
+  }
+
+  /** The weight of a vocabulary feature (0 outside it). */
+  weightOf(f: string): number {
+    return this.#weight.get(f) ?? 0;
   }
 
   /** The raw margin z = w·x + b of a feature bag (x: the normalised TF-IDF vector). */
@@ -227,35 +217,24 @@ export class LinearClassifier {
    * options or when the examples lack a class.
    */
   static train(examples: readonly { features: readonly string[]; label: 0 | 1 }[], opts: LinearOptions = {}): LinearClassifier {
-    const lambdas = opts.lambdas ?? DEFAULT_LAMBDAS;
-    const k = opts.folds ?? 3;
-    const minDf = opts.minDf ?? 2;
-    const maxFeatures = opts.maxFeatures ?? 200_000;
-    const maxIter = opts.maxIterations ?? 150;
-    const blocks = [...(opts.blocks ?? [])];
-    if (!blocks.every((b) => typeof b === 'string' && b !== '')) throw new TypeError('blocks must be non-empty prefixes');
-    if (lambdas.length === 0 || !lambdas.every((l) => Number.isFinite(l) && l > 0)) throw new TypeError('lambdas must be positive numbers');
-    if (!Number.isInteger(k) || k < 2) throw new TypeError(`folds must be an integer >= 2, got ${k}`);
     const labels = examples.map((e) => e.label);
     const nPos = labels.reduce<number>((s, y) => s + y, 0);
     if (nPos === 0 || nPos === labels.length) throw new TypeError('LinearClassifier.train needs examples of both classes');
-    if (labels.length < 2 * k) throw new TypeError(`LinearClassifier.train needs at least ${2 * k} examples`);
+    return LinearClassifier.fitPrepared(prepare(examples, opts), labels, opts).classifier;
+  }
 
-    // vocabulary and rows (idf from all examples: unsupervised, shared by the folds)
-    const df = new Map<string, number>();
-    for (const e of examples) for (const f of new Set(e.features)) df.set(f, (df.get(f) ?? 0) + 1);
-    const vocab = [...df].filter(([, c]) => c >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, maxFeatures);
-    const index = new Map<string, number>();
-    const idf = new Float64Array(vocab.length);
-    const block = new Uint8Array(vocab.length);
-    const n = examples.length;
-    vocab.forEach(([f, c], j) => {
-      index.set(f, j);
-      idf[j] = Math.log((1 + n) / (1 + c)) + 1;
-      block[j] = blockOf(f, blocks);
-    });
-    const nBlocks = blocks.length + 1;
-    const rows: Row[] = examples.map((e) => vectorRow(e.features, index, idf, block, nBlocks));
+  /**
+   * Fits on prepared rows (shared by the one-vs-rest classifiers of
+   * trainOneVsRest): λ by cross-validation, Platt, threshold, the fold
+   * mean. Also returns the calibrated out-of-fold probability of every
+   * example (the held-out probabilities the threshold was chosen on).
+   */
+  static fitPrepared(prep: Prepared, labels: readonly (0 | 1)[], opts: LinearOptions = {}): { classifier: LinearClassifier; heldOut: Float64Array } {
+    const lambdas = opts.lambdas ?? DEFAULT_LAMBDAS;
+    const k = opts.folds ?? 3;
+    const maxIter = opts.maxIterations ?? 150;
+    const { vocab, index, idf, rows, examples } = prep;
+    const n = rows.length;
 
     // λ by cross-validation; Platt on the out-of-fold margins of the best λ
     if (opts.groups !== undefined && opts.groups.length !== n) throw new TypeError(`groups must have one entry per example (${n}), got ${opts.groups.length}`);
@@ -299,7 +278,7 @@ export class LinearClassifier {
           const same = byLabel[labels[i]];
           const bag = [...examples[i].features];
           for (let c = 0; c < compose && same.length > 1; c++) bag.push(...examples[same[Math.floor(random() * same.length)]].features);
-          docMargins.push(dotRow(vectorRow(bag, index, idf, block, nBlocks), w));
+          docMargins.push(dotRow(vectorRow(bag, index, idf), w));
           docLabels.push(labels[i]);
         }
       }
@@ -321,8 +300,10 @@ export class LinearClassifier {
       idfMap.set(f, idf[j]);
       weightMap.set(f, w[j]);
     });
-    return new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold, blocks);
+    const heldOut = Float64Array.from(best.margins, (z) => sigmoid(platt[0] * z + platt[1]));
+    return { classifier: new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold), heldOut };
   }
+
 
   /** Plain JSON (numbers rounded to 6 significant digits); fromJSON(toJSON()) scores as this does up to that rounding. */
   toJSON(): LinearJSON {
@@ -332,7 +313,7 @@ export class LinearClassifier {
       const w = this.#weight.get(f)!;
       features[f] = [r(idf), r(w)];
     }
-    return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold), ...(this.blocks.length > 0 ? { blocks: [...this.blocks] } : {}) };
+    return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold) };
   }
 
   /** Rebuilds a classifier from toJSON() output. Throws TypeError naming what is malformed. */
@@ -360,9 +341,199 @@ export class LinearClassifier {
       cv = { ...(o.cv as Record<string, number>) };
     }
     if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
-    if (o.blocks !== undefined && (!Array.isArray(o.blocks) || o.blocks.length > 250 || !o.blocks.every((b) => typeof b === 'string' && b !== ''))) throw new TypeError('linear model: "blocks" must be an array of at most 250 non-empty strings');
-    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number), (o.blocks as string[] | undefined) ?? []);
+    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
   }
+}
+
+
+/** The vocabulary, idf and TF-IDF rows of a training set (label-free: one set serves every one-vs-rest class). */
+export interface Prepared {
+  vocab: [string, number][];
+  index: Map<string, number>;
+  idf: Float64Array;
+  rows: Row[];
+  examples: readonly { features: readonly string[] }[];
+}
+
+/** Builds the vocabulary (minDf, maxFeatures) and the rows of `examples`. Throws TypeError for bad options. */
+export function prepare(examples: readonly { features: readonly string[] }[], opts: LinearOptions = {}): Prepared {
+  const lambdas = opts.lambdas ?? DEFAULT_LAMBDAS;
+  const k = opts.folds ?? 3;
+  const minDf = opts.minDf ?? 2;
+  const maxFeatures = opts.maxFeatures ?? 200_000;
+  if (lambdas.length === 0 || !lambdas.every((l) => Number.isFinite(l) && l > 0)) throw new TypeError('lambdas must be positive numbers');
+  if (!Number.isInteger(k) || k < 2) throw new TypeError(`folds must be an integer >= 2, got ${k}`);
+  if (examples.length < 2 * k) throw new TypeError(`LinearClassifier.train needs at least ${2 * k} examples`);
+  // vocabulary and rows (idf from all examples: unsupervised, shared by the folds)
+  const df = new Map<string, number>();
+  for (const e of examples) for (const f of new Set(e.features)) df.set(f, (df.get(f) ?? 0) + 1);
+  const vocab = [...df].filter(([, c]) => c >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, maxFeatures);
+  const index = new Map<string, number>();
+  const idf = new Float64Array(vocab.length);
+  const n = examples.length;
+  vocab.forEach(([f, c], j) => {
+    index.set(f, j);
+    idf[j] = Math.log((1 + n) / (1 + c)) + 1;
+  });
+  const rows: Row[] = examples.map((e) => vectorRow(e.features, index, idf));
+  return { vocab, index, idf, rows, examples };
+}
+
+/** The serialised rivals of a one-vs-rest judge (LinearRivals). */
+export interface RivalsJSON {
+  type: 'linear-ovr';
+  /** the other classes, in column order */
+  labels: string[];
+  /** per rival: bias, Platt [a, b], λ */
+  bias: number[];
+  platt: [number, number][];
+  lambda: number[];
+  /** per feature of the target classifier's vocabulary (same idf): one weight per rival, in `labels` order */
+  weights: Record<string, number[]>;
+  /** the precision = recall cut of oneVsRestShare on held-out examples */
+  threshold: number;
+}
+
+/**
+ * The other classes' one-vs-rest classifiers of a multi-class judge
+ * (trainOneVsRest): each is a LinearClassifier fitted like the target's
+ * (same vocabulary and idf, its own λ, fold-mean weights and Platt), stored
+ * as one weight column per class beside the target's vocabulary and scored
+ * in one walk of the text.
+ */
+export class LinearRivals {
+  readonly labels: readonly string[];
+  readonly threshold: number;
+  readonly #bias: Float64Array;
+  readonly #platt: readonly (readonly [number, number])[];
+  readonly #lambda: readonly number[];
+  readonly #weights: ReadonlyMap<string, Float64Array>;
+  readonly #compiled: Compiled;
+  readonly #out: Float64Array;
+
+  constructor(labels: string[], idf: ReadonlyMap<string, number>, weights: Map<string, Float64Array>, bias: number[], platt: [number, number][], lambda: number[], threshold: number) {
+    this.labels = Object.freeze([...labels]);
+    this.threshold = threshold;
+    this.#bias = Float64Array.from(bias);
+    this.#platt = platt;
+    this.#lambda = lambda;
+    this.#weights = weights;
+    const zero = new Float64Array(labels.length);
+    this.#compiled = new Compiled(idf, (f) => weights.get(f) ?? zero, labels.length);
+    this.#out = new Float64Array(labels.length);
+  }
+
+  /** The calibrated P(class | x) of every rival for textGrams of `texts` (as LinearClassifier.marginOfTexts). */
+  probabilitiesOfTexts(texts: readonly (readonly [text: string, prefix: string])[]): number[] {
+    const c = this.#compiled;
+    for (const [text, prefix] of texts) c.addText(text, prefix);
+    return this.#finish();
+  }
+
+  /** The calibrated P(class | features) of every rival. */
+  probabilities(features: readonly string[]): number[] {
+    const c = this.#compiled;
+    for (const f of features) c.addFeature(f);
+    return this.#finish();
+  }
+
+  #finish(): number[] {
+    this.#compiled.finishAll(this.#out);
+    return Array.from(this.#out, (dot, k) => sigmoid(this.#platt[k][0] * (dot + this.#bias[k]) + this.#platt[k][1]));
+  }
+
+  toJSON(): RivalsJSON {
+    const r = (x: number): number => Number(x.toPrecision(6));
+    const weights: Record<string, number[]> = {};
+    for (const [f, ws] of this.#weights) weights[f] = Array.from(ws, (w) => Number(w.toPrecision(5)));
+    return {
+      type: 'linear-ovr',
+      labels: [...this.labels],
+      bias: Array.from(this.#bias, r),
+      platt: this.#platt.map(([a, b]) => [r(a), r(b)]),
+      lambda: [...this.#lambda],
+      weights,
+      threshold: r(this.threshold),
+    };
+  }
+
+  /** Rebuilds the rivals of `target` (whose vocabulary and idf they share) from toJSON() output. Throws TypeError naming what is malformed. */
+  static fromJSON(json: unknown, target: LinearClassifier): LinearRivals {
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TypeError('rivals: expected an object');
+    const o = json as Record<string, unknown>;
+    const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+    if (o.type !== 'linear-ovr') throw new TypeError(`rivals: "type" must be "linear-ovr", got ${JSON.stringify(o.type)}`);
+    if (!Array.isArray(o.labels) || o.labels.length === 0 || !o.labels.every((l) => typeof l === 'string')) throw new TypeError('rivals: "labels" must be a non-empty array of strings');
+    const k = o.labels.length;
+    if (!Array.isArray(o.bias) || o.bias.length !== k || !o.bias.every(finite)) throw new TypeError(`rivals: "bias" must be ${k} finite numbers`);
+    if (!Array.isArray(o.lambda) || o.lambda.length !== k || !o.lambda.every((l) => finite(l) && l > 0)) throw new TypeError(`rivals: "lambda" must be ${k} positive numbers`);
+    if (!Array.isArray(o.platt) || o.platt.length !== k || !o.platt.every((p) => Array.isArray(p) && p.length === 2 && p.every(finite))) {
+      throw new TypeError(`rivals: "platt" must be ${k} pairs of finite numbers`);
+    }
+    if (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1) throw new TypeError('rivals: "threshold" must be a number between 0 and 1');
+    if (typeof o.weights !== 'object' || o.weights === null || Array.isArray(o.weights)) throw new TypeError('rivals: "weights" must be an object');
+    const weights = new Map<string, Float64Array>();
+    for (const [f, ws] of Object.entries(o.weights)) {
+      if (!target.idf.has(f)) throw new TypeError(`rivals: feature ${JSON.stringify(f)} is not in the target classifier's vocabulary`);
+      if (!Array.isArray(ws) || ws.length !== k || !ws.every(finite)) throw new TypeError(`rivals: feature ${JSON.stringify(f)} must have ${k} finite weights`);
+      weights.set(f, Float64Array.from(ws));
+    }
+    return new LinearRivals(o.labels as string[], target.idf, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold);
+  }
+}
+
+/**
+ * The target's share of the one-vs-rest probabilities: P_t / (P_t + Σ P_r)
+ * (0 when all are 0). A page whose words are another class's more than the
+ * target's scores low even when P_t alone is high: the rivals absorb the
+ * vocabulary they share with the target.
+ */
+export function oneVsRestShare(target: number, rivals: readonly number[]): number {
+  let sum = target;
+  for (const p of rivals) sum += p;
+  return sum > 0 ? target / sum : 0;
+}
+
+/** Classes with fewer positive examples get no rival classifier (trainOneVsRest). */
+export const MIN_RIVAL_EXAMPLES = 5;
+
+/**
+ * A multi-class judge from examples labelled with their class: one
+ * LinearClassifier per class (one vs rest, on one shared vocabulary, each
+ * fitted as LinearClassifier.train: class-balanced, λ by CV, Platt, fold
+ * mean), the target's and its rivals' (every other class with at least
+ * MIN_RIVAL_EXAMPLES examples). The judge's score is oneVsRestShare of the
+ * calibrated probabilities; its threshold is the precision = recall cut of
+ * that share on the held-out (out-of-fold) probabilities, the folds being
+ * the same for every class. Throws TypeError when the target has no
+ * example or no class has enough examples to be a rival.
+ */
+export function trainOneVsRest(examples: readonly { features: readonly string[]; cls: string }[], target: string, opts: LinearOptions = {}): { target: LinearClassifier; rivals: LinearRivals; heldOut: Float64Array } {
+  const counts = new Map<string, number>();
+  for (const e of examples) counts.set(e.cls, (counts.get(e.cls) ?? 0) + 1);
+  if (!counts.has(target)) throw new TypeError(`trainOneVsRest: no example of the target ${JSON.stringify(target)}`);
+  const rivalLabels = [...counts].filter(([c, n]) => c !== target && n >= MIN_RIVAL_EXAMPLES).map(([c]) => c).sort();
+  if (rivalLabels.length === 0) throw new TypeError('trainOneVsRest: no other class has enough examples to be a rival');
+  const prep = prepare(examples, opts);
+  const labelsOf = (c: string): (0 | 1)[] => examples.map((e) => (e.cls === c ? 1 : 0));
+  const yT = labelsOf(target);
+  if (yT.every((y) => y === 1)) throw new TypeError('trainOneVsRest: every example is of the target');
+  const t = LinearClassifier.fitPrepared(prep, yT, opts);
+  const fits = rivalLabels.map((c) => LinearClassifier.fitPrepared(prep, labelsOf(c), opts));
+  const heldOut = t.heldOut.map((p, i) => oneVsRestShare(p, fits.map((r) => r.heldOut[i])));
+  const threshold = breakEvenThreshold(Array.from(heldOut), yT);
+  const weights = new Map<string, Float64Array>();
+  for (const [f] of prep.vocab) weights.set(f, Float64Array.from(fits, (r) => r.classifier.weightOf(f)));
+  const rivals = new LinearRivals(
+    rivalLabels,
+    t.classifier.idf,
+    weights,
+    fits.map((r) => r.classifier.bias),
+    fits.map((r) => [r.classifier.platt[0], r.classifier.platt[1]]),
+    fits.map((r) => r.classifier.lambda),
+    threshold,
+  );
+  return { target: t.classifier, rivals, heldOut };
 }
 
 /**
@@ -461,19 +632,17 @@ class Compiled {
   /** slot -> feature index + 1 (0: empty) */
   readonly #slot: Int32Array;
   readonly #idf: Float64Array;
+  /** weights, `cols` per feature (feature j's at j·cols …) */
   readonly #weight: Float64Array;
+  readonly #cols: number;
+  readonly #one = new Float64Array(1);
   readonly #tf: Int32Array;
-  /** feature index -> block (LinearOptions.blocks) */
-  readonly #block: Uint8Array;
-  /** per block: Σx² and Σx·w of the counted features (finish) */
-  readonly #norm: Float64Array;
-  readonly #dot: Float64Array;
   #touched: Int32Array;
   #nTouched = 0;
   /** code points of the run being walked (reused) */
   #cps: Int32Array = new Int32Array(256);
 
-  constructor(idf: ReadonlyMap<string, number>, weight: ReadonlyMap<string, number>, blocks: readonly string[]) {
+  constructor(idf: ReadonlyMap<string, number>, weight: (f: string) => ArrayLike<number>, cols: number) {
     let size = 16;
     while (size < idf.size * 2) size *= 2;
     this.#mask = size - 1;
@@ -481,11 +650,9 @@ class Compiled {
     this.#keyB = new Int32Array(size);
     this.#slot = new Int32Array(size);
     this.#idf = new Float64Array(idf.size);
-    this.#weight = new Float64Array(idf.size);
+    this.#cols = cols;
+    this.#weight = new Float64Array(idf.size * cols);
     this.#tf = new Int32Array(idf.size);
-    this.#block = new Uint8Array(idf.size);
-    this.#norm = new Float64Array(blocks.length + 1);
-    this.#dot = new Float64Array(blocks.length + 1);
     this.#touched = new Int32Array(64);
     let j = 0;
     for (const [f, v] of idf) {
@@ -505,8 +672,8 @@ class Compiled {
       this.#keyB[s] = b;
       this.#slot[s] = j + 1;
       this.#idf[j] = v;
-      this.#weight[j] = weight.get(f)!;
-      this.#block[j] = blockOf(f, blocks);
+      const ws = weight(f);
+      for (let c = 0; c < cols; c++) this.#weight[j * cols + c] = ws[c];
       j++;
     }
   }
@@ -664,41 +831,33 @@ class Compiled {
     }
   }
 
-  /** Σ over blocks of (w·x_b) / ‖x_b‖ of the counted features, and resets the counts. */
+  /** (w·x) / ‖x‖ of the counted features, and resets the counts. */
   finish(): number {
-    const norm = this.#norm;
-    const dot = this.#dot;
-    if (norm.length === 1) {
-      let n0 = 0;
-      let d0 = 0;
-      for (let k = 0; k < this.#nTouched; k++) {
-        const j = this.#touched[k];
-        const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
-        this.#tf[j] = 0;
-        n0 += x * x;
-        d0 += x * this.#weight[j];
-      }
-      this.#nTouched = 0;
-      return n0 > 0 ? d0 / Math.sqrt(n0) : 0;
-    }
-    norm.fill(0);
-    dot.fill(0);
+    this.finishAll(this.#one);
+    return this.#one[0];
+  }
+
+  /** (w_c·x) / ‖x‖ of the counted features for every weight column c, into `out`, and resets the counts. */
+  finishAll(out: Float64Array): void {
+    const cols = this.#cols;
+    out.fill(0);
+    let norm = 0;
     for (let k = 0; k < this.#nTouched; k++) {
       const j = this.#touched[k];
       const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
       this.#tf[j] = 0;
-      const b = this.#block[j];
-      norm[b] += x * x;
-      dot[b] += x * this.#weight[j];
+      norm += x * x;
+      for (let c = 0; c < cols; c++) out[c] += x * this.#weight[j * cols + c];
     }
     this.#nTouched = 0;
-    let z = 0;
-    for (let b = 0; b < norm.length; b++) if (norm[b] > 0) z += dot[b] / Math.sqrt(norm[b]);
-    return z;
+    if (norm > 0) {
+      const len = Math.sqrt(norm);
+      for (let c = 0; c < cols; c++) out[c] /= len;
+    }
   }
 }
 
-function vectorRow(features: readonly string[], index: ReadonlyMap<string, number>, idf: Float64Array, block: Uint8Array, nBlocks: number): Row {
+function vectorRow(features: readonly string[], index: ReadonlyMap<string, number>, idf: Float64Array): Row {
   const tf = new Map<number, number>();
   for (const f of features) {
     const j = index.get(f);
@@ -707,18 +866,15 @@ function vectorRow(features: readonly string[], index: ReadonlyMap<string, numbe
   const idx = new Int32Array(tf.size);
   const val = new Float64Array(tf.size);
   let k = 0;
-  const norm = new Float64Array(nBlocks);
+  let norm = 0;
   for (const [j, c] of tf) {
     idx[k] = j;
     val[k] = (1 + Math.log(c)) * idf[j];
-    norm[block[j]] += val[k] * val[k];
+    norm += val[k] * val[k];
     k++;
   }
-  for (let b = 0; b < nBlocks; b++) norm[b] = Math.sqrt(norm[b]);
-  for (let i = 0; i < val.length; i++) {
-    const m = norm[block[idx[i]]];
-    if (m > 0) val[i] /= m;
-  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < val.length; i++) val[i] /= norm;
   return { idx, val };
 }
 

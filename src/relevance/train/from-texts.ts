@@ -88,6 +88,8 @@ interface TextRow {
   text: string;
   context: string;
   label: 0 | 1;
+  /** the line's own label */
+  cls: string;
 }
 
 /** Why a parsed NDJSON line is unusable, or its row. */
@@ -114,7 +116,7 @@ function rowOf(line: string, opts: TextsOptions): TextRow | string {
     else if (Array.isArray(c) && c.every((x) => typeof x === 'string')) context = c.join(' ');
     else if (c !== undefined && c !== null) return `field "${opts.contextField}" is not a string`;
   }
-  return { text, context, label: label === opts.target ? 1 : 0 };
+  return { text, context, label: label === opts.target ? 1 : 0, cls: label };
 }
 
 /**
@@ -164,7 +166,7 @@ export async function readTexts(opts: TextsOptions): Promise<TrainingData> {
     links.push({ anchor: r.text, context: r.context, label: r.label });
     // the linear judge's page also has the context as its body text (an
     // article carries its keywords); the NB features stay as they were
-    pages.push({ features: pageFeatures(textPage(r.text), { segmenter: opts.segmenter }), label: r.label, grams: pageGrams(textPage(r.text, r.context)) });
+    pages.push({ features: pageFeatures(textPage(r.text), { segmenter: opts.segmenter }), label: r.label, grams: pageGrams(textPage(r.text, r.context)), cls: r.cls });
   }
   return {
     source: 'texts',
