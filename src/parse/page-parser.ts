@@ -81,6 +81,7 @@ import { Collapser } from './collapse.ts';
 import { MainText, type MainMark } from './main-text.ts';
 import { refreshUrl } from './meta-refresh.ts';
 import { headEnd, headOf, isHigh, isLow } from './utf16.ts';
+import { isSimpleHttpUrl } from '../urls/canonical.ts';
 
 /** Options of PageParser; all optional. */
 export interface PageParserOptions {
@@ -870,6 +871,8 @@ export class PageParser {
   private resolveOnce(raw: string): string | null {
     const v = raw.trim();
     if (v === '' || v.startsWith('#')) return null;
+    // an absolute URL already in WHATWG's form resolves to itself (a copy: v is cut from the page)
+    if (isSimpleHttpUrl(v)) return ownCopy(v);
     try {
       const u = new URL(v, this.base);
       return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
@@ -882,15 +885,21 @@ export class PageParser {
   private startSpan(tag: string, href: string, rel: string | undefined): { span: Span; pending: Pending | null } {
     if (this.anchor !== null) this.endAnchor();
     const span: Span = { start: this.pos, end: this.pos, anchor: '' };
-    this.retainAwaiting((p) => {
-      if (p.next !== null) return true;
-      if (span.start - p.end < this.n) {
-        p.next = span;
-        return true;
+    // the awaiting links this one starts within the after-window of wait for its anchor; the others are done
+    const a = this.awaiting;
+    let j = 0;
+    for (let i = 0; i < a.length; i++) {
+      const p = a[i];
+      if (p.next === null) {
+        if (span.start - p.end < this.n) p.next = span;
+        else {
+          this.finish(p, null);
+          continue;
+        }
       }
-      this.finish(p, null);
-      return false;
-    });
+      a[j++] = p;
+    }
+    a.length = j;
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) seg.spans++;
     if (this.links.length >= this.maxLinks) {
@@ -928,11 +937,14 @@ export class PageParser {
   private endSpan(span: Span, pending: Pending | null, anchor: string): void {
     span.end = this.pos;
     span.anchor = anchor;
-    this.retainAwaiting((p) => {
-      if (p.next !== span) return true;
-      this.finish(p, anchor);
-      return false;
-    });
+    const a = this.awaiting;
+    let j = 0;
+    for (let i = 0; i < a.length; i++) {
+      const p = a[i];
+      if (p.next === span) this.finish(p, anchor);
+      else a[j++] = p;
+    }
+    a.length = j;
     this.lastSpan = span;
     if (pending !== null) {
       pending.end = span.end;
@@ -978,21 +990,21 @@ export class PageParser {
     this.recent += piece;
     const keep = this.n + 1;
     if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
-    if (this.awaiting.length === 0) return;
-    this.retainAwaiting((p) => {
-      if (p.next !== null) return true;
-      if (p.after.length < keep) p.after += piece.length > keep - p.after.length ? piece.slice(0, keep - p.after.length) : piece;
-      if (p.after.length < keep) return true;
-      this.finish(p, null);
-      return false;
-    });
-  }
-
-  /** Keep the awaiting links `keep` says true for, in order, in the same array (runs for every link and text piece). */
-  private retainAwaiting(keep: (p: Pending) => boolean): void {
+    // the awaiting links' after-windows grow; a complete one finishes its link (loops, not closures: this runs for every text piece)
     const a = this.awaiting;
+    if (a.length === 0) return;
     let j = 0;
-    for (let i = 0; i < a.length; i++) if (keep(a[i])) a[j++] = a[i];
+    for (let i = 0; i < a.length; i++) {
+      const p = a[i];
+      if (p.next === null) {
+        if (p.after.length < keep) p.after += piece.length > keep - p.after.length ? piece.slice(0, keep - p.after.length) : piece;
+        if (p.after.length >= keep) {
+          this.finish(p, null);
+          continue;
+        }
+      }
+      a[j++] = p;
+    }
     a.length = j;
   }
 
@@ -1000,11 +1012,12 @@ export class PageParser {
   private finish(p: Pending, nextAnchor: string | null): void {
     let ctx: string;
     if (p.prevIn || nextAnchor !== null) {
-      ctx = [p.prevIn ? p.prevAnchor : '', nextAnchor ?? ''].join(' ');
+      ctx = (p.prevIn ? p.prevAnchor : '') + ' ' + (nextAnchor ?? '');
     } else {
       ctx = cutBefore(p.before, this.n) + ' ' + cutAfter(p.after, this.n);
     }
-    p.link.context = ownCopy(ctx.replace(WS, ' ').trim());
+    // squeeze(s).trim() is s.replace(/\s+/g, ' ').trim(), without a copy when s is clean already
+    p.link.context = ownCopy(squeeze(ctx).trim());
   }
 }
 

@@ -74,10 +74,37 @@ function normaliseEscapes(s: string): string {
 }
 
 /**
+ * An absolute http(s) URL written exactly as WHATWG `URL` serialises it and
+ * as `canonicalize` returns it: lower-case host of ASCII letters, digits
+ * and hyphens whose last label starts with a letter (not an IPv4 address)
+ * and that has no `xn--` label (which would be checked as punycode), no
+ * port, no user info, a path of `A-Z a-z 0-9 - . _ ~ /` without `.` or `..`
+ * segments or a default file name, no query, no fragment. For such a URL
+ * `new URL(s).href === s` and `canonicalize(s) === s` (test/url-fast-path.test.ts),
+ * so the parser and the classify stage skip WHATWG parsing for it: most
+ * links of most pages.
+ */
+const SIMPLE_URL = /^https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(\/[A-Za-z0-9\-._~/]*)$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+export function isSimpleHttpUrl(s: string): boolean {
+  const m = SIMPLE_URL.exec(s);
+  if (m === null) return false;
+  const path = m[1];
+  const hostStart = s.indexOf('//') + 2;
+  const dot = s.lastIndexOf('.', s.length - path.length - 1);
+  const first = s.charCodeAt(dot >= hostStart ? dot + 1 : hostStart);
+  if (first < 0x61 || first > 0x7a) return false;
+  if (s.includes('xn--') || DOT_SEGMENT.test(path)) return false;
+  return !DEFAULT_FILES.has(path.slice(path.lastIndexOf('/') + 1).toLowerCase());
+}
+
+/**
  * Canonical form of `input` (resolved against `base` when given), or null
  * when it is not an http(s) URL or cannot be parsed. Never throws.
  */
 export function canonicalize(input: string, base?: string, opts: CanonOptions = {}): string | null {
+  if (base === undefined && isSimpleHttpUrl(input)) return input;
   let u: URL;
   try {
     u = base === undefined ? new URL(input) : new URL(input, base);
