@@ -535,3 +535,12 @@ test('page parser: a document nested deeper than MAX_NESTING is parsed whole, wi
   assert.deepEqual(page.links.map((l) => [new URL(l.url).pathname, l.anchor]), [['/before', 'before'], ['/inside', 'inside'], ['/below', 'below'], ['/after', 'after']]);
   assert.deepEqual(page.caps, ['nesting']);
 });
+
+// Regression: the heading level of a tag was read as HEADING_LEVEL[tag] from
+// a plain object, so <constructor> found Object.prototype.constructor and
+// its text became heading text.
+test('tags named like Object.prototype members are not headings', () => {
+  const page = parse('<p>intro</p><constructor>alpha</constructor><h2>real</h2>');
+  assert.equal(page.blocks.heading, 'real');
+  assert.equal(page.blocks.content, 'intro alpha');
+});

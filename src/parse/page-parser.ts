@@ -346,9 +346,29 @@ const EMPH_TAGS = new Set(['b', 'strong', 'big', 'center', 'h4', 'h5', 'h6']);
 const LIST_CONTAINERS = new Set(['ul', 'ol', 'menu', 'dir', 'dl', 'tr', 'td', 'th']);
 const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 
+/** Bits of TAG_KIND: which of the sets above a tag is in (heading level in bits 6–8). */
+const K_SKIP = 1;
+const K_BLOCK = 2;
+const K_NAV = 4;
+const K_OTHER = 8;
+const K_EMPH = 16;
+const K_LIST = 32;
+const K_LEVEL_SHIFT = 6;
+/**
+ * Tag → its TAG_KIND bits, one lookup per element instead of one per set
+ * (a Map: `HEADING_LEVEL[tag]` also found `constructor` and `__proto__`).
+ */
+const TAG_KIND = new Map<string, number>();
+for (const [set, bit] of [[SKIP, K_SKIP], [BLOCK_LEVEL, K_BLOCK], [NAV_TAGS, K_NAV], [OTHER_TAGS, K_OTHER], [EMPH_TAGS, K_EMPH], [LIST_CONTAINERS, K_LIST]] as const) {
+  for (const tag of set) TAG_KIND.set(tag, (TAG_KIND.get(tag) ?? 0) | bit);
+}
+for (const [tag, level] of Object.entries(HEADING_LEVEL)) TAG_KIND.set(tag, (TAG_KIND.get(tag) ?? 0) | (level << K_LEVEL_SHIFT));
+
 /** An element open in the parser, with the state it changed. */
 interface Frame {
   tag: string;
+  /** TAG_KIND of tag */
+  kind: number;
   skip?: boolean;
   title?: boolean;
   heading?: boolean;
@@ -392,10 +412,12 @@ interface Pending {
   end: number;
   prevIn: boolean;
   prevAnchor: string;
-  /** up to N + 1 characters of text before the link */
+  /** up to N + 1 characters of text before the link ('' when prevIn: the context is anchors then) */
   before: string;
-  /** up to N + 1 characters of text after the link, while `next` is null */
+  /** up to N + 1 characters of text after the link, while `next` is null ('' when prevIn) */
   after: string;
+  /** characters of text after the link seen so far, up to N + 1 */
+  afterLen: number;
   /** the next link, when it starts inside this link's after-window */
   next: Span | null;
 }
@@ -577,12 +599,13 @@ export class PageParser {
   // ---- elements -----------------------------------------------------------
 
   private onOpen(tag: string, attr: Record<string, string>): void {
-    const f: Frame = { tag };
+    const kind = TAG_KIND.get(tag) ?? 0;
+    const f: Frame = { tag, kind };
     const capped = this.parser.beyondCap;
     if (capped) f.capped = true;
     this.frames.push(f);
-    if (this.skipDepth > 0 || SKIP.has(tag)) {
-      if (SKIP.has(tag)) {
+    if (this.skipDepth > 0 || (kind & K_SKIP) !== 0) {
+      if ((kind & K_SKIP) !== 0) {
         f.skip = true;
         this.skipDepth++;
         if (capped) {
@@ -597,7 +620,7 @@ export class PageParser {
       }
       return;
     }
-    if (BLOCK_LEVEL.has(tag)) this.visualBreak();
+    if ((kind & K_BLOCK) !== 0) this.visualBreak();
     switch (tag) {
       case 'title':
         if (!this.titleDone && !capped) {
@@ -654,24 +677,24 @@ export class PageParser {
     }
     // an element closed at once has no region, heading, emphasis or list of its own
     if (capped) return;
-    const level = HEADING_LEVEL[tag];
-    if (level !== undefined) {
+    const level = kind >> K_LEVEL_SHIFT;
+    if (level !== 0) {
       f.heading = true;
       this.headings.push(level);
     }
-    if (tag !== 'html' && tag !== 'body' && (NAV_TAGS.has(tag) || NAV_ATTR.test(attr.id ?? '') || NAV_ATTR.test(attr.class ?? ''))) {
+    if (tag !== 'html' && tag !== 'body' && ((kind & K_NAV) !== 0 || (attr.id !== undefined && NAV_ATTR.test(attr.id)) || (attr.class !== undefined && NAV_ATTR.test(attr.class)))) {
       f.nav = true;
       this.navDepth++;
     }
-    if (OTHER_TAGS.has(tag)) {
+    if ((kind & K_OTHER) !== 0) {
       f.other = true;
       this.otherDepth++;
     }
-    if (EMPH_TAGS.has(tag) || (tag === 'font' && attr.size !== undefined)) {
+    if ((kind & K_EMPH) !== 0 || (tag === 'font' && attr.size !== undefined)) {
       f.emph = true;
       this.emphDepth++;
     }
-    if (LIST_CONTAINERS.has(tag) && this.navDepth === 0) {
+    if ((kind & K_LIST) !== 0 && this.navDepth === 0) {
       f.segment = true;
       this.segments.push({ frags: [], mainMark: this.main?.mark() ?? null, links: [], spans: 0, anchorChars: 0, plainChars: 0 });
     }
@@ -721,7 +744,7 @@ export class PageParser {
     if (f.nav) this.navDepth--;
     if (f.other) this.otherDepth--;
     if (f.emph) this.emphDepth--;
-    if (BLOCK_LEVEL.has(f.tag)) this.visualBreak();
+    if ((f.kind & K_BLOCK) !== 0) this.visualBreak();
   }
 
   // ---- text ---------------------------------------------------------------
@@ -921,13 +944,16 @@ export class PageParser {
     this.links.push(link);
     if (seg !== undefined && block !== 'navigation') seg.links.push(link);
     const prev = this.lastSpan;
+    const prevIn = prev !== null && span.start - prev.end < this.n;
     const pending: Pending = {
       link,
       end: -1,
-      prevIn: prev !== null && span.start - prev.end < this.n,
+      prevIn,
       prevAnchor: prev?.anchor ?? '',
-      before: this.recent.slice(-(this.n + 1)),
+      // with the previous link in the window the context is anchors: no text is cut for it
+      before: prevIn ? '' : this.recent.slice(-(this.n + 1)),
       after: '',
+      afterLen: 0,
       next: null,
     };
     return { span, pending };
@@ -997,8 +1023,12 @@ export class PageParser {
     for (let i = 0; i < a.length; i++) {
       const p = a[i];
       if (p.next === null) {
-        if (p.after.length < keep) p.after += piece.length > keep - p.after.length ? piece.slice(0, keep - p.after.length) : piece;
-        if (p.after.length >= keep) {
+        if (p.afterLen < keep) {
+          const room = keep - p.afterLen;
+          if (!p.prevIn) p.after += piece.length > room ? piece.slice(0, room) : piece;
+          p.afterLen += piece.length > room ? room : piece.length;
+        }
+        if (p.afterLen >= keep) {
           this.finish(p, null);
           continue;
         }
