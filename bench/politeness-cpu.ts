@@ -18,7 +18,7 @@
  *
  * Reported per delay: process CPU (user + sys, GNU time) per HTML page, i.e.
  * per page record answered 200 with a text/html body (not 404s, which cost
- * no parsing), and HTML pages/s of wall time (spawn to exit). Medians (min–max).
+ * no parsing), HTML pages/s of wall time (spawn to exit) and peak RSS. Medians (min–max).
  * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -58,6 +58,8 @@ const repos = values.repo!.map((r) => path.resolve(r));
 interface Run {
   cpu: number;
   wall: number;
+  /** peak RSS, MB */
+  rss: number;
   html: number;
   pages: number;
   /** hosts with a page record: each cost a robots.txt request too */
@@ -102,7 +104,7 @@ try {
         '--proxy', proxy.url, '--store', path.join(tmp, 'store'), '--fresh', '--max-pages', String(pages),
         '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay), '--quiet',
       ], path.join(tmp, 'time'), `delay ${delay}`, { timeoutMs: 300_000, env: bin.env });
-      const run: Run = { cpu: m.cpu, wall: m.wall, ...countPages(m.stdout) };
+      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout) };
       results.get(key(repo, delay))!.push(run);
       process.stderr.write(
         `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
@@ -122,7 +124,7 @@ for (const repo of repos) for (const delay of delays) {
   const ms = spread(rs.map((x) => (x.cpu / x.html) * 1000));
   perPage.set(key(repo, delay), ms.median);
   rows.push(`| ${repos.length > 1 ? `${checkout(repo)} | ` : ''}${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
-    `${cell(spread(rs.map((x) => x.html / x.wall)))} |`);
+    `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.rss)))} |`);
 }
 const command = `node --import tsx bench/politeness-cpu.ts ${process.argv.slice(2).join(' ')}`.trim();
 const section = [
@@ -131,8 +133,8 @@ const section = [
   '',
   `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}delays alternating.`,
   '',
-  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) |`,
-  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|`,
+  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | peak RSS MB |`,
+  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|`,
   ...rows,
   '',
   ...repos.flatMap((repo) => delays.slice(1).map((d) =>

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { existsSync, createReadStream } from 'node:fs';
 import { WARCParser } from 'warcio';
-import { MAX_NESTING, PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
+import { GENERIC_TITLES, MAX_NESTING, PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
 import { createDecoder, sniffCharset } from '../src/parse/charset.ts';
 import type { ParsedPage } from '../src/types.ts';
 import { seededRandom as rng } from '../src/util/random.ts';
@@ -171,6 +171,12 @@ test('title: <title> wins unless missing or generic; heuristic picks h1 > h2 > h
   for (const [name, html, want] of cases) assert.equal(parse(html).title, want, name);
   assert.equal(isGenericTitle('  HOME  '), true);
   assert.equal(isGenericTitle('Home of the CS department'), false);
+  // every listed title and pattern, whatever its case and spacing (the check looks at the first letter first)
+  for (const t of [...GENERIC_TITLES, 'Index of /pub', 'new page 12', 'HOME.HTML', 'default.htm', 'index.shtml']) {
+    assert.equal(isGenericTitle(`\n ${t.toUpperCase().replace(' ', ' \t ')} `), true, t);
+  }
+  assert.equal(isGenericTitle(null), true);
+  assert.equal(isGenericTitle('Astronomy'), false);
 });
 
 test('base href applies to links after it; invalid base is ignored', () => {

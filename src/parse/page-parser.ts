@@ -144,7 +144,11 @@ export const MAX_NESTING = 512;
 
 /** True when `title` is missing or generic (see GENERIC_TITLES). */
 export function isGenericTitle(title: string | null | undefined): boolean {
-  const t = (title ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+  const s = (title ?? '').trim();
+  // every generic title starts with one of d h i n u w (the title heuristic asks for every short paragraph)
+  const c = s.length === 0 ? 0 : s.charCodeAt(0) | 0x20;
+  if (c !== 0 && c !== 0x64 && c !== 0x68 && c !== 0x69 && c !== 0x6e && c !== 0x75 && c !== 0x77) return false;
+  const t = s.replace(/\s+/g, ' ').toLowerCase();
   return GENERIC_TITLES.has(t) || GENERIC_TITLE_PATTERNS.some((re) => re.test(t));
 }
 
