@@ -2,7 +2,11 @@
  * Parse stage speed against htmlparser2's own (issue 23 item 1: the parse
  * stage within 3× of htmlparser2 on the same pages).
  *
- *   node --import tsx bench/parse-speed.ts [--pages 3000] [--rounds 5]
+ *   node --max-semi-space-size=1 --no-allocation-site-pretenuring --import tsx \
+ *     bench/parse-speed.ts [--pages 3000] [--rounds 5]
+ *
+ * (the V8 flags of bin/focuscrawl's first line, so the heap behaves as in a
+ * crawl; the command printed with the table names the flags used).
  *
  * Pages: `--pages` HTML pages of the synthetic web (fixtures/synthetic-web.ts,
  * the bench webs' 1:1000000:10000), ids drawn with a fixed seed, as UTF-8
@@ -88,7 +92,8 @@ const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - 
 const mbps = (ms: number): number => bytes / 1e6 / (ms / 1000);
 const raw = mbps(median(results.get('htmlparser2')!));
 process.stdout.write([
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${codeVersion()}. Command: \`node --import tsx bench/parse-speed.ts ${process.argv.slice(2).join(' ')}\`.`.replace(/ `\./, '`.'),
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${codeVersion()}. Command: ` +
+    `\`${['node', ...process.execArgv.filter((a) => a.startsWith('--') && a !== '--import' && !a.startsWith('--import=')), '--import tsx bench/parse-speed.ts', ...process.argv.slice(2)].join(' ')}\`.`,
   '',
   `${fmt(pages.length)} synthetic-web pages, ${fmt(bytes / pages.length / 1024, 1)} KB each on average (${fmt(bytes / 1e6, 1)} MB); median of ${rounds} rounds after a warm-up round, CPU time.`,
   '',
