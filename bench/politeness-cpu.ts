@@ -4,20 +4,21 @@
  * scanning).
  *
  *   node --import tsx bench/politeness-cpu.ts [--pages 6000] [--concurrency 64]
- *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR] [--cpu-prof DIR]
+ *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR ...] [--cpu-prof DIR]
  *
  * The synthetic web (fixtures/serve-synthetic.ts, 1,000,000 pages on 10,000
  * hosts, no latency) is served by a proxy child; focuscrawl crawls it from
  * `bin/focuscrawl` of `--repo` (default: this checkout; give another
- * checkout to measure older code against the same proxy) with the bin's node
- * flags, `--per-host 1` and each `--delay-ms`, given explicitly so it
- * applies to the proxy's answers too. The delays alternate within each run
- * (0, 1000, 0, 1000, ...), so a change of load on a shared machine hits
- * both alike.
+ * checkout to measure older code against the same proxy; repeat `--repo` to
+ * compare checkouts) with that bin's node flags, `--per-host 1` and each
+ * `--delay-ms`, given explicitly so it applies to the proxy's answers too.
+ * Checkouts and delays alternate within each run (repo A delay 0, A 1000,
+ * B 0, B 1000, then A again ...), so a change of load on a shared machine
+ * hits all alike.
  *
  * Reported per delay: process CPU (user + sys, GNU time) per HTML page, i.e.
  * per page record answered 200 with a text/html body (not 404s, which cost
- * no parsing), and HTML pages/s of wall time (spawn to exit). Medians (min–max).
+ * no parsing), HTML pages/s of wall time (spawn to exit) and peak RSS. Medians (min–max).
  * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -37,7 +38,7 @@ const { values } = parseArgs({
     delays: { type: 'string', default: '0,1000' },
     runs: { type: 'string', default: '3' },
     strategy: { type: 'string', default: 'bfs' },
-    repo: { type: 'string', default: REPO },
+    repo: { type: 'string', multiple: true, default: [REPO] },
     'cpu-prof': { type: 'string' },
   },
   strict: true,
@@ -52,11 +53,13 @@ const concurrency = int('concurrency', values.concurrency!);
 const runs = int('runs', values.runs!);
 const delays = values.delays!.split(',').map((d) => int('delays', d));
 const strategy = values.strategy!;
-const repo = path.resolve(values.repo!);
+const repos = values.repo!.map((r) => path.resolve(r));
 
 interface Run {
   cpu: number;
   wall: number;
+  /** peak RSS, MB */
+  rss: number;
   html: number;
   pages: number;
   /** hosts with a page record: each cost a robots.txt request too */
@@ -86,23 +89,25 @@ const topicFile = path.join(tmp, 'topic.json');
 await writeFile(topicFile, JSON.stringify(synth.topicFile(SYNTH_TOPIC)));
 const proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'),
   `${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}`]);
-const bin = binNodeSetup();
 const loadBefore = os.loadavg()[0];
-const results = new Map<number, Run[]>(delays.map((d) => [d, []]));
+/** results per checkout and delay */
+const key = (repo: string, delay: number): string => `${repo}\0${delay}`;
+const results = new Map<string, Run[]>(repos.flatMap((repo) => delays.map((d) => [key(repo, d), []] as [string, Run[]])));
 try {
-  for (let r = 0; r < runs; r++) {
+  for (let r = 0; r < runs; r++) for (const [ri, repo] of repos.entries()) {
+    const bin = binNodeSetup(repo);
     for (const delay of delays) {
-      const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=delay${delay}-run${r + 1}.cpuprofile`];
+      const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=repo${ri + 1}-delay${delay}-run${r + 1}.cpuprofile`];
       const m = await measure([
         process.execPath, ...bin.flags, ...prof, path.join(repo, 'bin/focuscrawl'), 'crawl', ...seeds.flatMap((s) => ['--seed', s]),
         '--strategy', strategy, ...(strategy === 'bfs' ? [] : ['--topic', topicFile]),
         '--proxy', proxy.url, '--store', path.join(tmp, 'store'), '--fresh', '--max-pages', String(pages),
         '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay), '--quiet',
       ], path.join(tmp, 'time'), `delay ${delay}`, { timeoutMs: 300_000, env: bin.env });
-      const run: Run = { cpu: m.cpu, wall: m.wall, ...countPages(m.stdout) };
-      results.get(delay)!.push(run);
+      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout) };
+      results.get(key(repo, delay))!.push(run);
       process.stderr.write(
-        `politeness-cpu: run ${r + 1}/${runs}, delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
+        `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
           `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall\n`,
       );
     }
@@ -113,26 +118,31 @@ try {
 }
 
 const rows: string[] = [];
-const perPage = new Map<number, number>();
-for (const delay of delays) {
-  const rs = results.get(delay)!;
+const perPage = new Map<string, number>();
+for (const repo of repos) for (const delay of delays) {
+  const rs = results.get(key(repo, delay))!;
   const ms = spread(rs.map((x) => (x.cpu / x.html) * 1000));
-  perPage.set(delay, ms.median);
-  rows.push(`| ${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
-    `${cell(spread(rs.map((x) => x.html / x.wall)))} |`);
+  perPage.set(key(repo, delay), ms.median);
+  rows.push(`| ${repos.length > 1 ? `${checkout(repo)} | ` : ''}${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
+    `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.rss)))} |`);
 }
-const base = perPage.get(delays[0])!;
 const command = `node --import tsx bench/politeness-cpu.ts ${process.argv.slice(2).join(' ')}`.trim();
 const section = [
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${repo === REPO ? codeVersion() : `in ${repo}`}; ` +
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${repos.map((r) => (r === REPO ? codeVersion() : `in ${r}`)).join(', ')}; ` +
     `1-minute load average ${fmt(loadBefore, 2)} before, ${fmt(os.loadavg()[0], 2)} after. Command: \`${command}\`.`,
   '',
-  `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, delays alternating.`,
+  `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}delays alternating.`,
   '',
-  '| --delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) |',
-  '|---|---|---|---|---|---|',
+  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | peak RSS MB |`,
+  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|`,
   ...rows,
   '',
-  ...delays.slice(1).map((d) => `CPU per HTML page at ${d} ms against ${delays[0]} ms: ${fmt((perPage.get(d)! / base - 1) * 100, 1)}%.`),
+  ...repos.flatMap((repo) => delays.slice(1).map((d) =>
+    `CPU per HTML page at ${d} ms against ${delays[0]} ms${repos.length > 1 ? ` (${checkout(repo)})` : ''}: ${fmt((perPage.get(key(repo, d))! / perPage.get(key(repo, delays[0]))! - 1) * 100, 1)}%.`)),
 ].join('\n');
 process.stdout.write(`${section}\n`);
+
+/** A checkout's name in the table: its directory. */
+function checkout(repo: string): string {
+  return repo === REPO ? 'this checkout' : path.basename(repo);
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { existsSync, createReadStream } from 'node:fs';
 import { WARCParser } from 'warcio';
-import { MAX_NESTING, PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
+import { GENERIC_TITLES, MAX_NESTING, PageParser, isGenericTitle, squeeze, type PageParserOptions } from '../src/parse/page-parser.ts';
 import { createDecoder, sniffCharset } from '../src/parse/charset.ts';
 import type { ParsedPage } from '../src/types.ts';
 import { seededRandom as rng } from '../src/util/random.ts';
@@ -171,6 +171,12 @@ test('title: <title> wins unless missing or generic; heuristic picks h1 > h2 > h
   for (const [name, html, want] of cases) assert.equal(parse(html).title, want, name);
   assert.equal(isGenericTitle('  HOME  '), true);
   assert.equal(isGenericTitle('Home of the CS department'), false);
+  // every listed title and pattern, whatever its case and spacing (the check looks at the first letter first)
+  for (const t of [...GENERIC_TITLES, 'Index of /pub', 'new page 12', 'HOME.HTML', 'default.htm', 'index.shtml']) {
+    assert.equal(isGenericTitle(`\n ${t.toUpperCase().replace(' ', ' \t ')} `), true, t);
+  }
+  assert.equal(isGenericTitle(null), true);
+  assert.equal(isGenericTitle('Astronomy'), false);
 });
 
 test('base href applies to links after it; invalid base is ignored', () => {
@@ -534,4 +540,13 @@ test('page parser: a document nested deeper than MAX_NESTING is parsed whole, wi
   assert.equal(page.title, 'deep');
   assert.deepEqual(page.links.map((l) => [new URL(l.url).pathname, l.anchor]), [['/before', 'before'], ['/inside', 'inside'], ['/below', 'below'], ['/after', 'after']]);
   assert.deepEqual(page.caps, ['nesting']);
+});
+
+// Regression: the heading level of a tag was read as HEADING_LEVEL[tag] from
+// a plain object, so <constructor> found Object.prototype.constructor and
+// its text became heading text.
+test('tags named like Object.prototype members are not headings', () => {
+  const page = parse('<p>intro</p><constructor>alpha</constructor><h2>real</h2>');
+  assert.equal(page.blocks.heading, 'real');
+  assert.equal(page.blocks.content, 'intro alpha');
 });

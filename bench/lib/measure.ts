@@ -25,8 +25,8 @@ export const RUN_DIST = path.join(REPO, 'bench/lib/run-dist.mjs');
  * (`#!/usr/bin/env -S NAME=VALUE node --flag ...`), read from the file so
  * the bench runs the build with exactly what the bin gives it.
  */
-export function binNodeSetup(): { env: Record<string, string>; flags: string[] } {
-  const shebang = readFileSync(path.join(REPO, 'bin/focuscrawl'), 'utf8').split('\n', 1)[0];
+export function binNodeSetup(repo = REPO): { env: Record<string, string>; flags: string[] } {
+  const shebang = readFileSync(path.join(repo, 'bin/focuscrawl'), 'utf8').split('\n', 1)[0];
   const words = shebang.replace(/^#!\S*env -S /, '').split(/\s+/).filter(Boolean);
   const node = words.indexOf('node');
   if (!shebang.startsWith('#!') || node < 0) throw new Error(`bin/focuscrawl: unexpected first line ${JSON.stringify(shebang)}`);

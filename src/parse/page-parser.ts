@@ -81,6 +81,7 @@ import { Collapser } from './collapse.ts';
 import { MainText, type MainMark } from './main-text.ts';
 import { refreshUrl } from './meta-refresh.ts';
 import { headEnd, headOf, isHigh, isLow } from './utf16.ts';
+import { isSimpleHttpUrl } from '../urls/canonical.ts';
 
 /** Options of PageParser; all optional. */
 export interface PageParserOptions {
@@ -143,7 +144,11 @@ export const MAX_NESTING = 512;
 
 /** True when `title` is missing or generic (see GENERIC_TITLES). */
 export function isGenericTitle(title: string | null | undefined): boolean {
-  const t = (title ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+  const s = (title ?? '').trim();
+  // every generic title starts with one of d h i n u w (the title heuristic asks for every short paragraph)
+  const c = s.length === 0 ? 0 : s.charCodeAt(0) | 0x20;
+  if (c !== 0 && c !== 0x64 && c !== 0x68 && c !== 0x69 && c !== 0x6e && c !== 0x75 && c !== 0x77) return false;
+  const t = s.replace(/\s+/g, ' ').toLowerCase();
   return GENERIC_TITLES.has(t) || GENERIC_TITLE_PATTERNS.some((re) => re.test(t));
 }
 
@@ -345,9 +350,29 @@ const EMPH_TAGS = new Set(['b', 'strong', 'big', 'center', 'h4', 'h5', 'h6']);
 const LIST_CONTAINERS = new Set(['ul', 'ol', 'menu', 'dir', 'dl', 'tr', 'td', 'th']);
 const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 
+/** Bits of TAG_KIND: which of the sets above a tag is in (heading level in bits 6–8). */
+const K_SKIP = 1;
+const K_BLOCK = 2;
+const K_NAV = 4;
+const K_OTHER = 8;
+const K_EMPH = 16;
+const K_LIST = 32;
+const K_LEVEL_SHIFT = 6;
+/**
+ * Tag → its TAG_KIND bits, one lookup per element instead of one per set
+ * (a Map: `HEADING_LEVEL[tag]` also found `constructor` and `__proto__`).
+ */
+const TAG_KIND = new Map<string, number>();
+for (const [set, bit] of [[SKIP, K_SKIP], [BLOCK_LEVEL, K_BLOCK], [NAV_TAGS, K_NAV], [OTHER_TAGS, K_OTHER], [EMPH_TAGS, K_EMPH], [LIST_CONTAINERS, K_LIST]] as const) {
+  for (const tag of set) TAG_KIND.set(tag, (TAG_KIND.get(tag) ?? 0) | bit);
+}
+for (const [tag, level] of Object.entries(HEADING_LEVEL)) TAG_KIND.set(tag, (TAG_KIND.get(tag) ?? 0) | (level << K_LEVEL_SHIFT));
+
 /** An element open in the parser, with the state it changed. */
 interface Frame {
   tag: string;
+  /** TAG_KIND of tag */
+  kind: number;
   skip?: boolean;
   title?: boolean;
   heading?: boolean;
@@ -391,10 +416,12 @@ interface Pending {
   end: number;
   prevIn: boolean;
   prevAnchor: string;
-  /** up to N + 1 characters of text before the link */
+  /** up to N + 1 characters of text before the link ('' when prevIn: the context is anchors then) */
   before: string;
-  /** up to N + 1 characters of text after the link, while `next` is null */
+  /** up to N + 1 characters of text after the link, while `next` is null ('' when prevIn) */
   after: string;
+  /** characters of text after the link seen so far, up to N + 1 */
+  afterLen: number;
   /** the next link, when it starts inside this link's after-window */
   next: Span | null;
 }
@@ -576,12 +603,13 @@ export class PageParser {
   // ---- elements -----------------------------------------------------------
 
   private onOpen(tag: string, attr: Record<string, string>): void {
-    const f: Frame = { tag };
+    const kind = TAG_KIND.get(tag) ?? 0;
+    const f: Frame = { tag, kind };
     const capped = this.parser.beyondCap;
     if (capped) f.capped = true;
     this.frames.push(f);
-    if (this.skipDepth > 0 || SKIP.has(tag)) {
-      if (SKIP.has(tag)) {
+    if (this.skipDepth > 0 || (kind & K_SKIP) !== 0) {
+      if ((kind & K_SKIP) !== 0) {
         f.skip = true;
         this.skipDepth++;
         if (capped) {
@@ -596,7 +624,7 @@ export class PageParser {
       }
       return;
     }
-    if (BLOCK_LEVEL.has(tag)) this.visualBreak();
+    if ((kind & K_BLOCK) !== 0) this.visualBreak();
     switch (tag) {
       case 'title':
         if (!this.titleDone && !capped) {
@@ -653,24 +681,24 @@ export class PageParser {
     }
     // an element closed at once has no region, heading, emphasis or list of its own
     if (capped) return;
-    const level = HEADING_LEVEL[tag];
-    if (level !== undefined) {
+    const level = kind >> K_LEVEL_SHIFT;
+    if (level !== 0) {
       f.heading = true;
       this.headings.push(level);
     }
-    if (tag !== 'html' && tag !== 'body' && (NAV_TAGS.has(tag) || NAV_ATTR.test(attr.id ?? '') || NAV_ATTR.test(attr.class ?? ''))) {
+    if (tag !== 'html' && tag !== 'body' && ((kind & K_NAV) !== 0 || (attr.id !== undefined && NAV_ATTR.test(attr.id)) || (attr.class !== undefined && NAV_ATTR.test(attr.class)))) {
       f.nav = true;
       this.navDepth++;
     }
-    if (OTHER_TAGS.has(tag)) {
+    if ((kind & K_OTHER) !== 0) {
       f.other = true;
       this.otherDepth++;
     }
-    if (EMPH_TAGS.has(tag) || (tag === 'font' && attr.size !== undefined)) {
+    if ((kind & K_EMPH) !== 0 || (tag === 'font' && attr.size !== undefined)) {
       f.emph = true;
       this.emphDepth++;
     }
-    if (LIST_CONTAINERS.has(tag) && this.navDepth === 0) {
+    if ((kind & K_LIST) !== 0 && this.navDepth === 0) {
       f.segment = true;
       this.segments.push({ frags: [], mainMark: this.main?.mark() ?? null, links: [], spans: 0, anchorChars: 0, plainChars: 0 });
     }
@@ -720,7 +748,7 @@ export class PageParser {
     if (f.nav) this.navDepth--;
     if (f.other) this.otherDepth--;
     if (f.emph) this.emphDepth--;
-    if (BLOCK_LEVEL.has(f.tag)) this.visualBreak();
+    if ((f.kind & K_BLOCK) !== 0) this.visualBreak();
   }
 
   // ---- text ---------------------------------------------------------------
@@ -870,6 +898,8 @@ export class PageParser {
   private resolveOnce(raw: string): string | null {
     const v = raw.trim();
     if (v === '' || v.startsWith('#')) return null;
+    // an absolute URL already in WHATWG's form resolves to itself (a copy: v is cut from the page)
+    if (isSimpleHttpUrl(v)) return ownCopy(v);
     try {
       const u = new URL(v, this.base);
       return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
@@ -882,15 +912,21 @@ export class PageParser {
   private startSpan(tag: string, href: string, rel: string | undefined): { span: Span; pending: Pending | null } {
     if (this.anchor !== null) this.endAnchor();
     const span: Span = { start: this.pos, end: this.pos, anchor: '' };
-    this.retainAwaiting((p) => {
-      if (p.next !== null) return true;
-      if (span.start - p.end < this.n) {
-        p.next = span;
-        return true;
+    // the awaiting links this one starts within the after-window of wait for its anchor; the others are done
+    const a = this.awaiting;
+    let j = 0;
+    for (let i = 0; i < a.length; i++) {
+      const p = a[i];
+      if (p.next === null) {
+        if (span.start - p.end < this.n) p.next = span;
+        else {
+          this.finish(p, null);
+          continue;
+        }
       }
-      this.finish(p, null);
-      return false;
-    });
+      a[j++] = p;
+    }
+    a.length = j;
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) seg.spans++;
     if (this.links.length >= this.maxLinks) {
@@ -912,13 +948,16 @@ export class PageParser {
     this.links.push(link);
     if (seg !== undefined && block !== 'navigation') seg.links.push(link);
     const prev = this.lastSpan;
+    const prevIn = prev !== null && span.start - prev.end < this.n;
     const pending: Pending = {
       link,
       end: -1,
-      prevIn: prev !== null && span.start - prev.end < this.n,
+      prevIn,
       prevAnchor: prev?.anchor ?? '',
-      before: this.recent.slice(-(this.n + 1)),
+      // with the previous link in the window the context is anchors: no text is cut for it
+      before: prevIn ? '' : this.recent.slice(-(this.n + 1)),
       after: '',
+      afterLen: 0,
       next: null,
     };
     return { span, pending };
@@ -928,11 +967,14 @@ export class PageParser {
   private endSpan(span: Span, pending: Pending | null, anchor: string): void {
     span.end = this.pos;
     span.anchor = anchor;
-    this.retainAwaiting((p) => {
-      if (p.next !== span) return true;
-      this.finish(p, anchor);
-      return false;
-    });
+    const a = this.awaiting;
+    let j = 0;
+    for (let i = 0; i < a.length; i++) {
+      const p = a[i];
+      if (p.next === span) this.finish(p, anchor);
+      else a[j++] = p;
+    }
+    a.length = j;
     this.lastSpan = span;
     if (pending !== null) {
       pending.end = span.end;
@@ -978,21 +1020,25 @@ export class PageParser {
     this.recent += piece;
     const keep = this.n + 1;
     if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
-    if (this.awaiting.length === 0) return;
-    this.retainAwaiting((p) => {
-      if (p.next !== null) return true;
-      if (p.after.length < keep) p.after += piece.length > keep - p.after.length ? piece.slice(0, keep - p.after.length) : piece;
-      if (p.after.length < keep) return true;
-      this.finish(p, null);
-      return false;
-    });
-  }
-
-  /** Keep the awaiting links `keep` says true for, in order, in the same array (runs for every link and text piece). */
-  private retainAwaiting(keep: (p: Pending) => boolean): void {
+    // the awaiting links' after-windows grow; a complete one finishes its link (loops, not closures: this runs for every text piece)
     const a = this.awaiting;
+    if (a.length === 0) return;
     let j = 0;
-    for (let i = 0; i < a.length; i++) if (keep(a[i])) a[j++] = a[i];
+    for (let i = 0; i < a.length; i++) {
+      const p = a[i];
+      if (p.next === null) {
+        if (p.afterLen < keep) {
+          const room = keep - p.afterLen;
+          if (!p.prevIn) p.after += piece.length > room ? piece.slice(0, room) : piece;
+          p.afterLen += piece.length > room ? room : piece.length;
+        }
+        if (p.afterLen >= keep) {
+          this.finish(p, null);
+          continue;
+        }
+      }
+      a[j++] = p;
+    }
     a.length = j;
   }
 
@@ -1000,11 +1046,12 @@ export class PageParser {
   private finish(p: Pending, nextAnchor: string | null): void {
     let ctx: string;
     if (p.prevIn || nextAnchor !== null) {
-      ctx = [p.prevIn ? p.prevAnchor : '', nextAnchor ?? ''].join(' ');
+      ctx = (p.prevIn ? p.prevAnchor : '') + ' ' + (nextAnchor ?? '');
     } else {
       ctx = cutBefore(p.before, this.n) + ' ' + cutAfter(p.after, this.n);
     }
-    p.link.context = ownCopy(ctx.replace(WS, ' ').trim());
+    // squeeze(s).trim() is s.replace(/\s+/g, ' ').trim(), without a copy when s is clean already
+    p.link.context = ownCopy(squeeze(ctx).trim());
   }
 }
 

@@ -74,10 +74,58 @@ function normaliseEscapes(s: string): string {
 }
 
 /**
+ * An absolute http(s) URL written exactly as WHATWG `URL` serialises it and
+ * as `canonicalize` returns it: lower-case host of ASCII letters, digits
+ * and hyphens whose last label starts with a letter (not an IPv4 address)
+ * and that has no `xn--` label (which would be checked as punycode), no
+ * port, no user info, a path of `A-Z a-z 0-9 - . _ ~ /` without `.` or `..`
+ * segments or a default file name, no query, no fragment. For such a URL
+ * `new URL(s).href === s` and `canonicalize(s) === s` (test/url-fast-path.test.ts),
+ * so the parser and the classify stage skip WHATWG parsing for it: most
+ * links of most pages.
+ */
+export function isSimpleHttpUrl(s: string): boolean {
+  // one pass over the characters: this runs for every link of every page
+  let i: number;
+  if (s.startsWith('http://')) i = 7;
+  else if (s.startsWith('https://')) i = 8;
+  else return false;
+  const n = s.length;
+  // host: labels of [a-z0-9-], separated by single dots, the last one starting with a letter
+  let labelStart = i;
+  for (;; i++) {
+    if (i === n) return false; // no path
+    const c = s.charCodeAt(i);
+    if (c === 0x2f /* / */ || c === 0x2e /* . */) {
+      if (i === labelStart) return false; // empty label
+      if (i - labelStart >= 4 && s.startsWith('xn--', labelStart)) return false;
+      if (c === 0x2f) break;
+      labelStart = i + 1;
+    } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return false;
+  }
+  const first = s.charCodeAt(labelStart);
+  if (first < 0x61 || first > 0x7a) return false;
+  // path: [A-Za-z0-9-._~/], no '.' or '..' segment
+  let segStart = i + 1;
+  for (i++; i <= n; i++) {
+    const c = i === n ? 0x2f : s.charCodeAt(i);
+    if (c === 0x2f) {
+      const len = i - segStart;
+      if ((len === 1 || len === 2) && s.charCodeAt(segStart) === 0x2e && s.charCodeAt(i - 1) === 0x2e) return false;
+      if (i < n) segStart = i + 1;
+    } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e)) return false;
+  }
+  // the last segment: a default file name is dropped by canonicalize
+  const last = n - segStart;
+  return last < 9 || last > 12 || !DEFAULT_FILES.has(s.slice(segStart).toLowerCase());
+}
+
+/**
  * Canonical form of `input` (resolved against `base` when given), or null
  * when it is not an http(s) URL or cannot be parsed. Never throws.
  */
 export function canonicalize(input: string, base?: string, opts: CanonOptions = {}): string | null {
+  if (base === undefined && isSimpleHttpUrl(input)) return input;
   let u: URL;
   try {
     u = base === undefined ? new URL(input) : new URL(input, base);
