@@ -52,6 +52,8 @@ export interface Measured {
 export interface RunResult {
   /** pages counted for pages/s */
   pages: number;
+  /** of them, answered 200 with text/html (when the contender counts them) */
+  html?: number;
   wall: number;
   cpu: number;
   rssMb: number;
@@ -175,6 +177,8 @@ export interface CrawlOutput {
   urls: string[];
   /** page records (any HTTP status) */
   pages: number;
+  /** page records answered 200 with text/html */
+  html: number;
   relevant: number;
   /** error records */
   errors: number;
@@ -183,13 +187,14 @@ export interface CrawlOutput {
 
 /** Count the records of a focuscrawl run's NDJSON output. */
 export function readCrawlOutput(ndjson: string): CrawlOutput {
-  const result: CrawlOutput = { urls: [], pages: 0, relevant: 0, errors: 0, statuses: new Map() };
+  const result: CrawlOutput = { urls: [], pages: 0, html: 0, relevant: 0, errors: 0, statuses: new Map() };
   for (const line of ndjson.split('\n')) {
     if (line === '') continue;
-    const r = JSON.parse(line) as { type: string; url: string; status?: number; relevant?: boolean };
+    const r = JSON.parse(line) as { type: string; url: string; status?: number; relevant?: boolean; contentType?: string | null };
     result.urls.push(r.url);
     if (r.type === 'page') {
       result.pages++;
+      if (r.status === 200 && (r.contentType ?? '').startsWith('text/html')) result.html++;
       if (r.relevant === true) result.relevant++;
       result.statuses.set(r.status!, (result.statuses.get(r.status!) ?? 0) + 1);
     } else {
@@ -208,9 +213,12 @@ export const cell = (s: Spread, digits = 0): string =>
   `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
 
 /** Pages/s, CPU s per 1,000 pages, peak RSS and pages over the runs of one contender. */
-export function summarise(runs: RunResult[]): { pps: Spread; cpuPerK: Spread; rss: Spread; pages: Spread } {
+export function summarise(runs: RunResult[]): { pps: Spread; htmlPps: Spread; htmlCpuMs: Spread; cpuPerK: Spread; rss: Spread; pages: Spread } {
   return {
     pps: spread(runs.map((r) => r.pages / r.wall)),
+    // HTML pages (200, text/html) per wall second and CPU ms per HTML page; NaN when not counted
+    htmlPps: spread(runs.map((r) => (r.html ?? NaN) / r.wall)),
+    htmlCpuMs: spread(runs.map((r) => (r.cpu / (r.html ?? NaN)) * 1000)),
     cpuPerK: spread(runs.map((r) => (r.cpu / Math.max(r.pages, 1)) * 1000)),
     rss: spread(runs.map((r) => r.rssMb)),
     pages: spread(runs.map((r) => r.pages)),
