@@ -133,6 +133,8 @@ export function codeVersion(): string {
 /** A proxy child process: its address and how to stop it. */
 export interface ProxyChild {
   url: string;
+  /** the child's process id (its CPU: {@link processCpuSeconds}) */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -157,6 +159,7 @@ export async function startProxy(name: string, argv: string[]): Promise<ProxyChi
   child.stdout.resume();
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const done = once(child, 'exit');
@@ -164,6 +167,14 @@ export async function startProxy(name: string, argv: string[]): Promise<ProxyChi
       await done;
     },
   };
+}
+
+/** user + system CPU seconds a live process has used so far (Linux /proc/PID/stat; 100 ticks a second). */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // fields after the command name, which is in parentheses and may hold spaces
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Start `bin/focuscrawl replay` on `warc`. */
