@@ -371,10 +371,10 @@ async function main(): Promise<number> {
     const fc = s('best-first');
     const cm = s('crawlee-memory');
     const summary = fc === undefined || cm === undefined ? `Politeness on, ${fmt(pages)} pages, concurrency ${concurrency}.`
-      : `Politeness on (focuscrawl \`--per-host 1 --delay-ms ${POLITE_DELAY_MS}\`, Crawlee \`sameDomainDelaySecs: ${POLITE_DELAY_MS / 1000}\`), ` +
-        `${fmt(pages)} pages, concurrency ${concurrency}, ${code}, ${runs} runs: best-first ${fmt(fc.htmlPps.median)} HTML pages/s, ` +
-        `${fmt(fc.rss.median)} MB; Crawlee in-memory ${fmt(cm.htmlPps.median)} HTML pages/s, ${fmt(cm.rss.median)} MB: ` +
-        `${verdict(ratio('best-first', 'crawlee-memory', 'htmlPps'), 5, true)} pages/s, ${verdict(ratio('best-first', 'crawlee-memory', 'rss'), 0.5, false)} peak RSS.`;
+      : `Politeness on (\`--per-host 1 --delay-ms ${POLITE_DELAY_MS}\`; Crawlee \`sameDomainDelaySecs: ${POLITE_DELAY_MS / 1000}\`), ` +
+        `${fmt(pages)} pages, concurrency ${concurrency}, ${code.replace(/^commit /, '')}: best-first ${fmt(fc.htmlPps.median)} HTML pages/s, ` +
+        `${fmt(fc.rss.median)} MB; Crawlee ${fmt(cm.htmlPps.median)}, ${fmt(cm.rss.median)} MB: ` +
+        `${verdict(ratio('best-first', 'crawlee-memory', 'htmlPps'), 5, true)}, RSS ${verdict(ratio('best-first', 'crawlee-memory', 'rss'), 0.5, false)}.`;
     await writeSplitSection('BENCHMARKS.md', name, section, summary, '# Side by side with Crawlee, politeness on');
     process.stderr.write(`side-by-side: wrote docs/results/${name}.md and BENCHMARKS.md\n`);
   } else if (values.write) {
