@@ -5,16 +5,19 @@
  * else: no robots.txt, no scoring, no dataset.
  *
  *   node --import tsx bench/crawlee-contender.ts --proxy URL --seed URL... --pages N
- *     [--concurrency 16] [--storage memory|persisted]
+ *     [--concurrency 16] [--storage memory|persisted] [--same-domain-delay-s S]
  *
  * `--storage memory` runs on `MemoryStorage({ persistStorage: false })`;
  * `persisted` on Crawlee's default storage, which writes the request queue to
  * `CRAWLEE_STORAGE_DIR` (the caller sets it to a temporary directory).
  * Concurrency is pinned (minConcurrency = maxConcurrency) so the autoscaled
- * pool does not ramp up from 1. Prints one JSON line on stdout:
- * `{"answered", "handled", "failed", "statuses": {"200": n, ...}, "failures": {"reason": n}}`,
+ * pool does not ramp up from 1. `--same-domain-delay-s` sets Crawlee's own
+ * per-domain politeness (`sameDomainDelaySecs`, default 0: none). Prints one
+ * JSON line on stdout:
+ * `{"answered", "handled", "html", "failed", "statuses": {"200": n, ...}, "failures": {"reason": n}}`,
  * where `answered` counts requests that got any HTTP answer (handled pages,
- * plus pages refused for their Content-Type after the answer came). text/plain
+ * plus pages refused for their Content-Type after the answer came) and `html`
+ * the handled pages answered 200 with text/html. text/plain
  * is accepted besides Crawlee's HTML/XML/JSON types: the replay proxy's 404s
  * are text/plain.
  */
@@ -26,6 +29,8 @@ import { MemoryStorage } from '@crawlee/memory-storage';
 interface ContenderResult {
   answered: number;
   handled: number;
+  /** handled pages answered 200 with text/html */
+  html: number;
   failed: number;
   statuses: Record<string, number>;
   failures: Record<string, number>;
@@ -46,6 +51,7 @@ async function main(): Promise<number> {
       pages: { type: 'string' },
       concurrency: { type: 'string', default: '16' },
       storage: { type: 'string', default: 'memory' },
+      'same-domain-delay-s': { type: 'string', default: '0' },
     },
     strict: true,
     allowPositionals: false,
@@ -53,24 +59,26 @@ async function main(): Promise<number> {
   const pages = Number(values.pages);
   const concurrency = Number(values.concurrency);
   const storage = values.storage;
+  const delaySecs = Number(values['same-domain-delay-s']);
   if (
-    values.proxy === undefined || !values.seed?.length || !Number.isInteger(pages) || pages < 1 ||
+    !(delaySecs >= 0) || values.proxy === undefined || !values.seed?.length || !Number.isInteger(pages) || pages < 1 ||
     !Number.isInteger(concurrency) || concurrency < 1 || (storage !== 'memory' && storage !== 'persisted')
   ) {
-    process.stderr.write('usage: node --import tsx bench/crawlee-contender.ts --proxy URL --seed URL... --pages N [--concurrency N] [--storage memory|persisted]\n');
+    process.stderr.write('usage: node --import tsx bench/crawlee-contender.ts --proxy URL --seed URL... --pages N [--concurrency N] [--storage memory|persisted] [--same-domain-delay-s S]\n');
     return 2;
   }
   log.setLevel(LogLevel.ERROR);
   const config = storage === 'memory'
     ? new Configuration({ persistStorage: false, storageClient: new MemoryStorage({ persistStorage: false }) })
     : Configuration.getGlobalConfig();
-  const result: ContenderResult = { answered: 0, handled: 0, failed: 0, statuses: {}, failures: {} };
+  const result: ContenderResult = { answered: 0, handled: 0, html: 0, failed: 0, statuses: {}, failures: {} };
   const crawler = new CheerioCrawler(
     {
       proxyConfiguration: new ProxyConfiguration({ proxyUrls: [values.proxy] }),
       maxRequestsPerCrawl: pages,
       minConcurrency: concurrency,
       maxConcurrency: concurrency,
+      sameDomainDelaySecs: delaySecs,
       // The replay proxy answers 404 in text/plain: accept it, so a 404 is a handled page as it is
       // for focuscrawl (Crawlee would otherwise fail it, with a logged stack trace, per URL).
       additionalMimeTypes: ['text/plain'],
@@ -79,6 +87,7 @@ async function main(): Promise<number> {
         result.answered++;
         const status = response.statusCode ?? 0;
         result.statuses[status] = (result.statuses[status] ?? 0) + 1;
+        if (status === 200 && /^text\/html/i.test(String(response.headers['content-type'] ?? ''))) result.html++;
         // $ exists for HTML and XML answers only.
         if ($ !== undefined) await enqueueLinks({ selector: 'a[href]', strategy: 'all' });
       },

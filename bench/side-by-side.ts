@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/side-by-side.ts [--web webkb|synthetic] [--pages N]
  *     [--runs 3] [--warmup 0] [--concurrency 16] [--contenders LIST] [--model FILE]
- *     [--timeout-s S] [--write]
+ *     [--timeout-s S] [--politeness] [--write]
  *
  * --web webkb (default): the WebKB archive through `focuscrawl replay`, seeds
  * the Cornell, Texas and Washington CS home pages, default 3,000 pages.
@@ -22,6 +22,16 @@
  * (`focuscrawl train --where university=misc --target course`) unless
  * --model names one. --write puts the table into BENCHMARKS.md, section
  * `side-by-side-<web>`.
+ *
+ * --politeness (issue 23 item 5): every contender crawls politely, each by
+ * its own rule set the same: focuscrawl its defaults made explicit
+ * (`--per-host 1 --delay-ms 1000`, explicit so they apply to the proxy's
+ * replay-tagged answers too), Crawlee `sameDomainDelaySecs: 1` with the same
+ * maxConcurrency. The ceiling has no politeness and is left out of the
+ * targets. The targets are then on HTML pages (200, text/html) alone: ≥ 5×
+ * Crawlee in-memory's HTML pages/s at ≤ ½ its peak RSS. --write puts the
+ * table into docs/results/side-by-side-<web>-polite.md and a summary into
+ * BENCHMARKS.md.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -33,7 +43,7 @@ import {
   GNU_TIME, REPO, RUN_DIST, binNodeSetup, cell, codeVersion, fmt, machine, measure, readCrawlOutput, startProxy, startReplay, summarise,
   type ProxyChild, type RunResult,
 } from './lib/measure.ts';
-import { resultsDoc, writeSection } from './lib/sections.ts';
+import { resultsDoc, writeSection, writeSplitSection } from './lib/sections.ts';
 import { WEBKB_COURSE_TOPIC, WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
 /** The synthetic web served (serve-synthetic's defaults) and the topic crawled in it. */
@@ -64,6 +74,8 @@ interface Fetched {
   failures: Record<string, number>;
   /** distinct hosts of the URLs fetched (focuscrawl: each also costs a robots.txt request, not counted as a page) */
   hosts?: number;
+  /** pages answered 200 with text/html (focuscrawl and Crawlee) */
+  html?: number;
 }
 
 /**
@@ -104,6 +116,7 @@ async function main(): Promise<number> {
       entry: { type: 'string', default: 'src' },
       'timeout-s': { type: 'string' },
       write: { type: 'boolean', default: false },
+      politeness: { type: 'boolean', default: false },
       // extra flags for every focuscrawl crawl, e.g. --crawl-flags='--parse-workers 1'
       'crawl-flags': { type: 'string', default: '' },
     },
@@ -125,6 +138,9 @@ async function main(): Promise<number> {
   const timeoutMs = num('timeout-s', Math.max(300, Math.ceil(pages / 20)), 1) * 1000;
   const contenders = values.contenders!.split(',') as Contender[];
   const entry = values.entry;
+  const polite = values.politeness;
+  /** the per-host delay when --politeness: focuscrawl's default, and Crawlee's sameDomainDelaySecs */
+  const POLITE_DELAY_MS = 1000;
   if (entry !== 'src' && entry !== 'dist') throw new Error(`--entry must be src or dist, got ${entry}`);
   for (const c of contenders) if (!CONTENDERS.includes(c)) throw new Error(`unknown contender ${c}; known: ${CONTENDERS.join(', ')}`);
   const needsModel = contenders.includes('nb-link') && values.model === undefined;
@@ -190,7 +206,8 @@ async function main(): Promise<number> {
       ...seeds.flatMap((s) => ['--seed', s]),
       '--strategy', strategy, ...(strategy === 'nb-link' ? ['--model', model!] : ['--topic', topicFile]),
       '--proxy', proxyUrl, '--store', store, '--fresh', '--max-pages', String(pages),
-      '--concurrency', String(concurrency), '--per-host', String(concurrency), '--quiet',
+      '--concurrency', String(concurrency),
+      ...(polite ? ['--per-host', '1', '--delay-ms', String(POLITE_DELAY_MS)] : ['--per-host', String(concurrency)]), '--quiet',
       ...crawlFlags,
     ];
     // the ceiling and Crawlee run as plain JavaScript too: no contender pays tsx's start-up
@@ -199,6 +216,7 @@ async function main(): Promise<number> {
       process.execPath, plain.crawlee,
       '--proxy', proxyUrl, ...seeds.flatMap((s) => ['--seed', s]), '--pages', String(pages),
       '--concurrency', String(concurrency), '--storage', storage,
+      ...(polite ? ['--same-domain-delay-s', String(POLITE_DELAY_MS / 1000)] : []),
     ];
 
     for (let i = 0; i < warmup + runs; i++) {
@@ -218,13 +236,13 @@ async function main(): Promise<number> {
           urls ??= out.urls;
           f = {
             pages: out.pages, statuses: Object.fromEntries(out.statuses), failures: out.errors > 0 ? { 'error records': out.errors } : {},
-            hosts: new Set(out.urls.map((u) => new URL(u).host)).size,
+            hosts: new Set(out.urls.map((u) => new URL(u).host)).size, html: out.html,
           };
         } else if (c === 'crawlee-memory' || c === 'crawlee-persisted') {
           const storage = c === 'crawlee-memory' ? 'memory' : 'persisted';
           m = await measure(crawlee(storage), timeFile, `${c} ${tag}`, { timeoutMs, env: { CRAWLEE_STORAGE_DIR: dir } });
-          const out = JSON.parse(m.stdout) as { answered: number; statuses: Record<string, number>; failures: Record<string, number> };
-          f = { pages: out.answered, statuses: out.statuses, failures: out.failures };
+          const out = JSON.parse(m.stdout) as { answered: number; html: number; statuses: Record<string, number>; failures: Record<string, number> };
+          f = { pages: out.answered, statuses: out.statuses, failures: out.failures, html: out.html };
         } else {
           if (urls === undefined) throw new Error(`${c} needs a focuscrawl contender before it in --contenders`);
           const urlFile = path.join(tmp, `urls-${i}.txt`);
@@ -238,11 +256,11 @@ async function main(): Promise<number> {
         }
         await rm(dir, { recursive: true, force: true });
         process.stderr.write(
-          `  ${tag} ${c}: ${f.pages} pages in ${m.wall.toFixed(2)} s (${(f.pages / m.wall).toFixed(0)}/s), ` +
+          `  ${tag} ${c}: ${f.pages} pages${f.html === undefined ? '' : ` (${f.html} HTML)`} in ${m.wall.toFixed(2)} s (${(f.pages / m.wall).toFixed(0)}/s), ` +
             `cpu ${m.cpu.toFixed(2)} s, ${m.rssMb.toFixed(0)} MB; ${statusText(f)}\n`,
         );
         if (!counted) continue;
-        results.get(c)!.push({ pages: f.pages, wall: m.wall, cpu: m.cpu, rssMb: m.rssMb });
+        results.get(c)!.push({ pages: f.pages, html: f.html, wall: m.wall, cpu: m.cpu, rssMb: m.rssMb });
         fetched.set(c, f);
       }
     }
@@ -252,16 +270,23 @@ async function main(): Promise<number> {
   }
 
   const sum = new Map([...results].map(([c, r]) => [c, summarise(r)]));
+  /** `median (min–max)`, or – when the contender does not count HTML pages */
+  const htmlCell = (x: { median: number; min: number; max: number }, digits = 0): string => (Number.isFinite(x.median) ? cell(x, digits) : '–');
   const rows = contenders.map((c) => {
     const s = sum.get(c)!;
-    return `| ${LABEL[c]} | ${cell(s.pages)} | ${cell(s.pps)} | ${cell(s.cpuPerK, 2)} | ${cell(s.rss)} | ${statusText(fetched.get(c)!)} |`;
+    const html = polite ? ` ${htmlCell(s.htmlPps)} | ${htmlCell(s.htmlCpuMs, 2)} |` : '';
+    return `| ${LABEL[c]} | ${cell(s.pages)} | ${cell(s.pps)} |${html} ${cell(s.cpuPerK, 2)} | ${cell(s.rss)} | ${statusText(fetched.get(c)!)} |`;
   });
   /** ratio of medians a/b of `metric`, or undefined when either contender did not run */
-  const ratio = (a: Contender, b: Contender, metric: 'pps' | 'rss' | 'cpuPerK'): number | undefined =>
+  const ratio = (a: Contender, b: Contender, metric: 'pps' | 'rss' | 'cpuPerK' | 'htmlPps' | 'htmlCpuMs'): number | undefined =>
     sum.has(a) && sum.has(b) ? sum.get(a)![metric].median / sum.get(b)![metric].median : undefined;
   const times = (r: number | undefined): string => (r === undefined ? '–' : `${r.toFixed(2)}×`);
   const verdict = (r: number | undefined, target: number, atLeast: boolean): string =>
     r === undefined ? 'not measured' : `${r.toFixed(2)}× (target ${atLeast ? '≥' : '≤'} ${target}×: ${(atLeast ? r >= target : r <= target) ? 'met' : 'NOT met'})`;
+  // --politeness: issue 23 item 5's targets, on HTML pages alone
+  const politeTargets = contenders.filter((c) => FOCUSCRAWL.has(c)).map((c) =>
+    `| ${c} | ${verdict(ratio(c, 'crawlee-memory', 'htmlPps'), 5, true)} | ${verdict(ratio(c, 'crawlee-memory', 'rss'), 0.5, false)} | ` +
+      `${times(ratio('crawlee-memory', c, 'htmlCpuMs'))} | ${times(ratio(c, 'crawlee-persisted', 'htmlPps'))} / ${times(ratio(c, 'crawlee-persisted', 'rss'))} |`);
   const targets = contenders.filter((c) => FOCUSCRAWL.has(c)).map((c) =>
     `| ${c} | ${verdict(ratio(c, 'crawlee-memory', 'pps'), 3, true)} | ${verdict(ratio(c, 'ceiling', 'pps'), 0.5, true)} | ` +
       `${verdict(ratio(c, 'crawlee-memory', 'rss'), 0.5, false)} | ${times(ratio(c, 'crawlee-persisted', 'pps'))} / ` +
@@ -283,8 +308,18 @@ async function main(): Promise<number> {
       'for most links that leave it, and those answers count as pages for every contender'
     : `the synthetic web (\`fixtures/serve-synthetic.ts ${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}\`, English pages), ` +
       `seeds three ${SYNTH_TOPIC} home pages, best-first topic ${SYNTH_TOPIC}`;
+  const politeNote = `Politeness on for every contender, each by its own rule: focuscrawl \`--per-host 1 --delay-ms ${POLITE_DELAY_MS}\` ` +
+    `(its defaults, given explicitly so they apply to the proxy's answers), Crawlee \`sameDomainDelaySecs: ${POLITE_DELAY_MS / 1000}\` ` +
+    'with the same maxConcurrency; the ceiling has none. HTML pages: answers 200 with text/html (focuscrawl: page records; Crawlee: handled requests).';
+  const politeTable = [
+    '| focuscrawl vs | HTML pages/s vs Crawlee in-memory | peak RSS vs Crawlee in-memory | HTML pages per CPU second vs Crawlee in-memory | HTML pages/s / peak RSS vs Crawlee persisted |',
+    '|---|---|---|---|---|',
+    ...politeTargets,
+    '',
+    'Ratios of medians. The targets are issue 23 item 5\'s (≥ 5× Crawlee in-memory\'s HTML pages/s at ≤ ½ its peak RSS).',
+  ];
   const section = [
-    `#### ${web === 'webkb' ? 'WebKB' : 'Synthetic web'}, ${fmt(pages)} pages, concurrency ${concurrency}`,
+    `#### ${web === 'webkb' ? 'WebKB' : 'Synthetic web'}, ${fmt(pages)} pages, concurrency ${concurrency}${polite ? ', politeness on' : ''}`,
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}. 1-minute load average at the start of each run: ` +
       `${loads.map((l) => fmt(l, 2)).join(', ')} (before the bench ${fmt(loadBefore, 2)}, after ${fmt(os.loadavg()[0], 2)}); ` +
@@ -294,8 +329,9 @@ async function main(): Promise<number> {
     `Code: ${code}. Command: \`${command}\` (runs ${runs}, warm-up runs ${warmup}). Web: ${what}. ` +
       'Every contender talks to the same proxy child (its CPU is not counted) with the same seeds and concurrency.',
     '',
-    '| contender | pages answered | pages/s | CPU s per 1,000 pages | peak RSS MB | what was fetched (last run) |',
-    '|---|---|---|---|---|---|',
+    ...(polite ? [politeNote, ''] : []),
+    `| contender | pages answered | pages/s |${polite ? ' HTML pages/s | CPU ms per HTML page |' : ''} CPU s per 1,000 pages | peak RSS MB | what was fetched (last run) |`,
+    `|---|---|---|${polite ? '---|---|' : ''}---|---|---|`,
     ...rows,
     '',
     `Median (min–max) over ${runs} runs; pages/s = pages answered / wall seconds from spawn to exit (Node start-up included ` +
@@ -307,14 +343,16 @@ async function main(): Promise<number> {
       'minConcurrency = maxConcurrency; text/plain accepted so 404 answers are pages. Ceiling: the URLs of the first focuscrawl ' +
       'contender of the same run, body read and dropped; ceiling + htmlparser2: the same, each body also decoded and parsed (SAX, `a href`s counted).',
     '',
-    '| focuscrawl vs | pages/s vs Crawlee in-memory | pages/s vs ceiling | peak RSS vs Crawlee in-memory | pages/s / peak RSS vs Crawlee persisted | ' +
-      'pages per CPU second vs Crawlee in-memory / vs ceiling |',
-    '|---|---|---|---|---|---|',
-    ...targets,
-    '',
-    'Ratios of medians. The targets are the issue\'s (≥ 3× Crawlee in-memory, ≥ 50% of the ceiling, ≤ ½ of Crawlee\'s peak RSS). ' +
-      'The last column compares CPU cost instead of wall time (Crawlee\'s CPU s per page / focuscrawl\'s): on a shared machine it ' +
-      'moves much less than pages/s, and where the contender\'s own CPU is the bottleneck pages/s follows it.',
+    ...(polite ? politeTable : [
+      '| focuscrawl vs | pages/s vs Crawlee in-memory | pages/s vs ceiling | peak RSS vs Crawlee in-memory | pages/s / peak RSS vs Crawlee persisted | ' +
+        'pages per CPU second vs Crawlee in-memory / vs ceiling |',
+      '|---|---|---|---|---|---|',
+      ...targets,
+      '',
+      'Ratios of medians. The targets are the issue\'s (≥ 3× Crawlee in-memory, ≥ 50% of the ceiling, ≤ ½ of Crawlee\'s peak RSS). ' +
+        'The last column compares CPU cost instead of wall time (Crawlee\'s CPU s per page / focuscrawl\'s): on a shared machine it ' +
+        'moves much less than pages/s, and where the contender\'s own CPU is the bottleneck pages/s follows it.',
+    ]),
     ...(parseBound === undefined ? [] : ['', parseBound]),
     ...(graphCost.length === 0 ? [] : [
       '',
@@ -326,7 +364,20 @@ async function main(): Promise<number> {
     ]),
   ].join('\n');
   process.stdout.write(section + '\n');
-  if (values.write) {
+  if (values.write && polite) {
+    // the full table in docs/results, a short summary in BENCHMARKS.md (≤ 20 KB)
+    const name = `side-by-side-${web}-polite`;
+    const s = (c: Contender): ReturnType<typeof summarise> | undefined => sum.get(c);
+    const fc = s('best-first');
+    const cm = s('crawlee-memory');
+    const summary = fc === undefined || cm === undefined ? `Politeness on, ${fmt(pages)} pages, concurrency ${concurrency}.`
+      : `Politeness on (\`--per-host 1 --delay-ms ${POLITE_DELAY_MS}\`; Crawlee \`sameDomainDelaySecs: ${POLITE_DELAY_MS / 1000}\`), ` +
+        `${fmt(pages)} pages, concurrency ${concurrency}, ${code.replace(/^commit /, '')}: best-first ${fmt(fc.htmlPps.median)} HTML pages/s, ` +
+        `${fmt(fc.rss.median)} MB; Crawlee ${fmt(cm.htmlPps.median)}, ${fmt(cm.rss.median)} MB: ` +
+        `${verdict(ratio('best-first', 'crawlee-memory', 'htmlPps'), 5, true)}, RSS ${verdict(ratio('best-first', 'crawlee-memory', 'rss'), 0.5, false)}.`;
+    await writeSplitSection('BENCHMARKS.md', name, section, summary, '# Side by side with Crawlee, politeness on');
+    process.stderr.write(`side-by-side: wrote docs/results/${name}.md and BENCHMARKS.md\n`);
+  } else if (values.write) {
     // BENCHMARKS.md keeps the synthetic web's table; the WebKB one is in docs/results (issue 26 item 5: ≤ 20 KB)
     const file = web === 'webkb' ? resultsDoc(`side-by-side-${web}`) : path.join(REPO, 'BENCHMARKS.md');
     await writeSection(file, `side-by-side-${web}`, section, web === 'webkb' ? '# Side by side with Crawlee: WebKB' : '# Benchmarks');

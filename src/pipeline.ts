@@ -362,7 +362,7 @@ function stagesOf(r: ResolvedConfig, c: Crawl, run: Run): [AsyncIterable<CrawlIt
       scheduler, inflight, pagesDone: () => store.pages, maxPages: r.maxPages, roundSize: r.roundSize, holdBack: r.holdBack, issue: ctx.issue, signal,
     }),
     (src) => hostBudgetStage(src, { budget }),
-    (src) => addressGuardStage(src, { check: (url) => client.checkAddress(url), concurrency: r.concurrency }),
+    (src) => addressGuardStage(src, { check: (url) => client.checkAddressNow(url), concurrency: r.concurrency }),
     (src) => robotsStage(src, { robots, concurrency: r.concurrency }),
     (src) => fetchStage(src, {
       client, concurrency: r.concurrency, maxBytes: r.maxBytes, canonOptions: r.redirectCanon,

@@ -328,3 +328,21 @@ test('crawl --proxy: the guard is off, the proxy on loopback resolves target nam
   assert.deepEqual(records.map((x) => [x.type, x.url]).sort(), [['page', 'http://127.0.0.1:9/'], ['page', 'http://localhost:9/']]);
   assert.ok(proxy.hits.includes('http://127.0.0.1:9/') && proxy.hits.includes('http://localhost:9/'));
 });
+
+// checkAddressNow lets the address-guard stage pass a known host at once (no
+// promise, so nothing is pulled from the frontier ahead of need) and makes a
+// new host's DNS lookup a slow call that does not hold up the next URL
+// (issue 23 item 3).
+test('HttpClient.checkAddressNow: at once for a settled check or with the guard off, a promise otherwise', async (t) => {
+  const resolver = fakeResolver({ 'ok.test': ['127.0.0.1'], 'evil.test': ['127.0.0.2'] });
+  const c = client(t, { addressPolicy: ONLY_127_0_0_2, resolver });
+  const first = c.checkAddressNow('http://ok.test/a');
+  assert.ok(first instanceof Promise);
+  assert.equal(await first, null);
+  assert.equal(c.checkAddressNow('http://ok.test/b'), null, 'settled: at once');
+  assert.ok(c.checkAddressNow('http://evil.test/') instanceof Promise);
+  await c.checkAddress('http://evil.test/');
+  assert.equal((c.checkAddressNow('http://evil.test/x') as PrivateAddressError).code, 'FC_PRIVATE_ADDRESS');
+  const off = client(t, { proxy: 'http://127.0.0.1:9/' });
+  assert.equal(off.checkAddressNow('http://evil.test/'), null, 'behind a proxy the guard is off');
+});

@@ -97,7 +97,8 @@ test('mapConcurrent: a bad limit is a TypeError', async () => {
 // Regression: mapConcurrent pulled up to `limit` items ahead of the consumer
 // even when `fn` was quick; in the robots and address stages that took URLs
 // out of the frontier before the latest links were scored, and the demo's
-// best-first harvest fell from ~72% to ~52%.
+// best-first harvest fell from ~72% to ~52%. A quick fn is one that returns
+// its result at once, not a promise (a cached robots.txt verdict).
 test('mapConcurrent: with a quick fn, nothing is pulled ahead of the consumer', async () => {
   let pulled = 0;
   async function* source(): AsyncGenerator<number> {
@@ -106,7 +107,7 @@ test('mapConcurrent: with a quick fn, nothing is pulled ahead of the consumer', 
       yield i;
     }
   }
-  const it = mapConcurrent(source(), 16, async (n) => n * 2)[Symbol.asyncIterator]();
+  const it = mapConcurrent(source(), 16, (n) => n * 2)[Symbol.asyncIterator]();
   for (let consumed = 1; consumed <= 10; consumed++) {
     const r = await it.next();
     assert.equal(r.done, false);
@@ -114,4 +115,46 @@ test('mapConcurrent: with a quick fn, nothing is pulled ahead of the consumer', 
     assert.ok(pulled <= consumed + 1, `pulled ${pulled} after ${consumed} consumed`);
   }
   await it.return?.(undefined);
+});
+
+// Regression (issue 23 item 3): mapConcurrent waited a setImmediate after
+// every call to tell a quick one from a slow one, so it started one slow call
+// (a robots.txt fetch for a new host) per event-loop turn; with 100,000 hosts
+// at 200 ms, --concurrency 1024 never had more than a few hundred requests in
+// flight. Slow calls must fill every free slot at once.
+test('mapConcurrent: slow calls (promises) fill every free slot without waiting a turn each', async () => {
+  const { state, source } = counted(100);
+  const gates: (() => void)[] = [];
+  const it = mapConcurrent(source, 16, (i) => new Promise<number>((resolve) => gates.push(() => resolve(i))))[Symbol.asyncIterator]();
+  const first = it.next();
+  // one event-loop turn: the old code had started 1 or 2 calls by then
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(gates.length, 16, `${gates.length} calls started`);
+  assert.equal(state.pulled, 16, 'nothing pulled beyond the limit');
+  gates[3]();
+  assert.equal((await first).value, 3);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(gates.length, 16, 'nothing is pulled while the consumer does not ask');
+  const second = it.next();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(gates.length, 17, 'a settled call freed its slot for the next item');
+  gates[16]();
+  assert.equal((await second).value, 16);
+  await it.return?.(undefined);
+});
+
+test('mapConcurrent: quick and slow calls mixed: a quick result is yielded, slow ones keep running', async () => {
+  const out: number[] = [];
+  for await (const v of mapConcurrent(counted(10).source, 4, (i) => (i % 3 === 0 ? sleep(5).then(() => i) : i))) out.push(v);
+  assert.deepEqual([...out].sort((a, b) => a - b), [...Array(10).keys()]);
+  assert.notDeepEqual(out, [...Array(10).keys()], 'quick items overtake the slow ones');
+});
+
+test('mapConcurrent: fn that throws at once is thrown like a rejection', async () => {
+  await assert.rejects(async () => {
+    for await (const v of mapConcurrent(counted(5).source, 2, (i): number => {
+      if (i === 2) throw new Error('sync boom');
+      return i;
+    })) void v;
+  }, /sync boom/);
 });

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { NetworkError } from '../src/errors.ts';
 import { Lru } from '../src/util/lru.ts';
 import { RobotsCache, cutRobotsBody, type RobotsFetch } from '../src/fetch/robots.ts';
-import { robotsAllows } from '../src/fetch/robots.ts';
+import { robotsAllows, robotsAllowsNow } from '../src/fetch/robots.ts';
 import { robotsStage } from '../src/stages/robots.ts';
 import { canonicalize } from '../src/urls/canonical.ts';
 import type { CrawlItem } from '../src/types.ts';
@@ -443,4 +443,23 @@ test('robotsAllows returns null, an ItemError, or FC_INTERNAL for a malformed UR
   assert.equal(await robotsAllows(robots, `${s.origin}/ok`), null);
   assert.equal((await robotsAllows(robots, `${s.origin}/private`))?.code, 'FC_ROBOTS_DISALLOWED');
   assert.equal((await robotsAllows(robots, 'not a url'))?.code, 'FC_INTERNAL');
+});
+
+// The robots stage answers a URL of a cached origin at once (no promise), so
+// mapConcurrent takes it as quick and pulls nothing ahead of need; a URL that
+// must wait for a fetch is a promise (issue 23 item 3).
+test('checkCached and robotsAllowsNow answer at once only when no fetch is needed', async (t) => {
+  const s = await robotsSite(200, 'User-agent: *\nDisallow: /private\n');
+  t.after(() => s.close());
+  const robots = new RobotsCache({ userAgent: 'focuscrawl', fetchRobots: undiciFetch });
+  assert.equal(robots.checkCached(`${s.origin}/a`), undefined, 'not cached yet');
+  assert.deepEqual(robots.checkCached(`${s.origin}/robots.txt`), { allowed: true, crawlDelayMs: null }, 'robots.txt itself needs no fetch');
+  const pending = robotsAllowsNow(robots, `${s.origin}/a`);
+  assert.ok(pending instanceof Promise);
+  assert.equal(await pending, null);
+  assert.equal(robotsAllowsNow(robots, `${s.origin}/b`), null, 'cached: allowed at once');
+  const refused = robotsAllowsNow(robots, `${s.origin}/private/x`);
+  assert.ok(!(refused instanceof Promise) && refused?.code === 'FC_ROBOTS_DISALLOWED');
+  assert.equal((robotsAllowsNow(robots, 'ftp://x/') as { code: string }).code, 'FC_INTERNAL', 'a bad URL is an error at once');
+  assert.deepEqual(s.hits, ['/robots.txt']);
 });

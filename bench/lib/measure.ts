@@ -52,6 +52,8 @@ export interface Measured {
 export interface RunResult {
   /** pages counted for pages/s */
   pages: number;
+  /** of them, answered 200 with text/html (when the contender counts them) */
+  html?: number;
   wall: number;
   cpu: number;
   rssMb: number;
@@ -131,6 +133,8 @@ export function codeVersion(): string {
 /** A proxy child process: its address and how to stop it. */
 export interface ProxyChild {
   url: string;
+  /** the child's process id (its CPU: {@link processCpuSeconds}) */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -155,6 +159,7 @@ export async function startProxy(name: string, argv: string[]): Promise<ProxyChi
   child.stdout.resume();
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const done = once(child, 'exit');
@@ -162,6 +167,14 @@ export async function startProxy(name: string, argv: string[]): Promise<ProxyChi
       await done;
     },
   };
+}
+
+/** user + system CPU seconds a live process has used so far (Linux /proc/PID/stat; 100 ticks a second). */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // fields after the command name, which is in parentheses and may hold spaces
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Start `bin/focuscrawl replay` on `warc`. */
@@ -175,6 +188,8 @@ export interface CrawlOutput {
   urls: string[];
   /** page records (any HTTP status) */
   pages: number;
+  /** page records answered 200 with text/html */
+  html: number;
   relevant: number;
   /** error records */
   errors: number;
@@ -183,13 +198,14 @@ export interface CrawlOutput {
 
 /** Count the records of a focuscrawl run's NDJSON output. */
 export function readCrawlOutput(ndjson: string): CrawlOutput {
-  const result: CrawlOutput = { urls: [], pages: 0, relevant: 0, errors: 0, statuses: new Map() };
+  const result: CrawlOutput = { urls: [], pages: 0, html: 0, relevant: 0, errors: 0, statuses: new Map() };
   for (const line of ndjson.split('\n')) {
     if (line === '') continue;
-    const r = JSON.parse(line) as { type: string; url: string; status?: number; relevant?: boolean };
+    const r = JSON.parse(line) as { type: string; url: string; status?: number; relevant?: boolean; contentType?: string | null };
     result.urls.push(r.url);
     if (r.type === 'page') {
       result.pages++;
+      if (r.status === 200 && (r.contentType ?? '').startsWith('text/html')) result.html++;
       if (r.relevant === true) result.relevant++;
       result.statuses.set(r.status!, (result.statuses.get(r.status!) ?? 0) + 1);
     } else {
@@ -208,9 +224,12 @@ export const cell = (s: Spread, digits = 0): string =>
   `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
 
 /** Pages/s, CPU s per 1,000 pages, peak RSS and pages over the runs of one contender. */
-export function summarise(runs: RunResult[]): { pps: Spread; cpuPerK: Spread; rss: Spread; pages: Spread } {
+export function summarise(runs: RunResult[]): { pps: Spread; htmlPps: Spread; htmlCpuMs: Spread; cpuPerK: Spread; rss: Spread; pages: Spread } {
   return {
     pps: spread(runs.map((r) => r.pages / r.wall)),
+    // HTML pages (200, text/html) per wall second and CPU ms per HTML page; NaN when not counted
+    htmlPps: spread(runs.map((r) => (r.html ?? NaN) / r.wall)),
+    htmlCpuMs: spread(runs.map((r) => (r.cpu / (r.html ?? NaN)) * 1000)),
     cpuPerK: spread(runs.map((r) => (r.cpu / Math.max(r.pages, 1)) * 1000)),
     rss: spread(runs.map((r) => r.rssMb)),
     pages: spread(runs.map((r) => r.pages)),

@@ -309,7 +309,7 @@ export class HttpClient {
   /** counted by {@link get} */
   readonly outcomes: RequestOutcomes = { answered: 0, failed: 0, firstFailure: null };
   /** hostname -> outcome of {@link checkAddress}, kept HOST_CHECK_TTL_MS */
-  private readonly hostChecks = new Lru<string, { expires: number; refused: Promise<PrivateAddressError | null> }>(HOST_CHECK_CAPACITY);
+  private readonly hostChecks = new Lru<string, { expires: number; refused: Promise<PrivateAddressError | null>; settled?: { refused: PrivateAddressError | null } }>(HOST_CHECK_CAPACITY);
 
   constructor(opts: HttpClientOptions = {}) {
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
@@ -509,8 +509,24 @@ export class HttpClient {
     const cached = this.hostChecks.get(hostname);
     if (cached !== undefined && now < cached.expires) return cached.refused;
     const refused = checkHost(hostname, this.guard, this.resolver);
-    this.hostChecks.set(hostname, { expires: now + HOST_CHECK_TTL_MS, refused });
+    const check: { expires: number; refused: Promise<PrivateAddressError | null>; settled?: { refused: PrivateAddressError | null } } =
+      { expires: now + HOST_CHECK_TTL_MS, refused };
+    refused.then((r) => (check.settled = { refused: r }), () => {});
+    this.hostChecks.set(hostname, check);
     return refused;
+  }
+
+  /**
+   * {@link checkAddress}'s answer at once when it is known (the guard is off,
+   * the name is malformed, or its check is cached and settled), else its
+   * promise: the address-guard stage lets known hosts through without
+   * waiting for a promise.
+   */
+  checkAddressNow(url: string): PrivateAddressError | null | Promise<PrivateAddressError | null> {
+    if (this.guard === null) return null;
+    const cached = this.hostChecks.get(new URL(url).hostname);
+    if (cached?.settled !== undefined && Date.now() < cached.expires) return cached.settled.refused;
+    return this.checkAddress(url);
   }
 
   /** Close all connections (waits for in-flight requests). */

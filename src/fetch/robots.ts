@@ -165,7 +165,25 @@ export class RobotsCache {
     if (u.pathname === '/robots.txt' && u.search === '') {
       return { allowed: true, crawlDelayMs: this.crawlDelayMs(url) };
     }
-    const entry = await this.#entry(u.origin);
+    return this.#verdict(u, await this.#entry(u.origin));
+  }
+
+  /**
+   * {@link check}'s verdict when it needs no fetch (the origin's robots.txt
+   * is cached and fresh, or `url` is a robots.txt), at once; undefined when
+   * `check` would fetch. Throws as `check` rejects.
+   */
+  checkCached(url: string): RobotsVerdict | undefined {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`not an http(s) URL: ${url}`);
+    if (u.pathname === '/robots.txt' && u.search === '') {
+      return { allowed: true, crawlDelayMs: this.crawlDelayMs(url) };
+    }
+    const cached = this.#cache.get(u.origin);
+    return cached !== undefined && this.#now() < cached.expires ? this.#verdict(u, cached) : undefined;
+  }
+
+  #verdict(u: URL, entry: Entry): RobotsVerdict {
     if (entry.unavailable !== null) {
       return { allowed: false, code: entry.code ?? 'FC_ROBOTS_UNAVAILABLE', message: entry.unavailable, crawlDelayMs: null };
     }
@@ -255,10 +273,24 @@ export class RobotsCache {
  */
 export async function robotsAllows(robots: RobotsCache, url: string): Promise<ItemError | null> {
   try {
-    const verdict = await robots.check(url);
-    if (verdict.allowed) return null;
-    return { code: verdict.code ?? 'FC_ROBOTS_DISALLOWED', message: verdict.message ?? `robots.txt forbids ${url}` };
+    return verdictError(await robots.check(url), url);
   } catch (err) {
     return toItemError(err);
   }
+}
+
+/** {@link robotsAllows}'s answer at once when robots.txt need not be fetched for it, else its promise. */
+export function robotsAllowsNow(robots: RobotsCache, url: string): ItemError | null | Promise<ItemError | null> {
+  let verdict: RobotsVerdict | undefined;
+  try {
+    verdict = robots.checkCached(url);
+  } catch (err) {
+    return toItemError(err);
+  }
+  return verdict === undefined ? robotsAllows(robots, url) : verdictError(verdict, url);
+}
+
+function verdictError(verdict: RobotsVerdict, url: string): ItemError | null {
+  if (verdict.allowed) return null;
+  return { code: verdict.code ?? 'FC_ROBOTS_DISALLOWED', message: verdict.message ?? `robots.txt forbids ${url}` };
 }

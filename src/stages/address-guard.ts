@@ -15,17 +15,24 @@ import type { CrawlItem } from '../types.ts';
  * already carrying an error pass through untouched. Up to `concurrency`
  * items (default 1: one at a time, input order kept) are checked at once and
  * yielded as their checks end, so one host's DNS lookup does not hold up
- * URLs of hosts already checked.
+ * URLs of hosts already checked. `check` answers at once (not a promise)
+ * when it can (HttpClient.checkAddressNow): such items are not taken from
+ * the source ahead of need.
  */
 export function addressGuardStage(
   source: AsyncIterable<CrawlItem>,
-  opts: { check: (url: string) => Promise<Error | null>; concurrency?: number },
+  opts: { check: (url: string) => Error | null | Promise<Error | null>; concurrency?: number },
 ): AsyncGenerator<CrawlItem> {
-  return mapConcurrent(source, opts.concurrency ?? 1, async (item) => {
-    if (item.error === undefined) {
-      const refused = await opts.check(item.entry.url);
+  return mapConcurrent(source, opts.concurrency ?? 1, (item) => {
+    if (item.error !== undefined) return item;
+    const refused = opts.check(item.entry.url);
+    if (!(refused instanceof Promise)) {
       if (refused !== null) item.error = toItemError(refused);
+      return item;
     }
-    return item;
+    return refused.then((r) => {
+      if (r !== null) item.error = toItemError(r);
+      return item;
+    });
   });
 }

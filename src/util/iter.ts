@@ -13,16 +13,19 @@ export async function firstN<T>(it: AsyncIterable<T>, limit: number): Promise<T[
 
 /**
  * `fn` applied to every item of `source`, up to `limit` calls at once,
- * results in completion order. Pulling is driven by demand: the source is
- * pulled only while the consumer waits, no result is ready and fewer than
- * `limit` calls run. So when `fn` is quick, items pass one at a time as the
- * consumer asks (nothing is taken from the source ahead of need: a crawl's
- * frontier keeps choosing with the latest scores); only slow calls (a
- * robots.txt fetch) make it pull more, so they do not hold up the rest. An error from `source` or `fn` is thrown once
- * the calls already running have settled; when the consumer stops early,
- * the source is closed and running calls are left to settle unread.
+ * results in completion order. `fn` returns its result at once when it has
+ * it (a quick call: a cached robots.txt verdict) and a promise only when it
+ * must wait (a slow call: a robots.txt fetch). Pulling is driven by demand:
+ * the source is pulled only while the consumer waits, no result is ready
+ * and fewer than `limit` slow calls run. So quick calls pass one at a time
+ * as the consumer asks (nothing is taken from the source ahead of need: a
+ * crawl's frontier keeps choosing with the latest scores), and a slow call
+ * makes it pull the next item at once, so slow calls do not hold up the
+ * rest. An error from `source` or `fn` is thrown once the calls already
+ * running have settled; when the consumer stops early, the source is
+ * closed and running calls are left to settle unread.
  */
-export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: number, fn: (item: T) => Promise<U>): AsyncGenerator<U> {
+export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: number, fn: (item: T) => U | Promise<U>): AsyncGenerator<U> {
   if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`limit must be a positive integer, got ${limit}`);
   const it = source[Symbol.asyncIterator]();
   const results: U[] = [];
@@ -37,8 +40,19 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
     w?.();
   };
   const run = (item: T): void => {
+    let out: U | Promise<U>;
+    try {
+      out = fn(item);
+    } catch (err) {
+      failure ??= { err };
+      return;
+    }
+    if (!(out instanceof Promise)) {
+      results.push(out);
+      return;
+    }
     running++;
-    fn(item).then(
+    out.then(
       (u) => results.push(u),
       (err: unknown) => (failure ??= { err }),
     ).finally(() => {
@@ -55,9 +69,10 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
           sourceDone = true;
           notify();
         } else if (failure === null) {
+          // a quick call leaves its result to yield; a slow one lets the loop pull the next item now
+          // (it once waited a setImmediate to tell them apart: one slow call started per event-loop turn)
           run(r.value);
-          // let a quick call finish first: only a slow one should make us pull more
-          setImmediate(notify);
+          notify();
         } else notify();
       },
       (err: unknown) => {
