@@ -170,27 +170,27 @@ export class LinearClassifier {
   readonly cv: Readonly<Record<string, number>> | undefined;
   /** the precision = recall cut of probability() on held-out examples (0.5 for files without one) */
   readonly threshold: number;
-  readonly #idf: ReadonlyMap<string, number>;
-  readonly #weight: ReadonlyMap<string, number>;
+  /** the vocabulary, in the order of the compiled idf and weight arrays (kept for toJSON) */
+  readonly #names: readonly string[];
   /** prefixes of the blocks normalised apart (empty: one vector) */
   readonly blocks: readonly string[];
   readonly #compiled: Compiled;
 
-  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number, blocks: readonly string[] = []) {
-    this.#idf = idf;
-    this.#weight = weight;
+  /** `idf[j]` and `weight[j]` belong to `names[j]`; the arrays are kept, not copied. */
+  private constructor(names: readonly string[], idf: Float64Array, weight: Float64Array, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number, blocks: readonly string[] = []) {
+    this.#names = names;
     this.bias = bias;
     this.platt = platt;
     this.lambda = lambda;
     this.cv = cv;
     this.threshold = threshold;
     this.blocks = blocks;
-    this.#compiled = new Compiled(idf, weight, blocks);
+    this.#compiled = new Compiled(names, idf, weight, blocks);
   }
 
   /** Vocabulary size. */
   get size(): number {
-    return this.#idf.size;
+    return this.#names.length;
   }
 
   /** The raw margin z = w·x + b of a feature bag (x: the normalised TF-IDF vector). */
@@ -315,23 +315,17 @@ export class LinearClassifier {
     // larger margins would call more examples positive than the threshold means
     const w = new Float64Array(vocab.length + 1);
     for (const f of best.weights) for (let j = 0; j < w.length; j++) w[j] += f[j] / best.weights.length;
-    const idfMap = new Map<string, number>();
-    const weightMap = new Map<string, number>();
-    vocab.forEach(([f], j) => {
-      idfMap.set(f, idf[j]);
-      weightMap.set(f, w[j]);
-    });
-    return new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold, blocks);
+    return new LinearClassifier(vocab.map(([f]) => f), idf, w.slice(0, vocab.length), w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold, blocks);
   }
 
   /** Plain JSON (numbers rounded to 6 significant digits); fromJSON(toJSON()) scores as this does up to that rounding. */
   toJSON(): LinearJSON {
     const r = (x: number): number => Number(x.toPrecision(6));
     const features: Record<string, [number, number]> = {};
-    for (const [f, idf] of this.#idf) {
-      const w = this.#weight.get(f)!;
-      features[f] = [r(idf), r(w)];
-    }
+    const c = this.#compiled;
+    this.#names.forEach((f, j) => {
+      features[f] = [r(c.idf[j]), r(c.weight[j])];
+    });
     return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold), ...(this.blocks.length > 0 ? { blocks: [...this.blocks] } : {}) };
   }
 
@@ -345,14 +339,19 @@ export class LinearClassifier {
     if (!finite(o.lambda) || o.lambda <= 0) throw new TypeError('linear model: "lambda" must be a positive number');
     if (!Array.isArray(o.platt) || o.platt.length !== 2 || !o.platt.every(finite)) throw new TypeError('linear model: "platt" must be two finite numbers');
     if (typeof o.features !== 'object' || o.features === null || Array.isArray(o.features)) throw new TypeError('linear model: "features" must be an object');
-    const idf = new Map<string, number>();
-    const weight = new Map<string, number>();
-    for (const [f, v] of Object.entries(o.features)) {
+    // straight into typed arrays: a page judge has ~200,000 features, and
+    // Maps of them (then hashed again) cost most of a crawl's model load
+    const features = o.features as Record<string, unknown>;
+    const names = Object.keys(features);
+    const idf = new Float64Array(names.length);
+    const weight = new Float64Array(names.length);
+    for (let j = 0; j < names.length; j++) {
+      const v = features[names[j]];
       if (!Array.isArray(v) || v.length !== 2 || !finite(v[0]) || v[0] <= 0 || !finite(v[1])) {
-        throw new TypeError(`linear model: feature ${JSON.stringify(f)} must be [idf > 0, weight]`);
+        throw new TypeError(`linear model: feature ${JSON.stringify(names[j])} must be [idf > 0, weight]`);
       }
-      idf.set(f, v[0]);
-      weight.set(f, v[1]);
+      idf[j] = v[0];
+      weight[j] = v[1];
     }
     let cv: Record<string, number> | undefined;
     if (o.cv !== undefined) {
@@ -361,7 +360,7 @@ export class LinearClassifier {
     }
     if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
     if (o.blocks !== undefined && (!Array.isArray(o.blocks) || o.blocks.length > 250 || !o.blocks.every((b) => typeof b === 'string' && b !== ''))) throw new TypeError('linear model: "blocks" must be an array of at most 250 non-empty strings');
-    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number), (o.blocks as string[] | undefined) ?? []);
+    return new LinearClassifier(names, idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number), (o.blocks as string[] | undefined) ?? []);
   }
 }
 
@@ -460,8 +459,8 @@ class Compiled {
   readonly #keyB: Int32Array;
   /** slot -> feature index + 1 (0: empty) */
   readonly #slot: Int32Array;
-  readonly #idf: Float64Array;
-  readonly #weight: Float64Array;
+  readonly idf: Float64Array;
+  readonly weight: Float64Array;
   readonly #tf: Int32Array;
   /** feature index -> block (LinearOptions.blocks) */
   readonly #block: Uint8Array;
@@ -473,22 +472,23 @@ class Compiled {
   /** code points of the run being walked (reused) */
   #cps: Int32Array = new Int32Array(256);
 
-  constructor(idf: ReadonlyMap<string, number>, weight: ReadonlyMap<string, number>, blocks: readonly string[]) {
+  constructor(names: readonly string[], idf: Float64Array, weight: Float64Array, blocks: readonly string[]) {
+    const n = names.length;
     let size = 16;
-    while (size < idf.size * 2) size *= 2;
+    while (size < n * 2) size *= 2;
     this.#mask = size - 1;
     this.#keyA = new Int32Array(size);
     this.#keyB = new Int32Array(size);
     this.#slot = new Int32Array(size);
-    this.#idf = new Float64Array(idf.size);
-    this.#weight = new Float64Array(idf.size);
-    this.#tf = new Int32Array(idf.size);
-    this.#block = new Uint8Array(idf.size);
+    this.idf = idf;
+    this.weight = weight;
+    this.#tf = new Int32Array(n);
+    this.#block = new Uint8Array(n);
     this.#norm = new Float64Array(blocks.length + 1);
     this.#dot = new Float64Array(blocks.length + 1);
     this.#touched = new Int32Array(64);
-    let j = 0;
-    for (const [f, v] of idf) {
+    for (let j = 0; j < n; j++) {
+      const f = names[j];
       let a = HASH_A;
       let b = HASH_B;
       for (let i = 0; i < f.length; i++) {
@@ -504,10 +504,7 @@ class Compiled {
       this.#keyA[s] = a;
       this.#keyB[s] = b;
       this.#slot[s] = j + 1;
-      this.#idf[j] = v;
-      this.#weight[j] = weight.get(f)!;
-      this.#block[j] = blockOf(f, blocks);
-      j++;
+      if (blocks.length > 0) this.#block[j] = blockOf(f, blocks);
     }
   }
 
@@ -673,10 +670,10 @@ class Compiled {
       let d0 = 0;
       for (let k = 0; k < this.#nTouched; k++) {
         const j = this.#touched[k];
-        const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
+        const x = (1 + Math.log(this.#tf[j])) * this.idf[j];
         this.#tf[j] = 0;
         n0 += x * x;
-        d0 += x * this.#weight[j];
+        d0 += x * this.weight[j];
       }
       this.#nTouched = 0;
       return n0 > 0 ? d0 / Math.sqrt(n0) : 0;
@@ -685,11 +682,11 @@ class Compiled {
     dot.fill(0);
     for (let k = 0; k < this.#nTouched; k++) {
       const j = this.#touched[k];
-      const x = (1 + Math.log(this.#tf[j])) * this.#idf[j];
+      const x = (1 + Math.log(this.#tf[j])) * this.idf[j];
       this.#tf[j] = 0;
       const b = this.#block[j];
       norm[b] += x * x;
-      dot[b] += x * this.#weight[j];
+      dot[b] += x * this.weight[j];
     }
     this.#nTouched = 0;
     let z = 0;
