@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LinearClassifier, bestF1Threshold, breakEvenThreshold, fitPlatt, textGrams } from '../src/relevance/learn/linear.ts';
-import { linkDensity, pageMainText } from '../src/relevance/learn/features.ts';
+import { linkDensity, nonSpaceLength, pageMainText } from '../src/relevance/learn/features.ts';
 import { groupKFold, seededRandom } from '../src/relevance/learn/metrics.ts';
 import { Model, fitModel, linkGrams, loadModel, MODEL_VERSION, siteOf, type ModelJSON } from '../src/relevance/model.ts';
 import { readTexts, textPage } from '../src/relevance/train/from-texts.ts';
@@ -67,6 +67,17 @@ test('LinearClassifier is deterministic with a seed and round-trips through JSON
   for (const f of [['good', 'n3'], ['bad'], ['n7', 'n8', 'n9']]) assert.ok(Math.abs(a.probability(f) - c.probability(f)) < 1e-4);
   assert.throws(() => LinearClassifier.fromJSON({ ...a.toJSON(), platt: [1] }), /platt/);
   assert.throws(() => LinearClassifier.train([{ features: ['x'], label: 1 }, { features: ['y'], label: 1 }]), TypeError);
+});
+
+test('nonSpaceLength (linkDensity without building strings) counts as s.replace(/\\s+/g, "").length', () => {
+  // every BMP code unit, alone and between letters: the hand-written white-space set must be \s exactly
+  for (let c = 0; c < 0x10000; c++) {
+    const s = `a${String.fromCharCode(c)}b`;
+    assert.equal(nonSpaceLength(s), s.replace(/\s+/g, '').length, `U+${c.toString(16)}`);
+  }
+  const mixed = ' 课程\u3000 Course\tpage\n\u00a0\ufeff😀 x ';
+  assert.equal(nonSpaceLength(mixed), mixed.replace(/\s+/g, '').length);
+  assert.equal(nonSpaceLength(''), 0);
 });
 
 test('pageMainText leaves out anchors and navigation; linkDensity measures them', () => {
