@@ -5,8 +5,8 @@
  * without stop words, the fingerprint with them. Tokenising a block with
  * stop words kept and dropping them afterwards gives exactly what
  * tokenize() with stop words dropped gives (tokenize drops them last), so
- * the block's tokens are computed once, cached with the page (a WeakMap:
- * they go with it) and read by both.
+ * the block's tokens are computed once, cached for the last few pages,
+ * and read by both.
  */
 import type { ParsedPage } from '../../types.ts';
 import type { Segmenter } from './segmenter.ts';
@@ -22,7 +22,28 @@ interface Split {
   words: Partial<Record<SharedBlock, string[]>>;
 }
 
-const splits = new WeakMap<ParsedPage, Split>();
+/**
+ * The splits of the last few pages, newest first, found by identity. The
+ * judge and the near-duplicate stage see a page one right after the other
+ * (classify, then dedup); a handful of slots covers that without a WeakMap,
+ * whose entries the garbage collector treats as ephemerons (slower
+ * scavenges of the small young generation the bin runs with).
+ */
+const SLOTS = 8;
+const pagesHeld: (ParsedPage | null)[] = new Array<ParsedPage | null>(SLOTS).fill(null);
+const splitsHeld: (Split | null)[] = new Array<Split | null>(SLOTS).fill(null);
+let next = 0;
+
+function splitOf(page: ParsedPage, segmenter: Segmenter | undefined): Split {
+  for (let i = 0; i < SLOTS; i++) {
+    if (pagesHeld[i] === page && splitsHeld[i]!.segmenter === segmenter) return splitsHeld[i]!;
+  }
+  const split: Split = { segmenter, words: {} };
+  pagesHeld[next] = page;
+  splitsHeld[next] = split;
+  next = (next + 1) % SLOTS;
+  return split;
+}
 
 /**
  * The tokens of `page.blocks[block]` with stop words kept (tokenize with
@@ -30,11 +51,7 @@ const splits = new WeakMap<ParsedPage, Split>();
  * the array.
  */
 export function blockWords(page: ParsedPage, block: SharedBlock, segmenter: Segmenter | undefined): readonly string[] {
-  let split = splits.get(page);
-  if (split === undefined || split.segmenter !== segmenter) {
-    split = { segmenter, words: {} };
-    splits.set(page, split);
-  }
+  const split = splitOf(page, segmenter);
   return (split.words[block] ??= tokenize(page.blocks[block], { stopwords: false, segmenter }));
 }
 
