@@ -262,8 +262,7 @@ class Plan {
    * Queue a URL never seen; raise a queued one with a lower score (keeping
    * its seq); skip done ones. `keepText` false leaves anchor and context out.
    */
-  enqueue(e: FrontierEntry, keepText = true): void {
-    const uk = urlKey(e.url);
+  enqueue(e: FrontierEntry, keepText = true, uk = urlKey(e.url)): void {
     const s = this.seen.get(uk) ?? null;
     if (s?.s === 'd' || (s?.s === 'q' && s.score >= e.score)) return;
     let seq: number;
@@ -520,9 +519,14 @@ export class CrawlStore implements Store {
   }
 
   /** Load the current seen marks of `urls` into the plan: from memory (knownSeen), the rest with one getMany. */
-  private async loadSeen(plan: Plan, urls: string[]): Promise<void> {
+  private loadSeen(plan: Plan, urls: string[]): Promise<void> {
+    return this.loadSeenKeys(plan, urls.map(urlKey));
+  }
+
+  /** loadSeen of urlKeys. */
+  private async loadSeenKeys(plan: Plan, keys: string[]): Promise<void> {
     const misses: string[] = [];
-    for (const k of new Set(urls.map(urlKey))) {
+    for (const k of new Set(keys)) {
       const known = this.knownSeen(k);
       if (known !== undefined) plan.seen.set(k, known);
       else misses.push(k);
@@ -698,11 +702,14 @@ export class CrawlStore implements Store {
     return this.serial(async () => {
       const plan = this.newPlan();
       const done = [c.entry.url, ...(c.alsoDone ?? [])];
-      await this.loadSeen(plan, [...done, ...c.links.map((l) => l.url)]);
-      for (const url of done) plan.markDone(urlKey(url));
-      if (c.retryLater === true) plan.put(this.parkedDb, urlKey(c.entry.url), parkedEntry(c.entry));
+      // each URL's key (an MD5) is computed once per commit
+      const doneKeys = done.map(urlKey);
+      const linkKeys = c.links.map((l) => urlKey(l.url));
+      await this.loadSeenKeys(plan, doneKeys.concat(linkKeys));
+      for (const uk of doneKeys) plan.markDone(uk);
+      if (c.retryLater === true) plan.put(this.parkedDb, doneKeys[0]!, parkedEntry(c.entry));
       const keepText = c.keepText !== false;
-      for (const l of c.links) plan.enqueue(l, keepText);
+      for (let i = 0; i < c.links.length; i++) plan.enqueue(c.links[i]!, keepText, linkKeys[i]);
       await plan.evict(this.maxFrontier);
       const n = ++plan.c.committed;
       if (c.countsAsPage) plan.c.pages++;
