@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TopicModel, BLOCK_WEIGHTS } from '../src/relevance/topic.ts';
 import { pageFingerprint, MAX_FINGERPRINT_CHARS } from '../src/stages/dedup.ts';
-import { simhashTokens } from '../src/relevance/simhash.ts';
+import { fingerprintToHex, simhashTokens, type Fingerprint } from '../src/relevance/simhash.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { termFreq } from '../src/relevance/text/vector.ts';
 import { blockWords } from '../src/relevance/text/page-words.ts';
@@ -43,6 +43,8 @@ function randomPage(r: () => number, words: number): ParsedPage {
   return page;
 }
 
+const hex = (fp: Fingerprint | null): string | null => (fp === null ? null : fingerprintToHex(fp));
+
 /** pageTermFreq as it was: each block tokenised with stop words dropped */
 function referenceTermFreq(page: ParsedPage): Map<string, number> {
   const tf = new Map<string, number>();
@@ -59,7 +61,8 @@ function referenceFingerprint(page: ParsedPage): string | null {
   for (const l of page.links) if (l.block !== 'navigation' && l.anchor !== '') parts.push(l.anchor);
   const tokens = tokenize(parts.join(' \n ').slice(0, MAX_FINGERPRINT_CHARS), { stopwords: false });
   if (tokens.length < 30 || new Set(tokens).size < 30) return null;
-  return simhashTokens(tokens).toString();
+  const fp = simhashTokens(tokens);
+  return fp === null ? null : fingerprintToHex(fp);
 }
 
 test('judge and SimHash on a shared split give what each gave tokenising alone', () => {
@@ -72,11 +75,11 @@ test('judge and SimHash on a shared split give what each gave tokenising alone',
     const fresh = structuredClone(page);
     // judge first (as classify runs before dedup), then fingerprint from the cached split
     assert.deepEqual([...model.pageTermFreq(page)].sort(), [...referenceTermFreq(fresh)].sort(), `page ${i}: term counts`);
-    const fp = pageFingerprint(page)?.toString() ?? null;
+    const fp = hex(pageFingerprint(page));
     if (fp !== null) fingerprinted++;
     assert.equal(fp, referenceFingerprint(fresh), `page ${i}: fingerprint`);
     // fingerprint alone (a page no judge saw: the worker path)
-    assert.equal(pageFingerprint(structuredClone(fresh))?.toString() ?? null, referenceFingerprint(fresh), `page ${i}: fingerprint alone`);
+    assert.equal(hex(pageFingerprint(structuredClone(fresh))), referenceFingerprint(fresh), `page ${i}: fingerprint alone`);
   }
   // most pages carry enough distinct words to be fingerprinted (the rest: fewer than 30)
   assert.ok(fingerprinted > 150, `${fingerprinted} fingerprinted`);
