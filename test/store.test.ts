@@ -1,7 +1,7 @@
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile, access, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile, access, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -698,6 +698,45 @@ describe('CrawlStore write-behind (journaled)', () => {
     assert.equal(await store.status(U('a')), 'done');
     assert.deepEqual(await frontierUrls(store), [U('x')]);
     await store.close();
+  });
+
+  it('journals and writes behind the same bytes the sublevels write without a journal', async () => {
+    // issue 23: write-behind groups go to the root database pre-encoded (one
+    // JSON.stringify per value for journal and LevelDB); the stored bytes and
+    // the journal's lines must be what the sublevels and JSON.stringify give
+    async function run(store: CrawlStore) {
+      await store.addSeeds([seed('a', 1), seed('b', 0.5)]);
+      const ea = await entryOf(store, U('a'));
+      await store.commit({ entry: ea, record: { ...page(U('a')), title: 'ünïcode "quoted" \u2028', n: [1, 2.5] }, countsAsPage: true, alsoDone: [U('a2')], links: [link('x', 0.3), { ...link('y', 0.2), anchor: 'why', context: 'ctx' }] });
+      const eb = await entryOf(store, U('b'));
+      await store.commit({ entry: eb, record: page(U('b')), countsAsPage: true, links: [link('x', 0.9), link('z', 0.1)] }); // raises x: a del and a put
+      const ex = await entryOf(store, U('x'));
+      await store.commit({ entry: ex, record: { type: 'error', url: U('x'), code: 'FC_HTTP' }, countsAsPage: false, links: [], retryLater: true });
+    }
+    async function rawRows(db: AbstractLevel<any, string, string>) {
+      const rows: [string, string][] = [];
+      for await (const [k, v] of db.iterator({ keyEncoding: 'utf8', valueEncoding: 'utf8' })) rows.push([k, v]);
+      return rows;
+    }
+    const dir = await tempDir();
+    const journal = path.join(dir, 'journal');
+    const journaled = await CrawlStore.open(new Level<string, any>(path.join(dir, 'db')), { journal });
+    await run(journaled);
+    const lines = (await readFile(journal, 'utf8')).split('\n').filter((l) => l !== '');
+    assert.equal(lines.length, 4); // addSeeds and three commits
+    for (const line of lines) assert.equal(JSON.stringify(JSON.parse(line)), line);
+    await journaled.close();
+    const plainDb = new MemoryLevel<string, any>();
+    const plain = await CrawlStore.open(plainDb);
+    await run(plain);
+    const expected = await rawRows(plainDb);
+    await plain.close();
+    const reopened = new Level<string, string>(path.join(dir, 'db'));
+    await reopened.open();
+    const got = await rawRows(reopened);
+    await reopened.close();
+    assert.ok(expected.length > 10);
+    assert.deepEqual(got, expected);
   });
 
   it('empties the journal only once LevelDB holds every journaled batch', async () => {

@@ -13,6 +13,7 @@ import { formatBytes, readCapped } from '../util/read-capped.ts';
 import type { BlockType, ParsedPage, Topic } from '../types.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { isAscii, tokenize } from './text/tokenize.ts';
+import { blockWords, SHARED_BLOCKS, termFreqWithoutStopwords, type SharedBlock } from './text/page-words.ts';
 import { DocFreq, norm, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
 
 /** The only `version` a topic file may declare (the key is optional). */
@@ -125,6 +126,8 @@ function jsonErrorPlace(text: string, err: unknown): string {
  * title counts 3 times as much as in body text, and so on. Text the page
  * shares with every other page of its site (navigation) counts least.
  */
+const SHARED: ReadonlySet<string> = new Set(SHARED_BLOCKS);
+
 export const BLOCK_WEIGHTS: Readonly<Record<BlockType, number>> = {
   title: 3,
   heading: 2,
@@ -234,7 +237,10 @@ export class TopicModel {
     const tf: SparseVector = new Map();
     for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
       const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
-      if (text) termFreq(this.tokens(text), weight, tf);
+      if (!text) continue;
+      // the blocks the near-duplicate check splits too: one split per page (src/relevance/text/page-words.ts)
+      if (text === page.blocks[type] && SHARED.has(type)) termFreqWithoutStopwords(blockWords(page, type as SharedBlock, this.#segmenter), weight, tf);
+      else termFreq(this.tokens(text), weight, tf);
     }
     return tf;
   }

@@ -29,6 +29,7 @@ import { toItemError } from '../errors.ts';
 import { fingerprintFromHex, fingerprintToHex, simhashTokens, SimHashIndex, type Fingerprint } from '../relevance/simhash.ts';
 import type { Segmenter } from '../relevance/text/segmenter.ts';
 import { tokenize } from '../relevance/text/tokenize.ts';
+import { blockWords, SHARED_BLOCKS } from '../relevance/text/page-words.ts';
 import type { CrawlItem, ParsedPage } from '../types.ts';
 
 /** Pages with fewer distinct tokens than this are never near-duplicates. */
@@ -42,15 +43,34 @@ export const DEFAULT_NEAR_DUP_MIN_TOKENS = 30;
 export const MAX_FINGERPRINT_CHARS = 16 * 1024;
 
 /** The blocks of a page that are fingerprinted (plus the anchors of links outside navigation). */
-const BLOCKS = ['title', 'heading', 'content', 'other'] as const;
+const BLOCKS = SHARED_BLOCKS;
+/** between the fingerprinted pieces: no word crosses it */
+const SEPARATOR = ' \n ';
 
 /** The SimHash of a parsed page's text, or null when it has fewer than `minTokens` distinct tokens. */
 export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_MIN_TOKENS, segmenter?: Segmenter): Fingerprint | null {
-  const parts: string[] = BLOCKS.map((b) => page.blocks[b]);
-  for (const link of page.links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
-  let text = parts.join(' \n ');
-  if (text.length > MAX_FINGERPRINT_CHARS) text = text.slice(0, MAX_FINGERPRINT_CHARS);
-  const tokens = tokenize(text, { stopwords: false, segmenter });
+  const anchors: string[] = [];
+  let length = 0;
+  for (const b of BLOCKS) length += page.blocks[b].length + SEPARATOR.length;
+  for (const link of page.links) {
+    if (link.block !== 'navigation' && link.anchor !== '') {
+      anchors.push(link.anchor);
+      length += link.anchor.length + SEPARATOR.length;
+    }
+  }
+  let tokens: string[];
+  if (length - SEPARATOR.length <= MAX_FINGERPRINT_CHARS) {
+    // no word crosses a separator, so the joined text's tokens are the
+    // blocks' tokens in turn: the blocks' split is the one the judge made
+    // (src/relevance/text/page-words.ts)
+    tokens = [];
+    for (const b of BLOCKS) for (const t of blockWords(page, b, segmenter)) tokens.push(t);
+    if (anchors.length > 0) for (const t of tokenize(anchors.join(SEPARATOR), { stopwords: false, segmenter })) tokens.push(t);
+  } else {
+    const parts: string[] = BLOCKS.map((b) => page.blocks[b]);
+    for (const a of anchors) parts.push(a);
+    tokens = tokenize(parts.join(SEPARATOR).slice(0, MAX_FINGERPRINT_CHARS), { stopwords: false, segmenter });
+  }
   // distinct words: a page that repeats a few words (a template around an
   // id) carries too little text to be called anyone's duplicate
   if (tokens.length < minTokens || new Set(tokens).size < minTokens) return null;

@@ -83,10 +83,17 @@ export class Journal {
    * partial line off again; CapExceededError for an oversized entry.
    */
   append(entry: JournalEntry): void {
+    this.appendJson(JSON.stringify(entry));
+  }
+
+  /**
+   * append() of an entry already in JSON (`JSON.parse(json)` is the
+   * JournalEntry), without its newline.
+   */
+  appendJson(json: string): void {
     if (this.#broken !== null) throw new StoreError(`journal ${this.path} is unusable after a failed write: ${this.#broken.message}`);
     // the JSON and its newline are encoded into one buffer: appending '\n' to
     // the string would make V8 copy it whole (a flat string) to encode it
-    const json = JSON.stringify(entry);
     const bytes = Buffer.byteLength(json) + 1;
     if (bytes > MAX_ENTRY_BYTES) throw new CapExceededError('store batch', MAX_ENTRY_BYTES);
     const line = Buffer.allocUnsafe(bytes);

@@ -110,11 +110,44 @@ const SUBLEVELS = ['frontier', 'seen', 'log', 'meta', 'parked'] as const;
 /** sublevel prefix (`!name!`) -> name */
 const SUBLEVEL_OF_PREFIX = new Map<string, string>(SUBLEVELS.map((n) => [`!${n}!`, n]));
 
-function toJournal(op: Op): JournalOp {
-  const prefix = (op as { sublevel?: Sub }).sublevel?.prefix;
-  const name = prefix === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(prefix);
-  if (name === undefined) throw new TypeError('batch operation outside the store sublevels');
-  return op.type === 'put' ? { t: 'p', s: name, k: op.key, v: op.value } : { t: 'd', s: name, k: op.key };
+/**
+ * A committed operation waiting for LevelDB (write-behind), already encoded:
+ * `key` is the root key (sublevel prefix + key) and `value` the JSON the
+ * sublevel's json encoding would store, so a root whose encodings are utf8
+ * takes it as it is (the same bytes on disk, without abstract-level's
+ * per-operation sublevel and encoding work). `sub`, `k` and `raw` are the
+ * operation as the sublevel sees it.
+ */
+interface EncodedOp {
+  type: 'put' | 'del';
+  key: string;
+  value: string | undefined;
+  sub: Sub;
+  k: string;
+  raw: unknown;
+}
+
+function toSublevelOp(op: EncodedOp): Op {
+  return op.type === 'put' ? { type: 'put', sublevel: op.sub, key: op.k, value: op.raw } : { type: 'del', sublevel: op.sub, key: op.k };
+}
+
+/**
+ * The write-behind form of a sublevel operation, and its journal entry
+ * (a JournalOp, as JSON) in `lines[i]`.
+ */
+function encodeOp(op: Op, lines: string[], i: number): EncodedOp {
+  const sub = (op as { sublevel?: Sub }).sublevel;
+  const name = sub === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(sub.prefix);
+  if (sub === undefined || name === undefined) throw new TypeError('batch operation outside the store sublevels');
+  const k = op.key;
+  if (op.type === 'put') {
+    const value = JSON.stringify(op.value) as string | undefined;
+    if (value === undefined) throw new TypeError(`batch put of ${name} ${k} without a JSON value`);
+    lines[i] = `{"t":"p","s":"${name}","k":${JSON.stringify(k)},"v":${value}}`;
+    return { type: 'put', key: `${sub.prefix}${k}`, value, sub, k, raw: op.value };
+  }
+  lines[i] = `{"t":"d","s":"${name}","k":${JSON.stringify(k)}}`;
+  return { type: 'del', key: `${sub.prefix}${k}`, value: undefined, sub, k, raw: undefined };
 }
 
 function fromJournal(db: Root, op: JournalOp): Op {
@@ -229,8 +262,7 @@ class Plan {
    * Queue a URL never seen; raise a queued one with a lower score (keeping
    * its seq); skip done ones. `keepText` false leaves anchor and context out.
    */
-  enqueue(e: FrontierEntry, keepText = true): void {
-    const uk = urlKey(e.url);
+  enqueue(e: FrontierEntry, keepText = true, uk = urlKey(e.url)): void {
     const s = this.seen.get(uk) ?? null;
     if (s?.s === 'd' || (s?.s === 'q' && s.score >= e.score)) return;
     let seq: number;
@@ -326,9 +358,11 @@ export class CrawlStore implements Store {
   /** urlKey -> seen mark as committed (null: none) */
   private readonly seenCache: SeenCache;
   /** write-behind: operations committed (journaled) and not yet handed to LevelDB, by sublevel prefix + key */
-  private pending = new Map<string, Op>();
+  private pending = new Map<string, EncodedOp>();
   /** write-behind: the group LevelDB is writing, by sublevel prefix + key */
-  private writing: Map<string, Op> | null = null;
+  private writing: Map<string, EncodedOp> | null = null;
+  /** the root database stores utf8 keys and values: write-behind groups go to it pre-encoded (EncodedOp) */
+  private readonly rootUtf8: boolean;
   /** write-behind: settles when the group being written has */
   private written: Promise<void> = Promise.resolve();
   /** write-behind: groups handed to LevelDB, and groups it has written */
@@ -355,6 +389,7 @@ export class CrawlStore implements Store {
     this.logDb = db.sublevel('log', { valueEncoding: 'json' }) as Sub;
     this.metaDb = db.sublevel('meta', { valueEncoding: 'json' }) as Sub;
     this.parkedDb = db.sublevel('parked', { valueEncoding: 'json' }) as Sub;
+    this.rootUtf8 = db.keyEncoding().name === 'utf8' && db.valueEncoding().name === 'utf8';
     this.c = counters;
   }
 
@@ -467,7 +502,7 @@ export class CrawlStore implements Store {
     const k = `${this.seenDb.prefix}${uk}`;
     const op = this.pending.get(k) ?? this.writing?.get(k);
     if (op === undefined) return undefined;
-    return op.type === 'put' ? (op.value as SeenValue) : null;
+    return op.type === 'put' ? (op.raw as SeenValue) : null;
   }
 
   /**
@@ -484,9 +519,14 @@ export class CrawlStore implements Store {
   }
 
   /** Load the current seen marks of `urls` into the plan: from memory (knownSeen), the rest with one getMany. */
-  private async loadSeen(plan: Plan, urls: string[]): Promise<void> {
+  private loadSeen(plan: Plan, urls: string[]): Promise<void> {
+    return this.loadSeenKeys(plan, urls.map(urlKey));
+  }
+
+  /** loadSeen of urlKeys. */
+  private async loadSeenKeys(plan: Plan, keys: string[]): Promise<void> {
     const misses: string[] = [];
-    for (const k of new Set(urls.map(urlKey))) {
+    for (const k of new Set(keys)) {
       const known = this.knownSeen(k);
       if (known !== undefined) plan.seen.set(k, known);
       else misses.push(k);
@@ -520,15 +560,20 @@ export class CrawlStore implements Store {
       this.adopt(plan);
       return;
     }
+    // each value is turned into JSON once, for the journal line and for LevelDB
+    const encoded: EncodedOp[] = new Array<EncodedOp>(ops.length);
+    const lines: string[] = new Array<string>(ops.length);
+    for (let i = 0; i < ops.length; i++) encoded[i] = encodeOp(ops[i]!, lines, i);
     try {
       // the journal append is the commit point; the caller's record goes out
-      // right after it, and LevelDB catches up behind
-      this.journal.append({ b: plan.c.b, ops: ops.map(toJournal) });
+      // right after it, and LevelDB catches up behind. The line is what
+      // JSON.stringify of the JournalEntry { b, ops: [{ t, s, k, v }, ...] } gives.
+      this.journal.appendJson(`{"b":${plan.c.b},"ops":[${lines.join(',')}]}`);
     } catch (err) {
       throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
     // a later operation on a key replaces the earlier one in the group
-    for (const op of ops) this.pending.set(`${(op as { sublevel: Sub }).sublevel.prefix}${op.key}`, op);
+    for (const op of encoded) this.pending.set(op.key, op);
     try {
       beforeBatch?.();
     } finally {
@@ -565,7 +610,8 @@ export class CrawlStore implements Store {
     this.pending = new Map();
     this.writing = group;
     this.groupsStarted++;
-    this.written = this.db.batch([...group.values()]).then(
+    const ops = [...group.values()];
+    this.written = this.db.batch(this.rootUtf8 ? ops : ops.map(toSublevelOp)).then(
       () => {
         this.writing = null;
         this.groupsWritten++;
@@ -656,11 +702,14 @@ export class CrawlStore implements Store {
     return this.serial(async () => {
       const plan = this.newPlan();
       const done = [c.entry.url, ...(c.alsoDone ?? [])];
-      await this.loadSeen(plan, [...done, ...c.links.map((l) => l.url)]);
-      for (const url of done) plan.markDone(urlKey(url));
-      if (c.retryLater === true) plan.put(this.parkedDb, urlKey(c.entry.url), parkedEntry(c.entry));
+      // each URL's key (an MD5) is computed once per commit
+      const doneKeys = done.map(urlKey);
+      const linkKeys = c.links.map((l) => urlKey(l.url));
+      await this.loadSeenKeys(plan, doneKeys.concat(linkKeys));
+      for (const uk of doneKeys) plan.markDone(uk);
+      if (c.retryLater === true) plan.put(this.parkedDb, doneKeys[0]!, parkedEntry(c.entry));
       const keepText = c.keepText !== false;
-      for (const l of c.links) plan.enqueue(l, keepText);
+      for (let i = 0; i < c.links.length; i++) plan.enqueue(c.links[i]!, keepText, linkKeys[i]);
       await plan.evict(this.maxFrontier);
       const n = ++plan.c.committed;
       if (c.countsAsPage) plan.c.pages++;
