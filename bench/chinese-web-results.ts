@@ -21,7 +21,8 @@
  * Per split it also records the model file's size and `train`'s wall time.
  * Every run's summary is kept in DIR/summaries-P-S/<run>.json; with --reuse
  * only the runs missing there are crawled (to rebuild the tables, or to add
- * strategies to a measured set, without crawling again).
+ * strategies to a measured set, without crawling again); --tables-only
+ * crawls nothing and tables what is there (a row over fewer webs says so).
  * --write puts the summary into RESULTS.md (section chinese-web) and every
  * cell into docs/results/chinese-web.md.
  */
@@ -49,6 +50,7 @@ const { values } = parseArgs({
     splits: { type: 'string', default: '0,1' },
     out: { type: 'string', default: path.join(os.tmpdir(), 'focuscrawl-chinese-results') },
     reuse: { type: 'boolean', default: false },
+    'tables-only': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
   },
 });
@@ -83,7 +85,8 @@ for (const split of splits) {
   const runsOf = (seed: number): string => path.join(out, `summaries-${split}-${seed}`);
   const cachedRun = (seed: number, name: string): string => path.join(runsOf(seed), `${name}.json`);
   const missing = (seed: number): string[] => [...strategies, ...ORACLES].filter((n) => !values.reuse || !existsSync(cachedRun(seed, n)));
-  if (!values.reuse || !existsSync(costFile) || seeds.some((seed) => missing(seed).length > 0)) {
+  const tablesOnly = values['tables-only']!;
+  if (!tablesOnly && (!values.reuse || !existsSync(costFile) || !existsSync(model))) {
     const t0 = Date.now();
     await runFocuscrawl(['train', '--texts', trainFile, '--text-field', 'sentence', '--label-field', 'label_desc', '--context-field', 'keywords', '--target', TARGET, '--out', model]);
     const cost: ModelCost = { split, bytes: (await stat(model)).size, seconds: (Date.now() - t0) / 1000, examples: trainLines.length };
@@ -94,14 +97,14 @@ for (const split of splits) {
   for (const seed of seeds) {
     const name = `split ${split} seed ${seed}`;
     const base = path.join(out, `web-${split}-${seed}`);
-    const todo = missing(seed);
+    const todo = tablesOnly ? [] : missing(seed);
     if (todo.length > 0) {
       const crawls = todo.filter((n) => !ORACLES.includes(n));
-      if (!crawls.includes('bfs')) crawls.unshift('bfs'); // compare wants a crawl; bfs is cheap and a check
+      if (crawls.length === 0) crawls.push('bfs'); // compare wants a crawl
       const warc = `${base}.warc.gz`;
       const labels = `${base}-labels.tsv`;
       const seedsFile = `${base}-seeds.txt`;
-      await runFocuscrawl(['gen-web', '--headlines', webFile, '--out', warc, '--labels-out', labels, '--seeds-out', seedsFile, '--seed', String(seed)]);
+      if (!values.reuse || !existsSync(warc)) await runFocuscrawl(['gen-web', '--headlines', webFile, '--out', warc, '--labels-out', labels, '--seeds-out', seedsFile, '--seed', String(seed)]);
       const t1 = Date.now();
       const text = await runFocuscrawl([
         'compare', '--warc', warc, '--labels', labels, '--target', TARGET, '--seeds', seedsFile, '--strategies', crawls.join(','),
@@ -126,13 +129,14 @@ const median = (xs: number[]): number => {
 /** a / b, Infinity when a run never reached the share */
 const ratio = (a: number | null | undefined, b: number | null | undefined): number => (a == null ? Infinity : b ? a / b : NaN);
 const x = (v: number): string => (v === Infinity ? '∞' : Number.isNaN(v) ? '–' : v.toFixed(2));
-const span = (xs: number[]): string => (xs.length === 1 ? x(xs[0]!) : `${x(median(xs))} (${x(Math.min(...xs))}–${x(Math.max(...xs))})`);
+const span = (xs: number[]): string => (Math.min(...xs) === Math.max(...xs) ? x(xs[0]!) : `${x(median(xs))} (${x(Math.min(...xs))}–${x(Math.max(...xs))})`);
 const pct = (v: number | null | undefined): string => (v == null ? '–' : `${(100 * v).toFixed(1)}%`);
 const pages = (v: number | null | undefined): string => (v == null ? '∞' : String(v));
 const run = (w: Web, name: string): FocusSummary | undefined => w.runs.find((s) => s.run === name);
 
 const names = [...strategies, ...ORACLES].filter((n) => webs.some((w) => run(w, n)));
 const summaryRows: string[] = [];
+const shortRows: string[] = []; // RESULTS.md: the strategies and the graph oracle
 const cellRows: string[][] = webs.map(() => []);
 for (const n of names) {
   const cells = webs.flatMap((w) => {
@@ -143,10 +147,10 @@ for (const n of names) {
   });
   const worst = cells.reduce((a, c) => (Math.max(c.vsBfs[0]!, c.vsBfs[1]!) > Math.max(a.vsBfs[0]!, a.vsBfs[1]!) ? c : a));
   const h200 = cells.map((c) => 100 * (c.s.harvestAt['200'] ?? 0));
-  summaryRows.push(
+  (n.startsWith('oracle') && n !== 'oracle-graph' ? [summaryRows] : [summaryRows, shortRows]).forEach((rows) => rows.push(
     `| ${n} | ${SHARES.map((_, i) => span(cells.map((c) => c.vsBfs[i]!))).join(' · ')} | ${SHARES.map((_, i) => span(cells.map((c) => c.vsOracle[i]!))).join(' · ')} | ` +
-      `${worst.w.name}: ${x(worst.vsBfs[0]!)} / ${x(worst.vsBfs[1]!)} | ${median(h200).toFixed(1)}% (${Math.min(...h200).toFixed(1)}–${Math.max(...h200).toFixed(1)}) |`,
-  );
+      `${worst.w.name}: ${x(worst.vsBfs[0]!)} / ${x(worst.vsBfs[1]!)}${cells.length < webs.length ? ` (${cells.length} webs)` : ''} | ${median(h200).toFixed(1)}% (${Math.min(...h200).toFixed(1)}–${Math.max(...h200).toFixed(1)}) |`,
+  ));
   for (const c of cells) {
     cellRows[webs.indexOf(c.w)]!.push(
       `| ${c.w.name} | ${n} | ${SHARES.map((k) => pages(c.s[k])).join(' / ')} | ${c.vsBfs.map(x).join(' / ')} | ${c.vsOracle.map(x).join(' / ')} | ` +
@@ -168,16 +172,17 @@ const setup =
   `and builds webs from the other half with \`gen-web --seed\` ${seeds.join(', ')}: ${webs.length} webs (${Math.min(...targets)}–${Math.max(...targets)} ${TARGET} articles each), no web headline trained on. ` +
   'Each web is crawled once per strategy (`compare --oracle`, default `--explore`); pages = archived pages fetched (status 200) until 50 / 80 / 90% of the web\'s target articles; ' +
   '× bfs divides by breadth-first\'s pages on the same web, × oracle by the graph oracle\'s (labels and whole graph known). ∞: never reached.';
+const head = '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst web, × bfs 50 / 80% | harvest@200 |\n|---|---|---|---|---|';
+const legend = `Median (min–max) over the ${webs.length} webs; the worst web (the larger × bfs of 50% and 80%); harvest@200: targets among the first 200 pages.`;
 const summary = [
   `## Focus on a generated Chinese portal web (${TARGET})`,
   '',
-  setup,
+  `Measured ${new Date().toISOString().slice(0, 10)}, commit ${commit}, \`node --import tsx bench/chinese-web-results.ts ${process.argv.slice(2).join(' ')}\`. ` +
+    `Transfer: models trained on one half of TNEWS dev (line parity), ${webs.length} webs (\`gen-web --seed\` ${seeds.join(', ')}) from the other half; ` +
+    'pages = archived pages fetched until 50 / 80 / 90% of the web\'s finance articles, × bfs and × the graph oracle\'s on the same web. ' + legend,
   '',
-  `Median (min–max) over the ${webs.length} webs; the worst web (the larger × bfs of 50% and 80%); harvest@200: targets among the first 200 pages.`,
-  '',
-  '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst web, × bfs 50 / 80% | harvest@200 |',
-  '|---|---|---|---|---|',
-  ...summaryRows,
+  head,
+  ...shortRows,
   '',
   costLine,
 ].join('\n');
@@ -187,6 +192,11 @@ const full = [
   setup,
   '',
   costLine,
+  '',
+  legend,
+  '',
+  head,
+  ...summaryRows,
   '',
   '| web | crawl | pages to 50 / 80 / 90% | × bfs | × oracle | harvest@200 | found |',
   '|---|---|---|---|---|---|---|',
