@@ -136,7 +136,8 @@ const run = (w: Web, name: string): FocusSummary | undefined => w.runs.find((s) 
 
 const names = [...strategies, ...ORACLES].filter((n) => webs.some((w) => run(w, n)));
 const summaryRows: string[] = [];
-const shortRows: string[] = []; // RESULTS.md: the strategies and the graph oracle
+const shortRows: string[] = []; // RESULTS.md: the strategies of CORE and the graph oracle
+const CORE = ['bfs', 'best-first', 'nb-link', 'online', 'oracle-graph'];
 const cellRows: string[][] = webs.map(() => []);
 for (const n of names) {
   const cells = webs.flatMap((w) => {
@@ -147,7 +148,7 @@ for (const n of names) {
   });
   const worst = cells.reduce((a, c) => (Math.max(c.vsBfs[0]!, c.vsBfs[1]!) > Math.max(a.vsBfs[0]!, a.vsBfs[1]!) ? c : a));
   const h200 = cells.map((c) => 100 * (c.s.harvestAt['200'] ?? 0));
-  (n.startsWith('oracle') && n !== 'oracle-graph' ? [summaryRows] : [summaryRows, shortRows]).forEach((rows) => rows.push(
+  (CORE.includes(n) ? [summaryRows, shortRows] : [summaryRows]).forEach((rows) => rows.push(
     `| ${n} | ${SHARES.map((_, i) => span(cells.map((c) => c.vsBfs[i]!))).join(' · ')} | ${SHARES.map((_, i) => span(cells.map((c) => c.vsOracle[i]!))).join(' · ')} | ` +
       `${worst.w.name}: ${x(worst.vsBfs[0]!)} / ${x(worst.vsBfs[1]!)}${cells.length < webs.length ? ` (${cells.length} webs)` : ''} | ${median(h200).toFixed(1)}% (${Math.min(...h200).toFixed(1)}–${Math.max(...h200).toFixed(1)}) |`,
   ));
@@ -184,7 +185,7 @@ const summary = [
   head,
   ...shortRows,
   '',
-  costLine,
+  `${names.some((n) => !CORE.includes(n)) ? 'The other strategies and oracles, and every web: in the file linked below. ' : ''}${costLine}`,
 ].join('\n');
 const full = [
   '## Every web and crawl',
