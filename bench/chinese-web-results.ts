@@ -168,7 +168,7 @@ const costLine =
   costs.map((c) => `split ${c.split} (${c.examples} headlines) ${mib(c.bytes)}, trained in ${c.seconds.toFixed(1)} s`).join('; ') + ' (wall time on the shared machine, node start included).';
 const setup =
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores, shared; load average ${os.loadavg()[0]!.toFixed(0)} at the end), Node ${process.version}, commit ${commit}; ` +
-  `${minutes} min. Command: \`node --import tsx bench/chinese-web-results.ts ${process.argv.slice(2).join(' ')}\`.\n\n` +
+  `${values['tables-only'] ? 'tables of the runs cached in --out by earlier invocations (see the notes)' : `${minutes} min`}. Command: \`node --import tsx bench/chinese-web-results.ts ${process.argv.slice(2).join(' ')}\`.\n\n` +
   `Transfer (issue 22 item 4): TNEWS dev split by line parity; split P trains the model on the lines i % 2 = P (\`train --texts\`, headline as anchor, keywords as context) ` +
   `and builds webs from the other half with \`gen-web --seed\` ${seeds.join(', ')}: ${webs.length} webs (${Math.min(...targets)}–${Math.max(...targets)} ${TARGET} articles each), no web headline trained on. ` +
   'Each web is crawled once per strategy (`compare --oracle`, default `--explore`); pages = archived pages fetched (status 200) until 50 / 80 / 90% of the web\'s target articles; ' +
@@ -179,7 +179,7 @@ const summary = [
   `## Focus on a generated Chinese portal web (${TARGET})`,
   '',
   `Measured ${new Date().toISOString().slice(0, 10)}, commit ${commit}, \`node --import tsx bench/chinese-web-results.ts ${process.argv.slice(2).join(' ')}\`. ` +
-    `Transfer: models trained on one half of TNEWS dev (line parity), ${webs.length} webs (\`gen-web --seed\` ${seeds.join(', ')}) from the other half; ` +
+    `Transfer: models trained on one half of TNEWS dev (line parity; splits ${splits.join(', ')}), ${webs.length} webs (\`gen-web --seed\` ${seeds.join(', ')} per split) from the other half; ` +
     'pages = archived pages fetched until 50 / 80 / 90% of the web\'s finance articles, × bfs and × the graph oracle\'s on the same web. ' + legend,
   '',
   head,
