@@ -212,6 +212,6 @@ if (values.write) {
   await mkdir(path.join(ROOT, 'docs', 'results'), { recursive: true });
   const first = webs[0];
   const svg = first && path.join(out, `web-${first.split}-${first.seed}.svg`);
-  if (svg && existsSync(svg)) await copyFile(svg, path.join(ROOT, 'docs', 'results', 'chinese-portal.svg'));
+  if (svg && existsSync(svg) && !values['tables-only']) await copyFile(svg, path.join(ROOT, 'docs', 'results', 'chinese-portal.svg'));
   await writeSplitSection('RESULTS.md', 'chinese-web', full, summary, '# Chinese portal webs: every cell');
 }
