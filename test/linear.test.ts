@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LinearClassifier, bestF1Threshold, breakEvenThreshold, fitPlatt, textGrams } from '../src/relevance/learn/linear.ts';
+import { LinearClassifier, LinearRivals, bestF1Threshold, breakEvenThreshold, fitPlatt, textGrams } from '../src/relevance/learn/linear.ts';
 import { linkDensity, nonSpaceLength, pageMainText } from '../src/relevance/learn/features.ts';
 import { groupKFold, seededRandom } from '../src/relevance/learn/metrics.ts';
 import { Model, fitModel, linkGrams, loadModel, MODEL_VERSION, siteOf, type ModelJSON } from '../src/relevance/model.ts';
@@ -114,6 +114,43 @@ test('a linear model file (version 3) round-trips; a version 2 file loads and sc
   assert.equal(old.classifier, 'nb');
   assert.equal(old.pageProbability(page), nb.model.pageProbability(page));
   assert.equal(old.linkProbability('基金下调', '债券'), nb.model.linkProbability('基金下调', '债券'));
+});
+
+test('linear parts (version 3 and version 4 with rivals) save, load and save to the same JSON', async () => {
+  // issue 24: fromJSON fills the scoring table's typed arrays without Maps;
+  // a file loaded and saved again must be the same file
+  const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
+  const v3 = fitModel(data, { target: 'fin', classifier: 'linear', rivals: false, linearOptions: fast }).json;
+  const v4 = fitModel(data, { target: 'fin', classifier: 'linear', linearOptions: fast }).json;
+  assert.equal(v3.version, 3);
+  assert.equal(v4.version, 4);
+  assert.ok(v4.linear?.rivals !== undefined, 'the fixture trains rivals');
+  for (const json of [v3, v4]) {
+    const text = JSON.stringify(json.linear);
+    const lin = JSON.parse(text) as NonNullable<ModelJSON['linear']>;
+    const page = LinearClassifier.fromJSON(lin.page);
+    const link = LinearClassifier.fromJSON(lin.link);
+    const rivals = lin.rivals === undefined ? undefined : LinearRivals.fromJSON(lin.rivals, page);
+    const saved = { page: page.toJSON(), link: link.toJSON(), hubDensity: lin.hubDensity, ...(rivals === undefined ? {} : { rivals: rivals.toJSON() }) };
+    assert.equal(JSON.stringify(saved), text, `version ${json.version}`);
+    // the accessors read the same numbers as the file
+    const names = Object.keys(lin.page.features);
+    assert.equal(page.size, names.length);
+    for (const f of names.slice(0, 50)) {
+      assert.equal(page.idf.get(f), lin.page.features[f][0]);
+      assert.equal(page.weightOf(f), lin.page.features[f][1]);
+    }
+    assert.equal(page.weightOf('not a feature'), 0);
+    assert.equal(page.idf.has('not a feature'), false);
+  }
+  // rivals' weights for some features only, in another order than the vocabulary's: saved as read
+  const r = v4.linear!.rivals!;
+  const some = Object.keys(r.weights).reverse().filter((_, i) => i % 3 !== 0);
+  const partial = { ...r, weights: Object.fromEntries(some.map((f) => [f, r.weights[f]])) };
+  const page = LinearClassifier.fromJSON(v4.linear!.page);
+  assert.equal(JSON.stringify(LinearRivals.fromJSON(JSON.parse(JSON.stringify(partial)), page).toJSON()), JSON.stringify(partial));
+  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: { ...r.weights, 'not a feature': r.weights[some[0]] } }, page), /not in the target/);
+  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: { [some[0]]: [1] } }, page), /finite weights/);
 });
 
 test('issue 21 item 3: a texts-trained model does not call an off-topic hub of on-topic headlines relevant', async () => {

@@ -153,34 +153,48 @@ export class LinearClassifier {
   readonly cv: Readonly<Record<string, number>> | undefined;
   /** the precision = recall cut of probability() on held-out examples (0.5 for files without one) */
   readonly threshold: number;
-  readonly #idf: ReadonlyMap<string, number>;
-  readonly #weight: ReadonlyMap<string, number>;
+  /** the vocabulary (names, idf, hash table); LinearRivals scores on the same one */
+  readonly vocabulary: Vocabulary;
+  /** weight[j] belongs to vocabulary.names[j] */
+  readonly #weight: Float64Array;
   readonly #compiled: Compiled;
+  #idfMap: ReadonlyMap<string, number> | undefined;
 
-  private constructor(idf: Map<string, number>, weight: Map<string, number>, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number) {
-    this.#idf = idf;
+  /** `weight[j]` belongs to `vocabulary.names[j]`; the array is kept, not copied. */
+  private constructor(vocabulary: Vocabulary, weight: Float64Array, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number) {
+    this.vocabulary = vocabulary;
     this.#weight = weight;
     this.bias = bias;
     this.platt = platt;
     this.lambda = lambda;
     this.cv = cv;
     this.threshold = threshold;
-    this.#compiled = new Compiled(idf, (f) => [weight.get(f)!], 1);
+    this.#compiled = new Compiled(vocabulary, weight, 1);
   }
 
   /** Vocabulary size. */
   get size(): number {
-    return this.#idf.size;
+    return this.vocabulary.names.length;
   }
 
-  /** The vocabulary's idf (read-only view; LinearRivals shares it). */
+  /** The vocabulary's idf as a Map (built on first use: loading and scoring need none). */
   get idf(): ReadonlyMap<string, number> {
-    return this.#idf;
+    if (this.#idfMap === undefined) {
+      const { names, idf } = this.vocabulary;
+      this.#idfMap = new Map(names.map((f, j) => [f, idf[j]]));
+    }
+    return this.#idfMap;
   }
 
   /** The weight of a vocabulary feature (0 outside it). */
   weightOf(f: string): number {
-    return this.#weight.get(f) ?? 0;
+    const j = this.vocabulary.indexOf(f);
+    return j < 0 ? 0 : this.#weight[j];
+  }
+
+  /** The weight of vocabulary feature j (vocabulary.names[j]). */
+  weightAt(j: number): number {
+    return this.#weight[j];
   }
 
   /** The raw margin z = w·x + b of a feature bag (x: the normalised TF-IDF vector). */
@@ -294,14 +308,12 @@ export class LinearClassifier {
     // larger margins would call more examples positive than the threshold means
     const w = new Float64Array(vocab.length + 1);
     for (const f of best.weights) for (let j = 0; j < w.length; j++) w[j] += f[j] / best.weights.length;
-    const idfMap = new Map<string, number>();
-    const weightMap = new Map<string, number>();
-    vocab.forEach(([f], j) => {
-      idfMap.set(f, idf[j]);
-      weightMap.set(f, w[j]);
-    });
+    const vocabulary = new Vocabulary(
+      vocab.map(([f]) => f),
+      idf.slice(),
+    );
     const heldOut = Float64Array.from(best.margins, (z) => sigmoid(platt[0] * z + platt[1]));
-    return { classifier: new LinearClassifier(idfMap, weightMap, w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold), heldOut };
+    return { classifier: new LinearClassifier(vocabulary, w.slice(0, vocab.length), w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold), heldOut };
   }
 
 
@@ -309,10 +321,8 @@ export class LinearClassifier {
   toJSON(): LinearJSON {
     const r = (x: number): number => Number(x.toPrecision(6));
     const features: Record<string, [number, number]> = {};
-    for (const [f, idf] of this.#idf) {
-      const w = this.#weight.get(f)!;
-      features[f] = [r(idf), r(w)];
-    }
+    const { names, idf } = this.vocabulary;
+    for (let j = 0; j < names.length; j++) features[names[j]] = [r(idf[j]), r(this.#weight[j])];
     return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold) };
   }
 
@@ -326,14 +336,20 @@ export class LinearClassifier {
     if (!finite(o.lambda) || o.lambda <= 0) throw new TypeError('linear model: "lambda" must be a positive number');
     if (!Array.isArray(o.platt) || o.platt.length !== 2 || !o.platt.every(finite)) throw new TypeError('linear model: "platt" must be two finite numbers');
     if (typeof o.features !== 'object' || o.features === null || Array.isArray(o.features)) throw new TypeError('linear model: "features" must be an object');
-    const idf = new Map<string, number>();
-    const weight = new Map<string, number>();
-    for (const [f, v] of Object.entries(o.features)) {
+    // straight into the typed arrays Compiled scores with: a page judge has
+    // ~180,000 features, and Maps of them (hashed again by Compiled) cost
+    // most of a crawl's model load
+    const features = o.features as Record<string, unknown>;
+    const names = Object.keys(features);
+    const idf = new Float64Array(names.length);
+    const weight = new Float64Array(names.length);
+    for (let j = 0; j < names.length; j++) {
+      const v = features[names[j]];
       if (!Array.isArray(v) || v.length !== 2 || !finite(v[0]) || v[0] <= 0 || !finite(v[1])) {
-        throw new TypeError(`linear model: feature ${JSON.stringify(f)} must be [idf > 0, weight]`);
+        throw new TypeError(`linear model: feature ${JSON.stringify(names[j])} must be [idf > 0, weight]`);
       }
-      idf.set(f, v[0]);
-      weight.set(f, v[1]);
+      idf[j] = v[0];
+      weight[j] = v[1];
     }
     let cv: Record<string, number> | undefined;
     if (o.cv !== undefined) {
@@ -341,7 +357,7 @@ export class LinearClassifier {
       cv = { ...(o.cv as Record<string, number>) };
     }
     if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
-    return new LinearClassifier(idf, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
+    return new LinearClassifier(new Vocabulary(names, idf), weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
   }
 }
 
@@ -407,19 +423,30 @@ export class LinearRivals {
   readonly #bias: Float64Array;
   readonly #platt: readonly (readonly [number, number])[];
   readonly #lambda: readonly number[];
-  readonly #weights: ReadonlyMap<string, Float64Array>;
+  readonly #vocabulary: Vocabulary;
+  /** one weight per rival and feature: feature j's at j·labels.length … (0 for a feature without weights) */
+  readonly #weights: Float64Array;
+  /** the features with weights (indices into the vocabulary), in file order (toJSON) */
+  readonly #stored: Int32Array;
   readonly #compiled: Compiled;
   readonly #out: Float64Array;
 
-  constructor(labels: string[], idf: ReadonlyMap<string, number>, weights: Map<string, Float64Array>, bias: number[], platt: [number, number][], lambda: number[], threshold: number) {
+  /**
+   * `vocabulary`: the target classifier's (shared, not copied); `weights`:
+   * labels.length columns per vocabulary feature, kept, not copied;
+   * `stored`: the features toJSON writes, in its order (default: all).
+   */
+  constructor(labels: string[], vocabulary: Vocabulary, weights: Float64Array, bias: number[], platt: [number, number][], lambda: number[], threshold: number, stored?: Int32Array) {
+    if (weights.length !== vocabulary.names.length * labels.length) throw new TypeError(`rivals: expected ${vocabulary.names.length * labels.length} weights, got ${weights.length}`);
     this.labels = Object.freeze([...labels]);
     this.threshold = threshold;
     this.#bias = Float64Array.from(bias);
     this.#platt = platt;
     this.#lambda = lambda;
+    this.#vocabulary = vocabulary;
     this.#weights = weights;
-    const zero = new Float64Array(labels.length);
-    this.#compiled = new Compiled(idf, (f) => weights.get(f) ?? zero, labels.length);
+    this.#stored = stored ?? Int32Array.from({ length: vocabulary.names.length }, (_, j) => j);
+    this.#compiled = new Compiled(vocabulary, weights, labels.length);
     this.#out = new Float64Array(labels.length);
   }
 
@@ -445,7 +472,13 @@ export class LinearRivals {
   toJSON(): RivalsJSON {
     const r = (x: number): number => Number(x.toPrecision(6));
     const weights: Record<string, number[]> = {};
-    for (const [f, ws] of this.#weights) weights[f] = Array.from(ws, (w) => Number(w.toPrecision(5)));
+    const k = this.labels.length;
+    const names = this.#vocabulary.names;
+    for (const j of this.#stored) {
+      const ws = new Array<number>(k);
+      for (let c = 0; c < k; c++) ws[c] = Number(this.#weights[j * k + c].toPrecision(5));
+      weights[names[j]] = ws;
+    }
     return {
       type: 'linear-ovr',
       labels: [...this.labels],
@@ -472,13 +505,26 @@ export class LinearRivals {
     }
     if (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1) throw new TypeError('rivals: "threshold" must be a number between 0 and 1');
     if (typeof o.weights !== 'object' || o.weights === null || Array.isArray(o.weights)) throw new TypeError('rivals: "weights" must be an object');
-    const weights = new Map<string, Float64Array>();
-    for (const [f, ws] of Object.entries(o.weights)) {
-      if (!target.idf.has(f)) throw new TypeError(`rivals: feature ${JSON.stringify(f)} is not in the target classifier's vocabulary`);
-      if (!Array.isArray(ws) || ws.length !== k || !ws.every(finite)) throw new TypeError(`rivals: feature ${JSON.stringify(f)} must have ${k} finite weights`);
-      weights.set(f, Float64Array.from(ws));
+    // straight into the scoring table, on the target's hash table (no Map)
+    const vocabulary = target.vocabulary;
+    const byFeature = o.weights as Record<string, unknown>;
+    const names = Object.keys(byFeature);
+    const weights = new Float64Array(vocabulary.names.length * k);
+    const stored = new Int32Array(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const f = names[i];
+      const j = vocabulary.indexOf(f);
+      if (j < 0) throw new TypeError(`rivals: feature ${JSON.stringify(f)} is not in the target classifier's vocabulary`);
+      const ws = byFeature[f];
+      if (!Array.isArray(ws) || ws.length !== k) throw new TypeError(`rivals: feature ${JSON.stringify(f)} must have ${k} finite weights`);
+      for (let c = 0; c < k; c++) {
+        const w = ws[c];
+        if (!finite(w)) throw new TypeError(`rivals: feature ${JSON.stringify(f)} must have ${k} finite weights`);
+        weights[j * k + c] = w;
+      }
+      stored[i] = j;
     }
-    return new LinearRivals(o.labels as string[], target.idf, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold);
+    return new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold, stored);
   }
 }
 
@@ -522,11 +568,13 @@ export function trainOneVsRest(examples: readonly { features: readonly string[];
   const fits = rivalLabels.map((c) => LinearClassifier.fitPrepared(prep, labelsOf(c), opts));
   const heldOut = t.heldOut.map((p, i) => oneVsRestShare(p, fits.map((r) => r.heldOut[i])));
   const threshold = breakEvenThreshold(Array.from(heldOut), yT);
-  const weights = new Map<string, Float64Array>();
-  for (const [f] of prep.vocab) weights.set(f, Float64Array.from(fits, (r) => r.classifier.weightOf(f)));
+  // every classifier's vocabulary is prep.vocab, in order: feature j is j in each
+  const k = fits.length;
+  const weights = new Float64Array(prep.vocab.length * k);
+  for (let j = 0; j < prep.vocab.length; j++) for (let c = 0; c < k; c++) weights[j * k + c] = fits[c].classifier.weightAt(j);
   const rivals = new LinearRivals(
     rivalLabels,
-    t.classifier.idf,
+    t.classifier.vocabulary,
     weights,
     fits.map((r) => r.classifier.bias),
     fits.map((r) => [r.classifier.platt[0], r.classifier.platt[1]]),
@@ -617,11 +665,90 @@ function cpB(h: number, cp: number): number {
   return cp > 0xffff ? stepB(stepB(h, 0xd800 + ((cp - 0x10000) >> 10)), 0xdc00 + ((cp - 0x10000) & 0x3ff)) : stepB(h, cp);
 }
 
+/** hashOf's output for indexOf (single-threaded, never held) */
+const SCRATCH = new Int32Array(2);
+
+/** The hashes (A, B) of a string's UTF-16 code units, into `out`. */
+function hashOf(f: string, out: Int32Array): void {
+  let a = HASH_A;
+  let b = HASH_B;
+  for (let i = 0; i < f.length; i++) {
+    const cu = f.charCodeAt(i);
+    a = stepA(a, cu);
+    b = stepB(b, cu);
+  }
+  out[0] = a;
+  out[1] = b;
+}
+
 /**
- * The scoring form of a vocabulary: open addressing on (hash A, hash B) of
- * a feature's UTF-16 code units, so a gram is looked up from hashes
- * updated code unit by code unit as a text is walked (a false match needs
- * both 32-bit hashes to collide). Term frequencies go to a typed array and
+ * A classifier's vocabulary: the feature names (toJSON), their idf, and a
+ * hash table of them, open addressing on (hash A, hash B) of a feature's
+ * UTF-16 code units, so a gram is looked up from hashes updated code unit
+ * by code unit as a text is walked (a false match needs both 32-bit hashes
+ * to collide). Built once per file; the target classifier's is shared by
+ * its LinearRivals. Immutable after construction.
+ */
+export class Vocabulary {
+  readonly names: readonly string[];
+  /** idf[j] belongs to names[j] */
+  readonly idf: Float64Array;
+  readonly mask: number;
+  readonly keyA: Int32Array;
+  readonly keyB: Int32Array;
+  /** slot -> feature index + 1 (0: empty) */
+  readonly slot: Int32Array;
+
+  /** `idf[j]` belongs to `names[j]` (distinct); the arrays are kept, not copied. Throws TypeError on a hash collision. */
+  constructor(names: readonly string[], idf: Float64Array) {
+    if (idf.length !== names.length) throw new TypeError(`vocabulary: ${names.length} names but ${idf.length} idf values`);
+    this.names = names;
+    this.idf = idf;
+    let size = 16;
+    while (size < names.length * 2) size *= 2;
+    this.mask = size - 1;
+    this.keyA = new Int32Array(size);
+    this.keyB = new Int32Array(size);
+    this.slot = new Int32Array(size);
+    const h = new Int32Array(2);
+    for (let j = 0; j < names.length; j++) {
+      hashOf(names[j], h);
+      const a = h[0];
+      const b = h[1];
+      let s = a & this.mask;
+      while (this.slot[s] !== 0) {
+        if (this.keyA[s] === a && this.keyB[s] === b) throw new TypeError(`linear model: hash collision of feature ${JSON.stringify(names[j])}`);
+        s = (s + 1) & this.mask;
+      }
+      this.keyA[s] = a;
+      this.keyB[s] = b;
+      this.slot[s] = j + 1;
+    }
+  }
+
+  /** The index of feature `f` (−1 outside the vocabulary). */
+  indexOf(f: string): number {
+    hashOf(f, SCRATCH);
+    const j = this.lookup(SCRATCH[0], SCRATCH[1]);
+    return j >= 0 && this.names[j] === f ? j : -1;
+  }
+
+  /** The index of the feature with hashes (a, b) (−1: none). */
+  lookup(a: number, b: number): number {
+    let s = a & this.mask;
+    for (;;) {
+      const j = this.slot[s];
+      if (j === 0) return -1;
+      if (this.keyA[s] === a && this.keyB[s] === b) return j - 1;
+      s = (s + 1) & this.mask;
+    }
+  }
+}
+
+/**
+ * The scoring form of a vocabulary and its weight columns: a gram is
+ * looked up in the Vocabulary's hash table from hashes updated code unit
+ * by code unit as a text is walked. Term frequencies go to a typed array and
  * a list of touched slots, cleared by finish(). Not re-entrant: one scoring
  * at a time (JavaScript is single-threaded and scoring never yields).
  */
@@ -642,40 +769,19 @@ class Compiled {
   /** code points of the run being walked (reused) */
   #cps: Int32Array = new Int32Array(256);
 
-  constructor(idf: ReadonlyMap<string, number>, weight: (f: string) => ArrayLike<number>, cols: number) {
-    let size = 16;
-    while (size < idf.size * 2) size *= 2;
-    this.#mask = size - 1;
-    this.#keyA = new Int32Array(size);
-    this.#keyB = new Int32Array(size);
-    this.#slot = new Int32Array(size);
-    this.#idf = new Float64Array(idf.size);
+  /** `weight`: `cols` per feature of `vocabulary` (kept, not copied). */
+  constructor(vocabulary: Vocabulary, weight: Float64Array, cols: number) {
+    const n = vocabulary.names.length;
+    if (weight.length !== n * cols) throw new TypeError(`linear model: expected ${n * cols} weights, got ${weight.length}`);
+    this.#mask = vocabulary.mask;
+    this.#keyA = vocabulary.keyA;
+    this.#keyB = vocabulary.keyB;
+    this.#slot = vocabulary.slot;
+    this.#idf = vocabulary.idf;
     this.#cols = cols;
-    this.#weight = new Float64Array(idf.size * cols);
-    this.#tf = new Int32Array(idf.size);
+    this.#weight = weight;
+    this.#tf = new Int32Array(n);
     this.#touched = new Int32Array(64);
-    let j = 0;
-    for (const [f, v] of idf) {
-      let a = HASH_A;
-      let b = HASH_B;
-      for (let i = 0; i < f.length; i++) {
-        const cu = f.charCodeAt(i);
-        a = stepA(a, cu);
-        b = stepB(b, cu);
-      }
-      let s = a & this.#mask;
-      while (this.#slot[s] !== 0) {
-        if (this.#keyA[s] === a && this.#keyB[s] === b) throw new TypeError(`linear model: hash collision of feature ${JSON.stringify(f)}`);
-        s = (s + 1) & this.#mask;
-      }
-      this.#keyA[s] = a;
-      this.#keyB[s] = b;
-      this.#slot[s] = j + 1;
-      this.#idf[j] = v;
-      const ws = weight(f);
-      for (let c = 0; c < cols; c++) this.#weight[j * cols + c] = ws[c];
-      j++;
-    }
   }
 
   /** Counts the feature with hashes (a, b) when it is in the vocabulary. */
