@@ -698,6 +698,34 @@ describe('FrontierHead.scanBeyond', () => {
     assert.equal(reads.rows - buffered, 50);
   });
 
+  it('with a gate, asks about a waiting host once per scan and never its entries', async () => {
+    const store: KeyedEntry[] = [];
+    for (let i = 0; i < 40; i++) store.push(on('w.test', `k${String(i).padStart(3, '0')}`));
+    store.push(on('f.test', 'k040'));
+    const { head } = headOver(store, 8);
+    while (head.size < 8) await head.grow();
+    const asked: string[] = [];
+    const gate: HostGate = {
+      now: () => 1000,
+      readyAt: (host) => {
+        asked.push(host);
+        return host === 'w.test' ? 2000 : 0;
+      },
+    };
+    const examined: string[] = [];
+    const verdict = (ke: KeyedEntry): Verdict => {
+      examined.push(ke.key);
+      return 'take';
+    };
+    assert.equal((await head.scanBeyond(verdict, undefined, gate))?.key, 'k040');
+    assert.deepEqual(asked, ['w.test', 'f.test']);
+    assert.deepEqual(examined, ['k040']);
+    asked.length = 0;
+    assert.equal(await head.scanBeyond(verdict, undefined, gate), null);
+    assert.deepEqual(asked, ['w.test']);
+    assert.deepEqual(examined, ['k040']);
+  });
+
   it('follows committed changes to the entries it has read', async () => {
     const store: KeyedEntry[] = [];
     for (let i = 0; i < 8; i++) store.push(on('w.test', `k${i}`));

@@ -86,7 +86,7 @@ export interface FrontierHeadLike {
   /** a request to `host` ended: entries set aside for it may be taken again (see HostGate) */
   release?(host: string): void;
   grow(): Promise<boolean>;
-  scanBeyond(verdict: (e: KeyedEntry) => Verdict): Promise<KeyedEntry | null>;
+  scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit?: number, gate?: HostGate): Promise<KeyedEntry | null>;
   /** ms the source may sleep before asking again when nothing was takeable (default: until woken) */
   waitMs?(): number;
   /** the best buffered entry (see FrontierHead.best) */
@@ -249,9 +249,22 @@ export class FrontierHead implements FrontierHeadLike {
    * flight and skips it). The entries read are kept (up to the buffer's
    * capacity, kept true by {@link apply}), so a scan reads from the store
    * only what no earlier scan read: the entries of hosts that must wait are
-   * read once, not once per scan.
+   * read once, not once per scan. With a `gate`, as in take(), the verdict
+   * is asked only about entries of hosts the gate lets through now (the
+   * gate is asked once per host and scan).
    */
-  async scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit = 4096): Promise<KeyedEntry | null> {
+  async scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit = 4096, gate?: HostGate): Promise<KeyedEntry | null> {
+    if (gate !== undefined) {
+      const now = gate.now();
+      const free = new Map<string, boolean>();
+      const inner = verdict;
+      verdict = (ke) => {
+        const host = hostOfCanonical(ke.entry.url);
+        let ok = free.get(host);
+        if (ok === undefined) free.set(host, (ok = gate.readyAt(host) <= now));
+        return ok ? inner(ke) : 'skip';
+      };
+    }
     if (this.#exhausted || this.#mark === undefined) {
       this.#dropBeyond();
       return null; // all of the store is buffered
