@@ -641,3 +641,111 @@ describe('FrontierHead.take with a HostGate', () => {
     }
   });
 });
+
+describe('FrontierHead.scanBeyond', () => {
+  // Issue 23 item 2: with --delay-ms 1000 a polite crawl spent ~50% more CPU
+  // per page. When the buffer held only hosts that must wait, every URL the
+  // source took beyond the buffer cost a read of a whole chunk of store rows
+  // (1,024 at the default capacity), and a scan that found nothing read the
+  // same rows of the waiting hosts again next time: LevelDB reads and
+  // decodes, not timers, paid for the waiting.
+  function on(host: string, k: string): KeyedEntry {
+    return { key: k, entry: { url: `http://${host}/${k}`, score: 0, depth: 0, parent: null } };
+  }
+
+  /** A head over `store` (kept in key order), counting the rows its loads return. */
+  function headOver(store: KeyedEntry[], capacity: number) {
+    const reads = { rows: 0 };
+    const head = new FrontierHead({
+      capacity,
+      load: async (gt, limit) => {
+        const rows = store.filter((r) => gt === undefined || r.key > gt).slice(0, limit);
+        reads.rows += rows.length;
+        return rows;
+      },
+    });
+    return { head, reads };
+  }
+
+  it('reads each store entry beyond the buffer once while its host waits', async () => {
+    // 16 buffered and 40 more entries of w.test, which must wait; then one entry on each of 10 free hosts
+    const store: KeyedEntry[] = [];
+    for (let i = 0; i < 56; i++) store.push(on('w.test', `k${String(i).padStart(3, '0')}`));
+    for (let i = 0; i < 10; i++) store.push(on(`f${i}.test`, `k${String(56 + i).padStart(3, '0')}`));
+    const { head, reads } = headOver(store, 16);
+    while (head.size < 16) await head.grow();
+    const buffered = reads.rows;
+    const busy = new Set<string>(['w.test']);
+    const verdict = ({ entry }: KeyedEntry): Verdict => (busy.has(new URL(entry.url).host) ? 'skip' : 'take');
+    assert.equal(head.take(verdict), null);
+    const got: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const ke = await head.scanBeyond(verdict);
+      assert.ok(ke !== null, `scan ${i} found f${i}.test`);
+      got.push(ke.key);
+      busy.add(new URL(ke.entry.url).host); // in flight
+    }
+    assert.deepEqual(got, store.slice(56).map((r) => r.key), 'best first');
+    // nothing takeable now: scans that find nothing read nothing again
+    for (let i = 0; i < 3; i++) assert.equal(await head.scanBeyond(verdict), null);
+    assert.equal(reads.rows - buffered, 50, 'every row beyond the buffer was read once');
+    assert.equal(head.beyondRead, 50);
+
+    // w.test's time comes: its entries are found without reading them again
+    busy.delete('w.test');
+    const first = await head.scanBeyond(verdict);
+    assert.equal(first?.key, 'k016');
+    assert.equal(reads.rows - buffered, 50);
+  });
+
+  it('with a gate, asks about a waiting host once per scan and never its entries', async () => {
+    const store: KeyedEntry[] = [];
+    for (let i = 0; i < 40; i++) store.push(on('w.test', `k${String(i).padStart(3, '0')}`));
+    store.push(on('f.test', 'k040'));
+    const { head } = headOver(store, 8);
+    while (head.size < 8) await head.grow();
+    const asked: string[] = [];
+    const gate: HostGate = {
+      now: () => 1000,
+      readyAt: (host) => {
+        asked.push(host);
+        return host === 'w.test' ? 2000 : 0;
+      },
+    };
+    const examined: string[] = [];
+    const verdict = (ke: KeyedEntry): Verdict => {
+      examined.push(ke.key);
+      return 'take';
+    };
+    assert.equal((await head.scanBeyond(verdict, undefined, gate))?.key, 'k040');
+    assert.deepEqual(asked, ['w.test', 'f.test']);
+    assert.deepEqual(examined, ['k040']);
+    asked.length = 0;
+    assert.equal(await head.scanBeyond(verdict, undefined, gate), null);
+    assert.deepEqual(asked, ['w.test']);
+    assert.deepEqual(examined, ['k040']);
+  });
+
+  it('follows committed changes to the entries it has read', async () => {
+    const store: KeyedEntry[] = [];
+    for (let i = 0; i < 8; i++) store.push(on('w.test', `k${i}`));
+    store.push(on('a.test', 'k8'), on('b.test', 'k9'));
+    const { head } = headOver(store, 4);
+    while (head.size < 4) await head.grow();
+    const busy = new Set<string>(['w.test']);
+    const verdict = ({ entry }: KeyedEntry): Verdict => (busy.has(new URL(entry.url).host) ? 'skip' : 'take');
+    assert.equal(head.take(verdict), null);
+    busy.add('a.test');
+    busy.add('b.test');
+    assert.equal(await head.scanBeyond(verdict), null); // all of the store read
+    busy.delete('a.test');
+    busy.delete('b.test');
+    // a.test's entry leaves the store (committed by another path), c.test's arrives beyond the buffer
+    const c = on('c.test', 'k85');
+    store.splice(store.findIndex((r) => r.key === 'k8'), 1, c);
+    head.apply({ added: [c], removed: ['k8'] });
+    assert.equal((await head.scanBeyond(verdict))?.key, 'k85');
+    assert.equal((await head.scanBeyond(verdict))?.key, 'k9');
+    assert.equal(await head.scanBeyond(verdict), null);
+  });
+});

@@ -86,7 +86,7 @@ export interface FrontierHeadLike {
   /** a request to `host` ended: entries set aside for it may be taken again (see HostGate) */
   release?(host: string): void;
   grow(): Promise<boolean>;
-  scanBeyond(verdict: (e: KeyedEntry) => Verdict): Promise<KeyedEntry | null>;
+  scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit?: number, gate?: HostGate): Promise<KeyedEntry | null>;
   /** ms the source may sleep before asking again when nothing was takeable (default: until woken) */
   waitMs?(): number;
   /** the best buffered entry (see FrontierHead.best) */
@@ -115,8 +115,23 @@ export class FrontierHead implements FrontierHeadLike {
   #markScore = -Infinity;
   #exhausted = false;
   #loading: FrontierChange[] | null = null;
-  /** where the last scanBeyond stopped */
-  #cursor: string | undefined = undefined;
+  /**
+   * What scanBeyond has read of the store beyond the buffer: every store
+   * entry with a key in (#mark, #beyondEnd] is in #beyond (sorted by key)
+   * or was taken by the crawler (in flight). Kept so that store entries of
+   * hosts that must wait are read from LevelDB once, not on every scan
+   * (issue 23: a polite crawl re-read a chunk of 1,024 rows for each URL it
+   * took beyond the buffer). Changes keep it true (apply); a buffer that
+   * gives entries back to the store (its mark moves down) drops it.
+   */
+  #beyond: KeyedEntry[] = [];
+  #beyondEnd: string | undefined = undefined;
+  /** #beyond reaches the store's end: it holds every entry beyond the mark (none in flight) */
+  #beyondAll = false;
+  /** changes committed while scanBeyond's read runs (its snapshot misses them); null when none runs */
+  #beyondLoading: FrontierChange[] | null = null;
+  /** store entries scanBeyond has read from the store */
+  #beyondRead = 0;
   /**
    * The buffer again, by host (take() with a HostGate): every host not
    * parked is in #ready under its best entry's key (plus stale items, whose
@@ -148,6 +163,11 @@ export class FrontierHead implements FrontierHeadLike {
   /** How many entries take() has passed to its verdict function so far. */
   get examined(): number {
     return this.#examined;
+  }
+
+  /** How many store entries scanBeyond has read from the store so far. */
+  get beyondRead(): number {
+    return this.#beyondRead;
   }
 
   /** True when the store holds no entry that is not in the buffer. */
@@ -185,10 +205,12 @@ export class FrontierHead implements FrontierHeadLike {
 
   /** Record a committed change to the store's frontier. */
   apply(change: FrontierChange): void {
+    this.#beyondLoading?.push(change);
     if (this.#loading !== null) {
       this.#loading.push(change);
       return;
     }
+    this.#applyBeyond(change);
     for (const key of change.removed) this.#remove(key);
     for (const ke of change.added) {
       if (this.#exhausted || (this.#mark !== undefined && ke.key <= this.#mark)) this.#insert(ke);
@@ -199,6 +221,7 @@ export class FrontierHead implements FrontierHeadLike {
       this.#mark = last.key;
       this.#markScore = last.entry.score;
       this.#exhausted = false;
+      this.#dropBeyond(); // entries between the new mark and the window's start are in neither
     }
   }
 
@@ -220,29 +243,105 @@ export class FrontierHead implements FrontierHeadLike {
 
   /**
    * When the buffer is full and every entry in it is skipped (busy hosts),
-   * look at up to `limit` store entries beyond it for one the verdict takes,
-   * resuming where the previous scan stopped. The entry found is not
-   * buffered: it is taken as it is (the caller puts it in flight; a later
-   * refill that meets it sees it in flight and skips it).
+   * look at up to `limit` store entries beyond it, best first, for one the
+   * verdict takes. The entry found is not buffered: it is taken as it is
+   * (the caller puts it in flight; a later refill that meets it sees it in
+   * flight and skips it). The entries read are kept (up to the buffer's
+   * capacity, kept true by {@link apply}), so a scan reads from the store
+   * only what no earlier scan read: the entries of hosts that must wait are
+   * read once, not once per scan. With a `gate`, as in take(), the verdict
+   * is asked only about entries of hosts the gate lets through now (the
+   * gate is asked once per host and scan).
    */
-  async scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit = 4096): Promise<KeyedEntry | null> {
-    if (this.#exhausted || this.#mark === undefined) return null; // all of the store is buffered
-    let from = this.#cursor !== undefined && this.#cursor > this.#mark ? this.#cursor : this.#mark;
-    for (let seen = 0; seen < limit; ) {
-      const want = Math.min(this.#chunk, limit - seen);
-      const rows = await this.#load(from, want);
-      for (const ke of rows) {
-        if (verdict(ke) === 'take') {
-          this.#cursor = ke.key;
-          return ke;
-        }
-      }
-      seen += rows.length;
-      if (rows.length < want) break;
-      from = rows[rows.length - 1].key;
+  async scanBeyond(verdict: (e: KeyedEntry) => Verdict, limit = 4096, gate?: HostGate): Promise<KeyedEntry | null> {
+    if (gate !== undefined) {
+      const now = gate.now();
+      const free = new Map<string, boolean>();
+      const inner = verdict;
+      verdict = (ke) => {
+        const host = hostOfCanonical(ke.entry.url);
+        let ok = free.get(host);
+        if (ok === undefined) free.set(host, (ok = gate.readyAt(host) <= now));
+        return ok ? inner(ke) : 'skip';
+      };
     }
-    this.#cursor = undefined; // next time, from the mark again
+    if (this.#exhausted || this.#mark === undefined) {
+      this.#dropBeyond();
+      return null; // all of the store is buffered
+    }
+    const mark = this.#mark;
+    // the buffer may have grown past the window's start
+    if (this.#beyondEnd !== undefined && this.#beyondEnd <= mark) this.#dropBeyond();
+    let drop = 0;
+    while (drop < this.#beyond.length && this.#beyond[drop].key <= mark) drop++;
+    if (drop > 0) this.#beyond.splice(0, drop);
+    // first the entries already read, then more of the store, up to `limit` in all
+    let seen = 0;
+    for (; seen < this.#beyond.length && seen < limit; seen++) {
+      if (verdict(this.#beyond[seen]) === 'take') return this.#beyond.splice(seen, 1)[0];
+    }
+    if (seen < this.#beyond.length) return null; // the window alone holds `limit` entries
+    while (seen < limit && !this.#beyondAll) {
+      const from = this.#beyondEnd ?? mark;
+      const want = Math.min(this.#chunk, limit - seen);
+      // changes committed during the read are replayed on its rows: its snapshot may predate them
+      this.#beyondLoading = [];
+      let rows: KeyedEntry[];
+      try {
+        rows = await this.#load(from, want);
+      } catch (err) {
+        this.#beyondLoading = null;
+        throw err;
+      }
+      const pending = this.#beyondLoading;
+      this.#beyondLoading = null;
+      this.#beyondRead += rows.length;
+      if (this.#mark !== mark || this.#exhausted || (this.#beyondEnd ?? mark) !== from) {
+        // the buffer moved while reading: start over next time
+        this.#dropBeyond();
+        return null;
+      }
+      const start = this.#beyond.length;
+      for (const ke of rows) this.#beyond.push(ke);
+      if (rows.length > 0) this.#beyondEnd = rows[rows.length - 1].key;
+      else this.#beyondEnd ??= mark;
+      // the store's end: every later addition beyond the mark lands in the window
+      if (rows.length < want) this.#beyondAll = true;
+      for (const change of pending) this.#applyBeyond(change);
+      for (let k = start; k < this.#beyond.length; k++, seen++) {
+        if (verdict(this.#beyond[k]) === 'take') return this.#beyond.splice(k, 1)[0];
+      }
+    }
     return null;
+  }
+
+  /** Keep #beyond true to a committed change (see its invariant). */
+  #applyBeyond(change: FrontierChange): void {
+    const end = this.#beyondEnd;
+    if (end === undefined) return;
+    const all = this.#beyondAll;
+    for (const key of change.removed) {
+      if (key > end && !all) continue;
+      const i = searchKey(this.#beyond, key);
+      if (this.#beyond[i]?.key === key) this.#beyond.splice(i, 1);
+    }
+    for (const ke of change.added) {
+      if ((ke.key > end && !all) || (this.#mark !== undefined && ke.key <= this.#mark)) continue;
+      const i = searchKey(this.#beyond, ke.key);
+      if (this.#beyond[i]?.key !== ke.key) this.#beyond.splice(i, 0, ke);
+    }
+    if (this.#beyond.length > this.#capacity) {
+      // as large as the buffer at most: the worst entries are forgotten (read again when a scan gets there)
+      this.#beyond.length = this.#capacity;
+      this.#beyondEnd = this.#beyond[this.#capacity - 1].key;
+      this.#beyondAll = false;
+    }
+  }
+
+  #dropBeyond(): void {
+    this.#beyond = [];
+    this.#beyondEnd = undefined;
+    this.#beyondAll = false;
   }
 
   async #loadMore(): Promise<void> {

@@ -118,7 +118,7 @@ async function* pick(opts: FrontierSourceOptions, verdict: (e: KeyedEntry) => Ve
     if (picked === null && hold === -Infinity) {
       if (head.size === 0 && head.complete && inflight.size === 0) return; // nothing left to crawl
       if (await head.grow()) continue; // everything buffered is busy: buffer more of the frontier
-      picked = await head.scanBeyond(verdict); // the buffer is full of busy hosts: look past it
+      picked = await head.scanBeyond(verdict, undefined, scheduler); // the buffer is full of busy hosts: look past it
     }
     if (picked !== null) {
       inflight.add(picked.entry.url);
