@@ -8,6 +8,7 @@ import { BadRedirectError, DecodeError, TooManyRedirectsError, toItemError } fro
 import type { HttpClient } from '../fetch/http.ts';
 import type { CrawlItem, FetchHop, FetchResult, ItemError } from '../types.ts';
 import { canonicalize, type CanonOptions } from '../urls/canonical.ts';
+import { Wakeup } from '../util/iter.ts';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -143,12 +144,8 @@ export async function* fetchStage(
   let pulling = false;
   let sourceDone = false;
   let sourceError: { err: unknown } | null = null;
-  let wake: (() => void) | null = null;
-  const notify = (): void => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
+  const wakeup = new Wakeup();
+  const notify = wakeup.notify;
 
   abort.signal.addEventListener('abort', notify, { once: true });
 
@@ -212,9 +209,7 @@ export async function* fetchStage(
         if (sourceError !== null) throw (sourceError as { err: unknown }).err;
         return;
       }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+      await wakeup.wait();
     }
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);

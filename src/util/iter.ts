@@ -12,6 +12,27 @@ export async function firstN<T>(it: AsyncIterable<T>, limit: number): Promise<T[
 }
 
 /**
+ * One waiter and its wake-up: the loop of a pulling stage sleeps in wait()
+ * until a call, a pull or an abort has changed something and calls notify()
+ * (a bound function, usable as a listener). A notify() with no one waiting
+ * is dropped: the loop checks its state before it waits again.
+ */
+export class Wakeup {
+  #wake: (() => void) | null = null;
+  readonly notify = (): void => {
+    const w = this.#wake;
+    this.#wake = null;
+    w?.();
+  };
+
+  wait(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+}
+
+/**
  * `fn` applied to every item of `source`, up to `limit` calls at once,
  * results in completion order. `fn` returns its result at once when it has
  * it (a quick call: a cached robots.txt verdict) and a promise only when it
@@ -33,12 +54,8 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
   let pulling = false;
   let sourceDone = false;
   let failure: { err: unknown } | null = null;
-  let wake: (() => void) | null = null;
-  const notify = (): void => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
+  const wakeup = new Wakeup();
+  const notify = wakeup.notify;
   const run = (item: T): void => {
     let out: U | Promise<U>;
     try {
@@ -94,9 +111,7 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
         if (failure !== null) throw (failure as { err: unknown }).err;
         return;
       }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+      await wakeup.wait();
     }
   } finally {
     if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
@@ -123,12 +138,8 @@ export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number
   let pulling = false;
   let sourceDone = false;
   let failure: { err: unknown } | null = null;
-  let wake: (() => void) | null = null;
-  const notify = (): void => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
+  const wakeup = new Wakeup();
+  const notify = wakeup.notify;
   const start = (item: T): void => {
     const slot: { done: boolean; value?: U } = { done: false };
     held.push(slot);
@@ -182,9 +193,7 @@ export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number
         continue;
       }
       if (sourceDone && !pulling && held.length === 0) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+      await wakeup.wait();
     }
   } finally {
     if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
