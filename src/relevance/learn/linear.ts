@@ -665,7 +665,7 @@ function cpB(h: number, cp: number): number {
   return cp > 0xffff ? stepB(stepB(h, 0xd800 + ((cp - 0x10000) >> 10)), 0xdc00 + ((cp - 0x10000) & 0x3ff)) : stepB(h, cp);
 }
 
-/** hashOf's output for indexOf (single-threaded, never held) */
+/** hashOf's output for indexOf and addFeature (single-threaded, never held) */
 const SCRATCH = new Int32Array(2);
 
 /** The hashes (A, B) of a string's UTF-16 code units, into `out`. */
@@ -806,14 +806,8 @@ class Compiled {
   }
 
   addFeature(f: string): void {
-    let a = HASH_A;
-    let b = HASH_B;
-    for (let i = 0; i < f.length; i++) {
-      const cu = f.charCodeAt(i);
-      a = stepA(a, cu);
-      b = stepB(b, cu);
-    }
-    this.#count(a, b);
+    hashOf(f, SCRATCH);
+    this.#count(SCRATCH[0], SCRATCH[1]);
   }
 
   /**
