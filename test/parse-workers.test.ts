@@ -11,7 +11,7 @@ import type { CrawlItem } from '../src/types.ts';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { CrawlStore } from '../src/store/level.ts';
+import { checkStoreCounts } from './helpers/records.ts';
 import { BIN, ROOT, fixtureReplay, parseLines, runCli, runMainEach, spawnCli } from './helpers/cli.ts';
 import { serve } from './helpers/serve.ts';
 
@@ -172,22 +172,6 @@ test('crawl --workers 2: a parse that throws and a worker that dies are coded er
   for (const p of ['/', '/a', '/b']) assert.equal(byPath.get(p)?.type, 'page', p);
 });
 
-/** The store of a stopped crawl opens, and its log and frontier agree with its counts. */
-async function checkStore(dir: string, atLeast: number): Promise<void> {
-  const s = await CrawlStore.open(dir);
-  try {
-    assert.ok(s.committed >= atLeast, `${s.committed} committed`);
-    let logged = 0;
-    for await (const _ of s.log()) logged++;
-    assert.equal(logged, s.committed);
-    let queued = 0;
-    for await (const _ of s.frontier()) queued++;
-    assert.equal(queued, s.frontierSize);
-  } finally {
-    await s.close();
-  }
-}
-
 test('crawl --workers 2 | head -5, and SIGINT: the workers end with the process, exit 0 and 130, the stores are consistent', async (t) => {
   const { url: replayUrl, dir } = await fixtureReplay(t);
   const common = (store: string) => ['crawl', '--seeds', 'fixtures/demo-seeds.txt', '--topic', 'fixtures/demo-topic.json', '--proxy', replayUrl, '--store', store, '--quiet', '--workers', '2'];
@@ -196,7 +180,7 @@ test('crawl --workers 2 | head -5, and SIGINT: the workers end with the process,
   const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
   assert.equal(parseLines(stdout).length, 5);
   assert.match(stderr, /crawler exit: 0$/m);
-  await checkStore(headStore, 5);
+  await checkStoreCounts(headStore, 5);
 
   const intStore = path.join(dir, 'int');
   const child = spawnCli(common(intStore));
@@ -210,5 +194,5 @@ test('crawl --workers 2 | head -5, and SIGINT: the workers end with the process,
   child.kill('SIGINT');
   const [code] = (await once(child, 'close')) as [number | null];
   assert.equal(code, 130);
-  await checkStore(intStore, 1);
+  await checkStoreCounts(intStore, 1);
 });

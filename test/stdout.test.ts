@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CrawlStore } from '../src/store/level.ts';
+import { checkStoreCounts } from './helpers/records.ts';
 import { BIN, ROOT, parseLines, fixtureReplay } from './helpers/cli.ts';
 
 test('| head -5: exit 0, five records, the store opens and agrees', async (t) => {
@@ -21,19 +21,7 @@ test('| head -5: exit 0, five records, the store opens and agrees', async (t) =>
   assert.match(stderr, /crawler exit: 0$/m);
   assert.doesNotMatch(stderr, /Error|at /);
 
-  const s = await CrawlStore.open(store);
-  try {
-    assert.ok(s.committed >= 5, 'at least the five printed pages are committed');
-    assert.equal(s.committed, s.pages + s.errors);
-    let logged = 0;
-    for await (const _ of s.log()) logged++;
-    assert.equal(logged, s.committed);
-    let queued = 0;
-    for await (const _ of s.frontier()) queued++;
-    assert.equal(queued, s.frontierSize);
-  } finally {
-    await s.close();
-  }
+  await checkStoreCounts(store, 5); // at least the five printed pages are committed
 });
 
 test('seeds piped in: `… | focuscrawl crawl --seeds - …` crawls them', async (t) => {
