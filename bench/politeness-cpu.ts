@@ -7,7 +7,8 @@
  *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR ...] [--cpu-prof DIR]
  *
  * The synthetic web (fixtures/serve-synthetic.ts, 1,000,000 pages on 10,000
- * hosts, no latency) is served by a proxy child; focuscrawl crawls it from
+ * hosts, no latency) is served by a proxy in this process (not measured:
+ * GNU time measures the crawl alone), which counts the requests; focuscrawl crawls it from
  * `bin/focuscrawl` of `--repo` (default: this checkout; give another
  * checkout to measure older code against the same proxy; repeat `--repo` to
  * compare checkouts) with that bin's node flags, `--per-host 1` and each
@@ -19,14 +20,18 @@
  * Reported per delay: process CPU (user + sys, GNU time) per HTML page, i.e.
  * per page record answered 200 with a text/html body (not 404s, which cost
  * no parsing), HTML pages/s of wall time (spawn to exit) and peak RSS. Medians (min–max).
+ * Also robots.txt requests and CPU per HTTP request (pages, robots.txt and
+ * redirect hops): a polite crawl spreads over more hosts, and a robots.txt
+ * fetch per new host is work politeness owes, not waiting.
  * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startSyntheticProxy } from '../fixtures/serve-synthetic.ts';
 import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
-import { REPO, binNodeSetup, cell, codeVersion, fmt, machine, measure, spread, startProxy } from './lib/measure.ts';
+import { REPO, binNodeSetup, cell, codeVersion, fmt, machine, measure, spread } from './lib/measure.ts';
 
 const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
 const SYNTH_TOPIC = 'astronomy';
@@ -64,6 +69,10 @@ interface Run {
   pages: number;
   /** hosts with a page record: each cost a robots.txt request too */
   hosts: number;
+  /** robots.txt requests the proxy answered */
+  robots: number;
+  /** all requests the proxy answered */
+  requests: number;
 }
 
 /** HTML pages (status 200, text/html) and all page records of a crawl's NDJSON. */
@@ -87,8 +96,13 @@ const synth = new SyntheticWeb(SYNTH_SPEC);
 const seeds = synth.seeds(SYNTH_TOPIC, 3);
 const topicFile = path.join(tmp, 'topic.json');
 await writeFile(topicFile, JSON.stringify(synth.topicFile(SYNTH_TOPIC)));
-const proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'),
-  `${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}`]);
+const asked = { requests: 0, robots: 0 };
+const proxy = await startSyntheticProxy(synth, {
+  onRequest: (url) => {
+    asked.requests++;
+    if (url.endsWith('/robots.txt')) asked.robots++;
+  },
+});
 const loadBefore = os.loadavg()[0];
 /** results per checkout and delay */
 const key = (repo: string, delay: number): string => `${repo}\0${delay}`;
@@ -98,33 +112,39 @@ try {
     const bin = binNodeSetup(repo);
     for (const delay of delays) {
       const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=repo${ri + 1}-delay${delay}-run${r + 1}.cpuprofile`];
+      asked.requests = 0;
+      asked.robots = 0;
       const m = await measure([
         process.execPath, ...bin.flags, ...prof, path.join(repo, 'bin/focuscrawl'), 'crawl', ...seeds.flatMap((s) => ['--seed', s]),
         '--strategy', strategy, ...(strategy === 'bfs' ? [] : ['--topic', topicFile]),
         '--proxy', proxy.url, '--store', path.join(tmp, 'store'), '--fresh', '--max-pages', String(pages),
         '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay), '--quiet',
       ], path.join(tmp, 'time'), `delay ${delay}`, { timeoutMs: 300_000, env: bin.env });
-      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout) };
+      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked };
       results.get(key(repo, delay))!.push(run);
       process.stderr.write(
         `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
-          `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall\n`,
+          `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall, ` +
+          `${run.robots} robots.txt of ${run.requests} requests\n`,
       );
     }
   }
 } finally {
-  await proxy.stop();
+  await proxy.close();
   await rm(tmp, { recursive: true, force: true });
 }
 
 const rows: string[] = [];
 const perPage = new Map<string, number>();
+const perRequest = new Map<string, number>();
 for (const repo of repos) for (const delay of delays) {
   const rs = results.get(key(repo, delay))!;
   const ms = spread(rs.map((x) => (x.cpu / x.html) * 1000));
   perPage.set(key(repo, delay), ms.median);
+  perRequest.set(key(repo, delay), spread(rs.map((x) => (x.cpu / x.requests) * 1000)).median);
   rows.push(`| ${repos.length > 1 ? `${checkout(repo)} | ` : ''}${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
-    `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.rss)))} |`);
+    `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.rss)))} | ` +
+    `${fmt(spread(rs.map((x) => x.robots)).median)} | ${cell(spread(rs.map((x) => (x.cpu / x.requests) * 1000)), 2)} |`);
 }
 const command = `node --import tsx bench/politeness-cpu.ts ${process.argv.slice(2).join(' ')}`.trim();
 const section = [
@@ -133,12 +153,13 @@ const section = [
   '',
   `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}delays alternating.`,
   '',
-  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | peak RSS MB |`,
-  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|`,
+  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | peak RSS MB | robots.txt requests | CPU ms per request |`,
+  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|`,
   ...rows,
   '',
   ...repos.flatMap((repo) => delays.slice(1).map((d) =>
-    `CPU per HTML page at ${d} ms against ${delays[0]} ms${repos.length > 1 ? ` (${checkout(repo)})` : ''}: ${fmt((perPage.get(key(repo, d))! / perPage.get(key(repo, delays[0]))! - 1) * 100, 1)}%.`)),
+    `CPU per HTML page at ${d} ms against ${delays[0]} ms${repos.length > 1 ? ` (${checkout(repo)})` : ''}: ${fmt((perPage.get(key(repo, d))! / perPage.get(key(repo, delays[0]))! - 1) * 100, 1)}%; ` +
+      `per request: ${fmt((perRequest.get(key(repo, d))! / perRequest.get(key(repo, delays[0]))! - 1) * 100, 1)}%.`)),
 ].join('\n');
 process.stdout.write(`${section}\n`);
 

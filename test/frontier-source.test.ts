@@ -397,6 +397,52 @@ describe('frontierSource', { timeout: 10_000 }, () => {
   );
 });
 
+describe('frontierSource: politeness beyond the head', { timeout: 20_000 }, () => {
+  // Issue 23: scanBeyond now parks a waiting host's entries (read beyond a
+  // full head) instead of walking them on every scan. A host must still
+  // never be fetched before its delay ends, and the URL taken must still be
+  // the best queued one whose host is free.
+  it('never starts a host before its delay ends and takes the best URL of a free host (fake clock)', async (t) => {
+    const clock = { t: 0 };
+    const delayMs = 1000;
+    const hosts = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    // a.test's 8 URLs fill the head (capacity 4); the others' come from beyond it
+    const seeds: FrontierEntry[] = [];
+    let score = 1000;
+    for (let i = 0; i < 8; i++) seeds.push(seed(`http://a.test/${i}`, score--));
+    for (let i = 0; i < 4; i++) for (const h of hosts.slice(1)) seeds.push(seed(`http://${h}.test/${i}`, score--));
+    const r = await rig(t, { seeds, capacity: 4, delayMs, now: () => clock.t });
+    const queued = new Map(seeds.map((e) => [e.url, e.score]));
+    const lastEnd = new Map<string, number>();
+    const ready = (host: string, at: number): boolean => at >= (lastEnd.get(host) ?? -Infinity) + delayMs;
+    const starts: number[] = [];
+    const start = r.scheduler.start.bind(r.scheduler);
+    r.scheduler.start = (host) => {
+      starts.push(clock.t);
+      start(host);
+    };
+    for (let n = 0; n < seeds.length; n++) {
+      const p = r.src.next();
+      while (await stillPending(p)) {
+        clock.t += 250;
+        r.inflight.wake();
+      }
+      const item = (await p).value as CrawlItem;
+      const at = starts[n];
+      const host = hostOfCanonical(item.entry.url);
+      assert.ok(ready(host, at), `${item.entry.url} started at ${at}, ${host} ended ${lastEnd.get(host)}`);
+      const best = Math.max(...[...queued].filter(([u]) => ready(hostOfCanonical(u), at)).map(([, s]) => s));
+      assert.equal(item.entry.score, best, `${item.entry.url} at ${at}: a better URL's host was free`);
+      queued.delete(item.entry.url);
+      clock.t += 10;
+      await r.complete(item);
+      lastEnd.set(host, clock.t);
+    }
+    assert.equal(queued.size, 0);
+    assert.ok(r.head.beyondRead > 0, 'URLs were taken from beyond the head');
+  });
+});
+
 describe('frontierSource: hold-back', { timeout: 10_000 }, () => {
   // On the bundled demo web (11 hosts, one request per host, 8 in all), 38
   // of the 44 off-topic URLs of one crawl were taken while a better URL

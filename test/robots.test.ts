@@ -320,7 +320,8 @@ test('the LRU keeps `capacity` origins and fetches an evicted one again', async 
   const sites = await Promise.all([0, 1, 2].map(() => robotsSite(200, 'User-agent: *\nDisallow: /x\n')));
   t.after(() => Promise.all(sites.map((s) => s.close())));
   const [a, b, c] = sites;
-  const robots = new RobotsCache({ fetchRobots: undiciFetch, userAgent: 'focuscrawl', capacity: 2 });
+  // maxCapacity 2: the LRU alone, without growing (see the next test)
+  const robots = new RobotsCache({ fetchRobots: undiciFetch, userAgent: 'focuscrawl', capacity: 2, maxCapacity: 2 });
   await robots.check(`${a.origin}/`);
   await robots.check(`${b.origin}/`);
   await robots.check(`${a.origin}/1`); // a is now the newest
@@ -335,6 +336,35 @@ test('the LRU keeps `capacity` origins and fetches an evicted one again', async 
   assert.deepEqual(sites.map(robotsHits), [1, 2, 1]);
   await robots.check(`${a.origin}/3`);
   assert.deepEqual(sites.map(robotsHits), [2, 2, 1]);
+});
+
+test('the cache grows when a crawl cycles through more origins than it keeps', async (t) => {
+  // Issue 23: a polite crawl (bfs, --delay-ms 1000) cycled through ~2,100
+  // hosts and the 1,000-origin LRU evicted each before its next turn:
+  // robots.txt was fetched 2,722 times for 2,132 origins.
+  const sites = await Promise.all([0, 1, 2].map(() => robotsSite(200, 'User-agent: *\nDisallow: /x\n')));
+  t.after(() => Promise.all(sites.map((s) => s.close())));
+  const robots = new RobotsCache({ fetchRobots: undiciFetch, userAgent: 'focuscrawl', capacity: 2 });
+  for (let round = 0; round < 4; round++) {
+    for (const s of sites) assert.equal((await robots.check(`${s.origin}/x`)).code, 'FC_ROBOTS_DISALLOWED');
+  }
+  // a is evicted by c once, fetched again, and the cache grows to hold all three
+  assert.deepEqual(sites.map(robotsHits), [2, 1, 1]);
+  assert.equal(robots.capacity, 3);
+});
+
+test('the cache keeps at most maxCachedBytes of robots.txt bodies', async (t) => {
+  const body = `User-agent: *\n${'Disallow: /private/path/\n'.repeat(200)}`; // ~5 KB, ~10 KB estimated
+  const sites = await Promise.all([0, 1].map(() => robotsSite(200, body)));
+  t.after(() => Promise.all(sites.map((s) => s.close())));
+  const robots = new RobotsCache({ fetchRobots: undiciFetch, userAgent: 'focuscrawl', maxCachedBytes: 15_000 });
+  const [a, b] = sites;
+  await robots.check(`${a.origin}/`);
+  await robots.check(`${b.origin}/`); // a goes: both do not fit
+  await robots.check(`${b.origin}/1`);
+  assert.deepEqual(sites.map(robotsHits), [1, 1]);
+  await robots.check(`${a.origin}/1`);
+  assert.deepEqual(sites.map(robotsHits), [2, 1]);
 });
 
 test('a robots.txt older than ttlMs is fetched again', async (t) => {

@@ -5,14 +5,36 @@
  */
 export class Lru<K, V> {
   /** most entries kept; setting a new key beyond it evicts the least recently used */
-  readonly capacity: number;
+  #capacity: number;
   readonly #map = new Map<K, V>();
+  readonly #onEvict: ((key: K, value: V) => void) | undefined;
 
-  constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new TypeError(`Lru capacity must be a positive integer, got ${capacity}`);
-    }
-    this.capacity = capacity;
+  /** `onEvict` is called with every entry dropped for room (not for delete() or a set() that replaces). */
+  constructor(capacity: number, opts: { onEvict?: (key: K, value: V) => void } = {}) {
+    checkCapacity(capacity);
+    this.#capacity = capacity;
+    this.#onEvict = opts.onEvict;
+  }
+
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Keep at most `capacity` entries from now on (a smaller one evicts the least recently used at once). */
+  resize(capacity: number): void {
+    checkCapacity(capacity);
+    this.#capacity = capacity;
+    while (this.#map.size > capacity) this.evictOldest();
+  }
+
+  /** Drop the least recently used entry (calling onEvict); false when empty. */
+  evictOldest(): boolean {
+    const next = this.#map.entries().next();
+    if (next.done === true) return false;
+    const [key, value] = next.value;
+    this.#map.delete(key);
+    this.#onEvict?.(key, value);
+    return true;
   }
 
   /** number of entries */
@@ -43,15 +65,18 @@ export class Lru<K, V> {
   set(key: K, value: V): this {
     this.#map.delete(key);
     this.#map.set(key, value);
-    if (this.#map.size > this.capacity) {
-      const oldest = this.#map.keys().next().value as K;
-      this.#map.delete(oldest);
-    }
+    if (this.#map.size > this.#capacity) this.evictOldest();
     return this;
   }
 
   /** remove `key`; true when it was present */
   delete(key: K): boolean {
     return this.#map.delete(key);
+  }
+}
+
+function checkCapacity(capacity: number): void {
+  if (!Number.isInteger(capacity) || capacity < 1) {
+    throw new TypeError(`Lru capacity must be a positive integer, got ${capacity}`);
   }
 }
