@@ -272,32 +272,21 @@ class CappedParser extends TrailingSafeParser {
   }
 }
 
-/** True for a code unit that `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
+/** Whitespace other than ' ', or two spaces in a row: `s` is not squeezed yet. */
+const UNSQUEEZED = /[^\S ]| {2}/;
+/** Whitespace alone. */
+const ALL_SPACE = /^\s+$/;
 
 /**
  * `s` with each whitespace run replaced by one space (input of
  * Collapser.add): `s.replace(/\s+/g, ' ')`. It runs on every text node, so
  * the two common cases allocate nothing: text already squeezed comes back
- * as it is, and whitespace alone (indentation between tags) as ' '.
+ * as it is (one regex scan, native, instead of a loop over the characters),
+ * and whitespace alone (indentation between tags) as ' '.
  */
 export function squeeze(s: string): string {
-  let spaces = 0;
-  let clean = true;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!isSpace(c)) continue;
-    spaces++;
-    // a space is fine unless it is not ' ' or follows another space
-    if (c !== 32 || (i > 0 && isSpace(s.charCodeAt(i - 1)))) clean = false;
-  }
-  if (clean) return s;
-  if (spaces === s.length) return ' ';
+  if (!UNSQUEEZED.test(s)) return s;
+  if (ALL_SPACE.test(s)) return ' ';
   return s.replace(WS, ' ');
 }
 
@@ -308,28 +297,45 @@ function visibleLength(sq: string): number {
   return n;
 }
 
-/** Collapsed text (fed squeezed pieces) capped at `max` characters; more is dropped. */
-class CappedText {
+/** Counts the block boundaries (PageParser.blockBreak) the text blocks take lazily. */
+interface BreakClock {
+  n: number;
+}
+
+/**
+ * Collapsed text (fed squeezed pieces) capped at `max` characters; more is
+ * dropped. With a `clock`, a tick of it since the last add is a `brk()`
+ * (a block boundary asks every text block for a space: one tick instead of
+ * six calls; a separator only matters before the next text).
+ */
+class CappedText extends Collapser {
   text = '';
   /** the cap was reached (a cut before a surrogate pair leaves text one short of max) */
   private full = false;
-  private readonly c: Collapser;
+  private seen = 0;
 
-  constructor(readonly max: number) {
-    this.c = new Collapser((piece) => {
-      const room = this.max - this.text.length;
-      if (room <= 0 || this.full) return;
-      this.text += headOf(piece, room);
-      this.full = piece.length >= room;
-    });
+  constructor(
+    readonly max: number,
+    private readonly clock: BreakClock | null = null,
+  ) {
+    super();
   }
 
-  brk(): void {
-    this.c.brk();
+  protected override emit(piece: string): void {
+    const room = this.max - this.text.length;
+    if (room <= 0 || this.full) return;
+    this.text += headOf(piece, room);
+    this.full = piece.length >= room;
   }
 
-  add(sq: string): void {
-    if (!this.full) this.c.add(sq);
+  override add(sq: string): void {
+    if (this.full) return;
+    const clock = this.clock;
+    if (clock !== null && this.seen !== clock.n) {
+      this.seen = clock.n;
+      this.brk();
+    }
+    super.add(sq);
   }
 }
 
@@ -474,7 +480,8 @@ export class PageParser {
   private readonly headings: number[] = [];
 
   private readonly blocks: Record<BlockType, CappedText>;
-  private readonly blockList: CappedText[];
+  /** ticks once per block boundary of the text blocks (see CappedText) */
+  private readonly blockClock: BreakClock = { n: 0 };
   private readonly segments: Segment[] = [];
   private deferredChars = 0;
   /** the deferred text reached its cap (a cut before a surrogate pair can leave room that must stay unused) */
@@ -516,9 +523,16 @@ export class PageParser {
     this.maxAnchor = Math.max(0, Math.floor(opts.maxAnchorChars ?? 500));
     this.charset = opts.charset ?? 'utf-8';
     this.base = pageUrl;
-    const mk = (): CappedText => new CappedText(this.maxText);
-    this.blocks = { title: mk(), heading: mk(), content: mk(), navigation: mk(), anchor: mk(), other: mk() };
-    this.blockList = Object.values(this.blocks);
+    const max = this.maxText;
+    const clock = this.blockClock;
+    this.blocks = {
+      title: new CappedText(max, clock),
+      heading: new CappedText(max, clock),
+      content: new CappedText(max, clock),
+      navigation: new CappedText(max, clock),
+      anchor: new CappedText(max, clock),
+      other: new CappedText(max, clock),
+    };
     const mainChars = Math.max(0, Math.floor(opts.mainTextChars ?? 0));
     this.main = mainChars > 0 ? new MainText(mainChars) : null;
     this.stream = new Collapser((piece) => this.onStream(piece));
@@ -806,7 +820,7 @@ export class PageParser {
 
   /** A block boundary between text runs of the blocks (not of the visible text). */
   private blockBreak(): void {
-    for (const b of this.blockList) b.brk();
+    this.blockClock.n++;
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) {
       const last = seg.frags[seg.frags.length - 1];
@@ -846,7 +860,7 @@ export class PageParser {
       return;
     }
     for (const fr of seg.frags) {
-      if (fr.t === null) for (const b of this.blockList) b.brk();
+      if (fr.t === null) this.blockClock.n++;
       else this.blocks[fr.t].add(squeeze(fr.s));
     }
     this.deferredChars = 0;
