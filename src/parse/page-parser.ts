@@ -285,6 +285,12 @@ const ALL_SPACE = /^\s+$/;
  * and whitespace alone (indentation between tags) as ' '.
  */
 export function squeeze(s: string): string {
+  if (s.length === 1) {
+    // most text events between tags are one "\n"; a held-back ' ' comes back here too
+    const c = s.charCodeAt(0);
+    if (c === 32 || (c > 32 && c < 0xa0)) return s;
+    return ALL_SPACE.test(s) ? ' ' : s;
+  }
   if (!UNSQUEEZED.test(s)) return s;
   if (ALL_SPACE.test(s)) return ' ';
   return s.replace(WS, ' ');
@@ -324,7 +330,7 @@ class CappedText extends Collapser {
   protected override emit(piece: string): void {
     const room = this.max - this.text.length;
     if (room <= 0 || this.full) return;
-    this.text += headOf(piece, room);
+    this.text += piece.length <= room ? piece : headOf(piece, room);
     this.full = piece.length >= room;
   }
 
@@ -374,21 +380,25 @@ for (const [set, bit] of [[SKIP, K_SKIP], [BLOCK_LEVEL, K_BLOCK], [NAV_TAGS, K_N
 }
 for (const [tag, level] of Object.entries(HEADING_LEVEL)) TAG_KIND.set(tag, (TAG_KIND.get(tag) ?? 0) | (level << K_LEVEL_SHIFT));
 
-/** An element open in the parser, with the state it changed. */
+/** Bits of Frame.flags: the state an open element changed (undone when it closes). */
+const F_SKIP = 1;
+const F_TITLE = 2;
+const F_HEADING = 4;
+const F_NAV = 8;
+const F_OTHER = 16;
+const F_EMPH = 32;
+const F_SEGMENT = 64;
+
+/** An element open in the parser, with the state it changed (every field set: one object shape). */
 interface Frame {
   tag: string;
   /** TAG_KIND of tag */
   kind: number;
-  skip?: boolean;
-  title?: boolean;
-  heading?: boolean;
-  nav?: boolean;
-  other?: boolean;
-  emph?: boolean;
-  segment?: boolean;
-  anchor?: OpenAnchor;
+  /** F_* bits */
+  flags: number;
+  anchor: OpenAnchor | null;
   /** opened beyond MAX_NESTING: closed at once, changed no state but an anchor or a skip */
-  capped?: boolean;
+  capped: boolean;
 }
 
 /** Text held back inside a link-list container: a text run or a break (t null). */
@@ -618,13 +628,12 @@ export class PageParser {
 
   private onOpen(tag: string, attr: Record<string, string>): void {
     const kind = TAG_KIND.get(tag) ?? 0;
-    const f: Frame = { tag, kind };
     const capped = this.parser.beyondCap;
-    if (capped) f.capped = true;
+    const f: Frame = { tag, kind, flags: 0, anchor: null, capped };
     this.frames.push(f);
     if (this.skipDepth > 0 || (kind & K_SKIP) !== 0) {
       if ((kind & K_SKIP) !== 0) {
-        f.skip = true;
+        f.flags |= F_SKIP;
         this.skipDepth++;
         if (capped) {
           // closed at once, but its content stays hidden up to its end tag
@@ -642,7 +651,7 @@ export class PageParser {
     switch (tag) {
       case 'title':
         if (!this.titleDone && !capped) {
-          f.title = true;
+          f.flags |= F_TITLE;
           this.titleDepth++;
         }
         break;
@@ -697,23 +706,23 @@ export class PageParser {
     if (capped) return;
     const level = kind >> K_LEVEL_SHIFT;
     if (level !== 0) {
-      f.heading = true;
+      f.flags |= F_HEADING;
       this.headings.push(level);
     }
     if (tag !== 'html' && tag !== 'body' && ((kind & K_NAV) !== 0 || (attr.id !== undefined && NAV_ATTR.test(attr.id)) || (attr.class !== undefined && NAV_ATTR.test(attr.class)))) {
-      f.nav = true;
+      f.flags |= F_NAV;
       this.navDepth++;
     }
     if ((kind & K_OTHER) !== 0) {
-      f.other = true;
+      f.flags |= F_OTHER;
       this.otherDepth++;
     }
     if ((kind & K_EMPH) !== 0 || (tag === 'font' && attr.size !== undefined)) {
-      f.emph = true;
+      f.flags |= F_EMPH;
       this.emphDepth++;
     }
     if ((kind & K_LIST) !== 0 && this.navDepth === 0) {
-      f.segment = true;
+      f.flags |= F_SEGMENT;
       this.segments.push({ frags: [], mainMark: this.main?.mark() ?? null, links: [], spans: 0, anchorChars: 0, plainChars: 0 });
     }
   }
@@ -746,22 +755,25 @@ export class PageParser {
   }
 
   private pop(f: Frame): void {
-    if (f.skip) {
+    const flags = f.flags;
+    if ((flags & F_SKIP) !== 0) {
       // one opened beyond MAX_NESTING is ended by endLooseSkips
-      if (f.capped !== true) this.skipDepth--;
+      if (!f.capped) this.skipDepth--;
       return;
     }
     if (this.skipDepth > 0) return;
-    if (f.anchor !== undefined && this.anchor === f.anchor && f.capped !== true) this.endAnchor();
-    if (f.segment) this.closeSegment();
-    if (f.title) {
-      this.titleDepth--;
-      this.titleDone = true;
+    if (f.anchor !== null && this.anchor === f.anchor && !f.capped) this.endAnchor();
+    if (flags !== 0) {
+      if ((flags & F_SEGMENT) !== 0) this.closeSegment();
+      if ((flags & F_TITLE) !== 0) {
+        this.titleDepth--;
+        this.titleDone = true;
+      }
+      if ((flags & F_HEADING) !== 0) this.headings.pop();
+      if ((flags & F_NAV) !== 0) this.navDepth--;
+      if ((flags & F_OTHER) !== 0) this.otherDepth--;
+      if ((flags & F_EMPH) !== 0) this.emphDepth--;
     }
-    if (f.heading) this.headings.pop();
-    if (f.nav) this.navDepth--;
-    if (f.other) this.otherDepth--;
-    if (f.emph) this.emphDepth--;
     if ((f.kind & K_BLOCK) !== 0) this.visualBreak();
   }
 
@@ -804,7 +816,7 @@ export class PageParser {
     if (text === '') return;
     const room = this.maxText - this.deferredChars;
     if (room <= 0 || this.deferredFull) return;
-    const s = headOf(text, room);
+    const s = text.length <= room ? text : headOf(text, room);
     this.deferredChars += s.length;
     this.deferredFull = s.length < text.length;
     if (merge) last.s += s;
@@ -872,7 +884,8 @@ export class PageParser {
   private unitAdd(text: string): void {
     if (this.bodySeen) return;
     this.unitText.add(text);
-    if (visibleLength(text) === 0) return;
+    // squeezed text with no visible character is '' or ' '
+    if (text.length === 0 || text === ' ') return;
     const level = this.headings.length > 0 ? this.headings[this.headings.length - 1] : 0;
     const u = this.unit;
     if (u.level === undefined) u.level = level;
@@ -1031,9 +1044,13 @@ export class PageParser {
   /** A piece of the collapsed visible text: ring buffer and after-windows. */
   private onStream(piece: string): void {
     this.pos += piece.length;
-    this.recent += piece;
     const keep = this.n + 1;
-    if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
+    // recent must end with the last `keep` characters of the text (startSpan takes them)
+    if (piece.length >= keep) this.recent = piece;
+    else {
+      this.recent += piece;
+      if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
+    }
     // the awaiting links' after-windows grow; a complete one finishes its link (loops, not closures: this runs for every text piece)
     const a = this.awaiting;
     if (a.length === 0) return;
@@ -1060,13 +1077,25 @@ export class PageParser {
   private finish(p: Pending, nextAnchor: string | null): void {
     let ctx: string;
     if (p.prevIn || nextAnchor !== null) {
-      ctx = (p.prevIn ? p.prevAnchor : '') + ' ' + (nextAnchor ?? '');
+      ctx = joinWords(p.prevIn ? p.prevAnchor : '', nextAnchor ?? '');
     } else {
-      ctx = cutBefore(p.before, this.n) + ' ' + cutAfter(p.after, this.n);
+      ctx = joinWords(cutBefore(p.before, this.n), cutAfter(p.after, this.n));
     }
-    // squeeze(s).trim() is s.replace(/\s+/g, ' ').trim(), without a copy when s is clean already
-    p.link.context = ownCopy(squeeze(ctx).trim());
+    p.link.context = ownCopy(ctx);
   }
+}
+
+/**
+ * `squeeze(a + ' ' + b).trim()` for collapsed text (anchors and the context
+ * stream: ' ' the only whitespace, never two in a row; a piece may start or
+ * end with one), without a regex scan of the whole window.
+ */
+function joinWords(a: string, b: string): string {
+  const at = a.trim();
+  const bt = b.trim();
+  if (at === '') return bt;
+  if (bt === '') return at;
+  return at + ' ' + bt;
 }
 
 function isNofollow(rel: string | undefined): boolean {
