@@ -212,11 +212,13 @@ class CappedParser extends TrailingSafeParser {
   /** the tag name htmlparser2 read last */
   private lastTagName = '';
 
-  constructor(...args: ConstructorParameters<typeof Parser>) {
-    super(...args);
-    const p = this.internals;
-    const read = p.readTagName.bind(this);
-    p.readTagName = (start, endIndex) => (this.lastTagName = read(start, endIndex));
+  /** remembers the name htmlparser2's readTagName read (set on the prototype below: no closure per page) */
+  static {
+    const proto = this.prototype as unknown as ParserInternals & { lastTagName: string };
+    const read = proto.readTagName;
+    proto.readTagName = function (this: ParserInternals & { lastTagName: string }, start: number, endIndex: number): string {
+      return (this.lastTagName = read.call(this, start, endIndex));
+    };
   }
 
   private get internals(): ParserInternals {
@@ -228,6 +230,8 @@ class CappedParser extends TrailingSafeParser {
     const foreign = p.isInForeignContext();
     super.onopentagname(start, endIndex);
     this.cappedTag = null;
+    // below the cap whatever the element (the common case: no more checks)
+    if (p.stack.length <= MAX_NESTING) return;
     const name = p.tagname;
     // '' is a second <form> (ignored); void elements are never on the stack
     if (name === '' || this.isVoidElement(name) || p.stack[0] !== name) return;
@@ -513,8 +517,8 @@ export class PageParser {
   private lastSpan: Span | null = null;
   private anchor: OpenAnchor | null = null;
   private awaiting: Pending[] = [];
-  /** href -> resolve() against the current base (bounded: resolve is asked only for kept links, at most maxLinks) */
-  private readonly resolved = new Map<string, string | null>();
+  /** href -> resolve() against the current base, for hrefs not absolute already (bounded: asked for kept links only, at most maxLinks) */
+  private resolved: Map<string, string | null> | null = null;
 
   /** title heuristic */
   private readonly unitText: Collapser;
@@ -665,7 +669,7 @@ export class PageParser {
           try {
             this.base = new URL(attr.href.trim(), this.pageUrl).href;
             this.baseSet = true;
-            this.resolved.clear();
+            this.resolved = null;
           } catch {
             // an unusable <base> is ignored
           }
@@ -915,10 +919,18 @@ export class PageParser {
 
   // ---- links and context windows -----------------------------------------
 
-  /** A link's absolute URL; pages repeat their links, so each distinct href is resolved once per base. */
+  /**
+   * A link's absolute URL. An absolute URL already in WHATWG's form is
+   * itself (checked in one pass, cheaper than a Map lookup); other hrefs go
+   * through WHATWG `URL`, and pages repeat their links, so each distinct one
+   * is resolved once per base.
+   */
   private resolve(raw: string): string | null {
-    let url = this.resolved.get(raw);
-    if (url === undefined) this.resolved.set(raw, (url = this.resolveOnce(raw)));
+    const v = raw.trim();
+    if (isSimpleHttpUrl(v)) return ownCopy(v);
+    const cache = (this.resolved ??= new Map());
+    let url = cache.get(raw);
+    if (url === undefined) cache.set(raw, (url = this.resolveOnce(raw)));
     return url;
   }
 
