@@ -331,6 +331,13 @@ class CappedText extends Collapser {
     super();
   }
 
+  /** Empty again, as new (the anchor text is reused: one anchor is open at a time). */
+  override reset(): void {
+    super.reset();
+    this.text = '';
+    this.full = false;
+  }
+
   protected override emit(piece: string): void {
     const room = this.max - this.text.length;
     if (room <= 0 || this.full) return;
@@ -516,6 +523,8 @@ export class PageParser {
   private recent = '';
   private lastSpan: Span | null = null;
   private anchor: OpenAnchor | null = null;
+  /** the text of the open anchor, or of an area/frame link being made */
+  private readonly anchorText: CappedText;
   private awaiting: Pending[] = [];
   /** href -> resolve() against the current base, for hrefs not absolute already (bounded: asked for kept links only, at most maxLinks) */
   private resolved: Map<string, string | null> | null = null;
@@ -547,6 +556,7 @@ export class PageParser {
       anchor: new CappedText(max, clock),
       other: new CappedText(max, clock),
     };
+    this.anchorText = new CappedText(this.maxAnchor);
     const mainChars = Math.max(0, Math.floor(opts.mainTextChars ?? 0));
     this.main = mainChars > 0 ? new MainText(mainChars) : null;
     this.stream = new Collapser((piece) => this.onStream(piece));
@@ -1025,7 +1035,10 @@ export class PageParser {
   private startAnchor(f: Frame, href: string, rel: string | undefined): void {
     const { span, pending } = this.startSpan('a', href, rel);
     this.blockBreak();
-    const a: OpenAnchor = { span, pending, text: new CappedText(this.maxAnchor) };
+    // a new link ends the open anchor first (startSpan), so one CappedText serves every anchor
+    const text = this.anchorText;
+    text.reset();
+    const a: OpenAnchor = { span, pending, text };
     this.anchor = a;
     f.anchor = a;
   }
@@ -1041,7 +1054,8 @@ export class PageParser {
   /** area / frame / iframe: a link with an empty span and a given anchor text. */
   private zeroLengthLink(tag: string, href: string, anchorRaw: string, rel: string | undefined): void {
     const { span, pending } = this.startSpan(tag, href, rel);
-    const t = new CappedText(this.maxAnchor);
+    const t = this.anchorText;
+    t.reset();
     t.add(squeeze(anchorRaw));
     if (t.text !== '') {
       this.blockBreak();
