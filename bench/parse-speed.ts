@@ -3,7 +3,7 @@
  * stage within 3× of htmlparser2 on the same pages).
  *
  *   node --max-semi-space-size=1 --no-allocation-site-pretenuring --import tsx \
- *     bench/parse-speed.ts [--pages 3000] [--rounds 5]
+ *     bench/parse-speed.ts [--pages 3000] [--rounds 5] [--write]
  *
  * (the V8 flags of bin/focuscrawl's first line, so the heap behaves as in a
  * crawl; the command printed with the table names the flags used).
@@ -20,16 +20,20 @@
  *    bodies: sniffing, decoding, PageParser, the ParsedPage.
  * MB/s = body bytes per CPU second (process.cpuUsage, user + sys) of the
  * median round after a warm-up round; ratio = htmlparser2 MB/s / parse stage MB/s.
+ * `--write` puts the table into section `parse-speed` of
+ * docs/results/cpu-per-page.md (linked from BENCHMARKS.md).
  */
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Parser } from 'htmlparser2';
 import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
 import { parseStage } from '../src/stages/parse.ts';
 import type { CrawlItem } from '../src/types.ts';
 import { codeVersion, fmt, machine } from './lib/measure.ts';
+import { resultsDoc, writeSection } from './lib/sections.ts';
 
 const { values } = parseArgs({
-  options: { pages: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '5' } },
+  options: { pages: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } },
   strict: true,
 });
 const nPages = Number(values.pages);
@@ -91,9 +95,10 @@ for (let r = 0; r <= rounds; r++) {
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const mbps = (ms: number): number => bytes / 1e6 / (ms / 1000);
 const raw = mbps(median(results.get('htmlparser2')!));
-process.stdout.write([
+const table = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${codeVersion()}. Command: ` +
-    `\`${['node', ...process.execArgv.filter((a) => a.startsWith('--') && a !== '--import' && !a.startsWith('--import=')), '--import tsx bench/parse-speed.ts', ...process.argv.slice(2)].join(' ')}\`.`,
+    `\`${['node', ...process.execArgv.filter((a) => a.startsWith('--') && a !== '--import' && !a.startsWith('--import=')), '--import tsx bench/parse-speed.ts', ...process.argv.slice(2)].join(' ')}\`.` +
+    ` 1-minute load average ${fmt(os.loadavg()[0], 1)}${os.loadavg()[0] > 2 ? ' (loaded: CPU times inflated)' : ''}.`,
   '',
   `${fmt(pages.length)} synthetic-web pages, ${fmt(bytes / pages.length / 1024, 1)} KB each on average (${fmt(bytes / 1e6, 1)} MB); median of ${rounds} rounds after a warm-up round, CPU time.`,
   '',
@@ -103,6 +108,7 @@ process.stdout.write([
     const m = median(xs);
     return `| ${name} | ${fmt(m, 0)} (${fmt(Math.min(...xs), 0)}–${fmt(Math.max(...xs), 0)}) | ${fmt((m * 1000) / pages.length, 0)} | ${fmt(mbps(m), 1)} | ${fmt(raw / mbps(m), 2)}× |`;
   }),
-  '',
-].join('\n'));
+].join('\n');
+process.stdout.write(`${table}\n`);
+if (values.write) await writeSection(resultsDoc('cpu-per-page'), 'parse-speed', table);
 if (sink === -1) process.stdout.write('\n');

@@ -27,6 +27,15 @@ export interface ParseOptions {
 export const DEFAULT_CHUNK_SIZE = 64 * 1024;
 
 /**
+ * UTF-8 in one call, for a body that fits in one step. Node 20's TextDecoder
+ * takes its UTF-8 fast path only without `{stream: true}` (a streaming one
+ * opens an ICU converter per page); it keeps no state between such calls,
+ * so one serves every page. Same text as the streaming decoder, malformed
+ * bytes and BOM included (test/parse-golden.test.ts).
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
+/**
  * Parse one HTML body fetched from `url`, with `headerCharset` the
  * Content-Type charset (or null). The body is sniffed (BOM, header, <meta>,
  * fallback), decoded in `chunkSize` byte steps with a streaming non-fatal
@@ -34,7 +43,6 @@ export const DEFAULT_CHUNK_SIZE = 64 * 1024;
  */
 export function parseBody(body: Buffer, url: string, headerCharset: string | null, opts: ParseOptions = {}): ParsedPage {
   const charset = sniffCharset(body, headerCharset);
-  const decoder = createDecoder(charset);
   const parser = new PageParser(url, {
     contextChars: opts.contextChars,
     maxLinks: opts.maxLinks,
@@ -44,6 +52,11 @@ export function parseBody(body: Buffer, url: string, headerCharset: string | nul
     charset,
   });
   const step = Math.max(1, Math.floor(opts.chunkSize ?? DEFAULT_CHUNK_SIZE));
+  if (charset === 'utf-8' && body.length <= step) {
+    parser.write(UTF8.decode(body));
+    return parser.end();
+  }
+  const decoder = createDecoder(charset);
   for (let i = 0; i < body.length; i += step) {
     parser.write(decoder.decode(body.subarray(i, i + step), { stream: true }));
   }

