@@ -43,7 +43,8 @@ export function parseTrainFlags(text: string): TrainFlags {
  * that learns as it crawls (online, hits, ipagerank), is told each page's
  * commit and asked for re-scores (src/tools/eval/sim-scorer.ts). `model` goes to
  * the scorer as `crawl --model` passes it; `explore` as `crawl --explore`
- * (default 0: the strategy alone). Returns the fetch order.
+ * (default 0: the strategy alone); the parameter `siteLane` (not passed
+ * on to the strategy) as `crawl --site-lane`. Returns the fetch order.
  */
 export async function simulateStrategy(
   graph: LinkGraph,
@@ -54,7 +55,8 @@ export async function simulateStrategy(
   inFlight: number,
   explore = 0,
 ): Promise<number[]> {
-  const scorer = createScorer(strategy, null, { model, params, explore });
+  const { siteLane, ...rest } = params;
+  const scorer = createScorer(strategy, null, { model, params: rest, explore, siteLane: siteLane === undefined ? 0 : Number(siteLane) });
   const { score, learn } = scorerSimulation(graph, scorer, seeds);
   return learn === null ? simulateScored(graph.out, seeds, score, { inFlight }) : simulateLearning(graph.out, seeds, score, learn, { inFlight });
 }
