@@ -97,3 +97,13 @@ test('site lane 0 does not wrap; > 0 keeps the strategy\'s link scores; a bad sh
   assert.throws(() => createScorer('best-first', solar, { siteLane: 2 }), { code: 'FC_USAGE' });
   assert.throws(() => withSiteLane(plain, ctx({ siteWeight: -1 }), 0.5), { code: 'FC_USAGE' });
 });
+
+test('a crawl gets the site lane by default for nb-link and online with a model, else not', async () => {
+  const { defaultSiteLane, DEFAULT_SITE_LANE } = await import('../src/relevance/scorers/site-lane.ts');
+  assert.ok(DEFAULT_SITE_LANE > 0);
+  assert.equal(defaultSiteLane('nb-link', true), DEFAULT_SITE_LANE);
+  assert.equal(defaultSiteLane('online', true), DEFAULT_SITE_LANE);
+  assert.equal(defaultSiteLane('online', false), 0, 'no model: off');
+  assert.equal(defaultSiteLane('best-first', true), 0, 'a paper strategy stays as its paper defines it');
+  assert.equal(defaultSiteLane('bfs', true), 0);
+});
