@@ -23,7 +23,9 @@
  * only the runs missing there are crawled (to rebuild the tables, or to add
  * strategies to a measured set, without crawling again); --tables-only
  * crawls nothing and tables what is there (a row over fewer webs says so).
- * --site-lane X passes `--site-lane X` to every crawl (use its own --out).
+ * --site-lane X passes `--site-lane X` to every crawl (use its own --out);
+ * without it the crawls take the default (0.5 for nb-link and online with
+ * the model since 1745866; `--site-lane 0`: the strategies alone).
  * --write puts the summary into RESULTS.md (section chinese-web) and every
  * cell into docs/results/chinese-web.md.
  */
