@@ -107,3 +107,24 @@ test('a crawl gets the site lane by default for nb-link and online with a model,
   assert.equal(defaultSiteLane('best-first', true), 0, 'a paper strategy stays as its paper defines it');
   assert.equal(defaultSiteLane('bfs', true), 0);
 });
+
+test('bounded: maxQueued URLs in all, the least recently seen host\'s queue goes first', () => {
+  const s = withSiteLane(plain, ctx({ maxQueued: 4, maxPerHost: 3, maxHosts: 3 }), 1);
+  fetch(s, 'http://a.test/', false, [link('http://a.test/1'), link('http://a.test/2')]);
+  fetch(s, 'http://b.test/', false, [link('http://b.test/1'), link('http://b.test/2')]);
+  assert.equal(s.siteStats().queued, 4);
+  // full: a.test (least recently seen) loses its queue for c.test's link
+  fetch(s, 'http://c.test/', false, [link('http://c.test/1')]);
+  assert.equal(s.siteStats().queued, 3);
+  // per host: the lowest score goes for a higher one, a lower one is dropped
+  fetch(s, 'http://b.test/3', false, [link('http://b.test/4', 0.9), link('http://b.test/5', 0.1)]);
+  assert.equal(s.siteStats().queued, 4, 'b.test/4 in, b.test/5 (below b.test\'s lowest) dropped');
+  // fetched links leave the queue
+  fetch(s, 'http://c.test/1', false);
+  assert.equal(s.siteStats().queued, 3);
+  // a fourth host: the least recently seen host (b.test, 3 queued) goes with its queue (maxHosts 3)
+  fetch(s, 'http://c.test/2', false);
+  fetch(s, 'http://a.test/3', false);
+  fetch(s, 'http://d.test/', false, [link('http://d.test/1')]);
+  assert.equal(s.siteStats().queued, 1);
+});

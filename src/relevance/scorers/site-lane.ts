@@ -23,11 +23,15 @@
  *
  * The strategy's link scores and page relevance are unchanged; X = 0 does
  * not wrap (paper-faithful). A crawl's default: {@link defaultSiteLane}
- * (0.5 for nb-link and online with a model, else 0). Bounded: `maxHosts` (2,000) hosts' posteriors
- * and queues (least recently seen go), `maxPerHost` (500) queued URLs per
- * host (the lowest score goes), `maxLifted` (1,000) lifted URLs awaiting
- * their fetch, and a 1 MiB Bloom filter of fetched URLs. Per page: O(links)
- * in observe; per lift O(hosts + maxPerHost). Deterministic.
+ * (0.5 for nb-link and online with a model, else 0).
+ *
+ * Bounded: `maxHosts` (2,000) hosts' posteriors and queues (least recently
+ * seen go), `maxPerHost` (500) queued URLs per host (the lowest score
+ * goes), `maxQueued` (20,000) queued URLs in all (the least recently seen
+ * host's queue goes), `maxLifted` (1,000) lifted URLs awaiting their
+ * fetch, and a 1 MiB Bloom filter of fetched URLs: a few MB of heap. Per
+ * page: O(links) in observe (O(maxPerHost) for a link into a full host);
+ * per lift O(hosts + maxPerHost). Deterministic.
  */
 import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } from '../../types.ts';
 import { numberParam } from './hits.ts';
@@ -66,6 +70,8 @@ export const SITE_DEFAULTS = {
   siteConfident: 0.9,
   maxHosts: 2_000,
   maxPerHost: 500,
+  /** queued URLs of all hosts together (when full, the least recently seen host's queue goes) */
+  maxQueued: 20_000,
   maxLifted: 1_000,
 } as const;
 
@@ -96,6 +102,8 @@ export interface SiteLaneStats {
   best: { host: string; mean: number } | null;
   /** the harvest of the recent window */
   recent: number;
+  /** queued URLs remembered, all hosts */
+  queued: number;
 }
 
 export interface SiteLaneScorer extends Scorer {
@@ -115,8 +123,12 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const minRelevant = num('siteMin', { min: 0, integer: true });
   const confident = num('siteConfident', { min: 0.5, max: 1 });
   const maxPerHost = num('maxPerHost', { min: 1, integer: true });
+  const maxQueued = num('maxQueued', { min: 1, integer: true });
   const maxLifted = num('maxLifted', { min: 1, integer: true });
-  const sites = new Lru<string, Site>(num('maxHosts', { min: 1, integer: true }));
+  const maxHosts = num('maxHosts', { min: 1, integer: true });
+  const sites = new Lru<string, Site>(maxHosts);
+  // queued URLs of all hosts together
+  let total = 0;
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : Number(ctx.params.threshold ?? 0.2);
   const fetched = new Bloom(BLOOM_BITS);
   const lifted = new Set<string>();
@@ -133,6 +145,12 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const siteOf = (host: string): Site => {
     let s = sites.get(host);
     if (s === undefined) {
+      if (sites.size >= maxHosts) {
+        // the least recently seen host goes, with its queue
+        const [oldHost, old] = sites.entries().next().value as [string, Site];
+        total -= old.queued.size;
+        sites.delete(oldHost);
+      }
       s = { judged: 0, relevant: 0, queued: new Map() };
       sites.set(host, s);
     }
@@ -164,20 +182,35 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
       if (score > known) q.set(url, score);
       return;
     }
-    if (q.size >= maxPerHost) {
+    if (q.size < maxPerHost && total >= maxQueued) {
+      // full: the least recently seen other host's queue goes
+      for (const [, other] of sites.entries()) {
+        if (other.queued !== q && other.queued.size > 0) {
+          total -= other.queued.size;
+          other.queued.clear();
+          break;
+        }
+      }
+    }
+    if (q.size >= maxPerHost || total >= maxQueued) {
       let low: string | null = null;
       let lowScore = Infinity;
       for (const [u, sc] of q) if (sc < lowScore) { low = u; lowScore = sc; }
       if (low === null || lowScore >= score) return;
       q.delete(low);
+      total--;
     }
     q.set(url, score);
+    total++;
   };
   const take = (site: Site): string | null => {
     let top: string | null = null;
     let topScore = -Infinity;
     for (const [u, sc] of site.queued) if (sc > topScore) { top = u; topScore = sc; }
-    if (top !== null) site.queued.delete(top);
+    if (top !== null) {
+      site.queued.delete(top);
+      total--;
+    }
     return top;
   };
 
@@ -192,7 +225,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
       for (const u of [item.entry.url, ...(item.fetch?.redirects ?? [])]) {
         fetched.add(u);
         if (lifted.delete(u)) viaLane = true;
-        sites.peek(hostOf(u))?.queued.delete(u);
+        if (sites.peek(hostOf(u))?.queued.delete(u) === true) total--;
       }
       const self = item.fetch?.finalUrl ?? item.entry.url;
       fetched.add(self);
@@ -251,7 +284,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
 
     siteStats: () => {
       const b = best();
-      return { lifted: liftedCount, pages: lanePages, relevant: laneRelevant, best: b === null ? null : { host: b.host, mean: b.mean }, recent: recentHarvest() };
+      return { lifted: liftedCount, pages: lanePages, relevant: laneRelevant, best: b === null ? null : { host: b.host, mean: b.mean }, recent: recentHarvest(), queued: total };
     },
   };
   const stats = (inner as { stats?: () => unknown }).stats;
