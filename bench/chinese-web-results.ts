@@ -4,7 +4,7 @@
  * headlines, target news_finance, as a transfer evaluation (issue 22 item 4).
  *
  *   node --import tsx bench/chinese-web-results.ts [--strategies bfs,...] [--seeds 2,3,4] [--splits 0,1]
- *     [--out DIR] [--reuse] [--write]
+ *     [--out DIR] [--reuse] [--write] [--site-lane X]
  *
  * The TNEWS dev set is split in two by line parity. Split P trains the model
  * (`focuscrawl train --texts`, headline as anchor, keywords as context) on
@@ -23,6 +23,9 @@
  * only the runs missing there are crawled (to rebuild the tables, or to add
  * strategies to a measured set, without crawling again); --tables-only
  * crawls nothing and tables what is there (a row over fewer webs says so).
+ * --site-lane X passes `--site-lane X` to every crawl (use its own --out);
+ * without it the crawls take the default (0.5 for nb-link and online with
+ * the model since 1745866; `--site-lane 0`: the strategies alone).
  * --write puts the summary into RESULTS.md (section chinese-web) and every
  * cell into docs/results/chinese-web.md.
  */
@@ -52,6 +55,7 @@ const { values } = parseArgs({
     reuse: { type: 'boolean', default: false },
     'tables-only': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
+    'site-lane': { type: 'string' },
   },
 });
 const usage = (msg: string): never => {
@@ -110,7 +114,7 @@ for (const split of splits) {
         'compare', '--warc', warc, '--labels', labels, '--target', TARGET, '--seeds', seedsFile, '--strategies', crawls.join(','),
         '--model', model, '--status', '200', '--at', '200,500,1000', ...(todo.some((n) => ORACLES.includes(n)) ? ['--oracle'] : []),
         '--out-dir', path.join(out, `runs-${split}-${seed}`), '--plot', `${base}.svg`,
-        '--', '--concurrency', '16', '--per-host', '8',
+        '--', '--concurrency', '16', '--per-host', '8', ...(values['site-lane'] === undefined ? [] : ['--site-lane', values['site-lane']]),
       ]);
       await mkdir(runsOf(seed), { recursive: true });
       for (const s of summariesOf(text, 200)) if (todo.includes(s.run)) await writeFile(cachedRun(seed, s.run), JSON.stringify(s));

@@ -9,6 +9,7 @@ import type { Model } from '../../src/relevance/model.ts';
 import { simulateLearning, simulateScored, type LinkGraph } from '../../src/tools/eval/oracle.ts';
 import { scorerSimulation } from '../../src/tools/eval/sim-scorer.ts';
 import { createScorer } from '../../src/relevance/scorers/index.ts';
+import { defaultSiteLane } from '../../src/relevance/scorers/site-lane.ts';
 
 /** The training options `--train-flags` may carry (those of `focuscrawl train` that change a model). */
 export interface TrainFlags {
@@ -43,7 +44,10 @@ export function parseTrainFlags(text: string): TrainFlags {
  * that learns as it crawls (online, hits, ipagerank), is told each page's
  * commit and asked for re-scores (src/tools/eval/sim-scorer.ts). `model` goes to
  * the scorer as `crawl --model` passes it; `explore` as `crawl --explore`
- * (default 0: the strategy alone). Returns the fetch order.
+ * (default 0: the strategy alone); the parameter `siteLane` (not passed
+ * on to the strategy) as `crawl --site-lane`, by default what a crawl with
+ * a model gets (defaultSiteLane: 0.5 for nb-link and online). Returns the
+ * fetch order.
  */
 export async function simulateStrategy(
   graph: LinkGraph,
@@ -54,7 +58,8 @@ export async function simulateStrategy(
   inFlight: number,
   explore = 0,
 ): Promise<number[]> {
-  const scorer = createScorer(strategy, null, { model, params, explore });
+  const { siteLane, ...rest } = params;
+  const scorer = createScorer(strategy, null, { model, params: rest, explore, siteLane: siteLane === undefined ? defaultSiteLane(strategy, true) : Number(siteLane) });
   const { score, learn } = scorerSimulation(graph, scorer, seeds);
   return learn === null ? simulateScored(graph.out, seeds, score, { inFlight }) : simulateLearning(graph.out, seeds, score, learn, { inFlight });
 }

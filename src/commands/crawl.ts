@@ -45,6 +45,7 @@ const FLAGS: Flag[] = [
   { group: TOPIC, name: 'param', type: 'string', value: 'KEY=VALUE', multiple: true, help: 'a strategy parameter, e.g. roundSize=10; overrides the topic file\'s "params"' },
   { group: TOPIC, name: 'density', type: 'choice', choices: ['kernel', 'gaussian'], defaultText: 'kernel', help: 'the bayes-kde density (the same as --param density=NAME)' },
   { group: TOPIC, name: 'explore', type: 'number', value: 'X', min: 0, max: 1, default: DEFAULT_EXPLORE, help: 'share of fetches taken in breadth-first order while the crawl compares them with the strategy\'s picks; then most fetches go to breadth-first order unless the strategy\'s picks are judged to harvest more (docs/explore.md: 0.5 shrinks the worst cases of the keyword strategies); 0 = the strategy alone, as its paper defines it' },
+  { group: TOPIC, name: 'site-lane', type: 'number', value: 'X', min: 0, max: 1, defaultText: '0.5 for nb-link and online with --model, else 0', help: 'share of fetches taken from the host whose fetched pages were judged relevant at the highest rate (a Beta prior: one page proves little), while it beats the recent harvest (docs/explore.md); 0 = the strategy alone, as its paper defines it' },
   { group: TOPIC, name: 'tunnel', type: 'int', value: 'K', min: 0, max: 1_000_000, defaultText: 'no limit', help: 'follow at most K consecutive off-topic hops (0 = hard focus)' },
   { group: TOPIC, name: 'segmenter', type: 'string', value: 'NAME', default: 'node-rs', help: 'Chinese word segmentation: node-rs (@node-rs/jieba) or nodejieba (an optional package, if installed)' },
 
@@ -259,6 +260,7 @@ function limitsOf(args: Args) {
   return {
     tunnel: opt('tunnel') ?? Infinity,
     explore: opt('explore'),
+    siteLane: opt('site-lane'),
     fresh: args.bool('fresh') === true,
     leaseMs: opt('lease-ms'),
     maxPages: opt('max-pages') ?? Infinity,

@@ -13,6 +13,7 @@ import { defaultWorkers, MAX_WORKERS } from '../parse/pool.ts';
 import { DEFAULT_ROUND_SIZE } from '../relevance/scorers/best-n-first.ts';
 import type { LearnedModel } from '../relevance/scorers/context.ts';
 import { DEFAULT_EXPLORE } from '../relevance/scorers/explore.ts';
+import { defaultSiteLane } from '../relevance/scorers/site-lane.ts';
 import { createScorer, relevanceThreshold } from '../relevance/scorers/index.ts';
 import { DEFAULT_NEAR_DUP_DISTANCE } from '../relevance/simhash.ts';
 import type { Segmenter } from '../relevance/text/segmenter.ts';
@@ -47,6 +48,14 @@ export interface CrawlConfig {
    * `scorer` nor to bfs
    */
   explore?: number;
+  /**
+   * --site-lane: the share of fetches taken from the host whose fetched
+   * pages were judged relevant at the highest rate, while it beats the
+   * recent harvest (src/relevance/scorers/site-lane.ts), 0 to 1 (default
+   * defaultSiteLane: 0.5 for nb-link and online with a model, else 0;
+   * 0: off). Not applied to `scorer` nor to bfs
+   */
+  siteLane?: number;
   /** Chinese word segmenter (default node-rs jieba) */
   segmenter?: Segmenter;
   storeDir: string;
@@ -210,7 +219,7 @@ export function resolveConfig(cfg: CrawlConfig): ResolvedConfig {
   const model = cfg.model ?? null;
   const params = { ...cfg.topic?.params, ...cfg.params };
   const focused = cfg.topic !== null || model !== null;
-  const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter, explore: cfg.strategy === 'bfs' ? 0 : cfg.explore ?? DEFAULT_EXPLORE }) : UNFOCUSED);
+  const scorer = cfg.scorer ?? (focused ? createScorer(cfg.strategy, cfg.topic, { model, params, segmenter: cfg.segmenter, explore: cfg.strategy === 'bfs' ? 0 : cfg.explore ?? DEFAULT_EXPLORE, siteLane: cfg.strategy === 'bfs' ? 0 : cfg.siteLane ?? defaultSiteLane(cfg.strategy, model !== null) }) : UNFOCUSED);
   const threshold = focused || cfg.scorer !== undefined ? relevanceThreshold(cfg.topic, model, params) : Infinity;
   const roundSize = cfg.strategy === 'best-n-first' ? Number(params.roundSize ?? DEFAULT_ROUND_SIZE) : undefined;
   const holdBack = cfg.holdBack ?? DEFAULT_HOLD_BACK;

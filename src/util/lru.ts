@@ -69,6 +69,11 @@ export class Lru<K, V> {
     return this;
   }
 
+  /** the entries, least recently used first (does not change their recency) */
+  entries(): IterableIterator<[K, V]> {
+    return this.#map.entries();
+  }
+
   /** remove `key`; true when it was present */
   delete(key: K): boolean {
     return this.#map.delete(key);

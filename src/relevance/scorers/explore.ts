@@ -134,7 +134,7 @@ export interface ExploreScorer extends Scorer {
 }
 
 /** A Bloom filter of strings (3 hashes over `bits` bits). */
-class Bloom {
+export class Bloom {
   readonly #bits: Uint32Array;
   readonly #mask: number;
   constructor(bits: number) {
@@ -177,7 +177,7 @@ export function directoryOf(url: string): string {
 }
 
 /** Standard normal CDF (Abramowitz–Stegun 7.1.26 through erf; |error| < 1.5e-7). */
-function phi(z: number): number {
+export function phi(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
   const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);

@@ -20,6 +20,7 @@ import { createEtflScorer } from './etfl.ts';
 import { createHitsScorer } from './hits.ts';
 import { createIPageRankScorer } from './ipagerank.ts';
 import { withExploration } from './explore.ts';
+import { withSiteLane } from './site-lane.ts';
 
 export type { ScorerFactory } from './context.ts';
 
@@ -38,6 +39,13 @@ export interface ScorerOptions {
    * DEFAULT_EXPLORE
    */
   explore?: number;
+  /**
+   * the site lane over the strategy (src/relevance/scorers/site-lane.ts):
+   * the share of fetches taken from the host of the best judged harvest
+   * while it beats the crawl's recent harvest, 0 to 1; 0 (the default
+   * here): off. A crawl (CrawlConfig.siteLane) defaults to DEFAULT_SITE_LANE
+   */
+  siteLane?: number;
 }
 
 const FACTORIES: Record<string, ScorerFactory> = {
@@ -101,6 +109,9 @@ export function createScorer(name: string, topic: Topic | null, opts: ScorerOpti
   };
   const explore = opts.explore ?? 0;
   if (!(explore >= 0 && explore <= 1)) throw new UsageError(`explore must be a number from 0 to 1, got ${JSON.stringify(opts.explore)}`);
+  const siteLane = opts.siteLane ?? 0;
+  if (!(siteLane >= 0 && siteLane <= 1)) throw new UsageError(`siteLane must be a number from 0 to 1, got ${JSON.stringify(opts.siteLane)}`);
   const scorer = factory(ctx);
-  return explore > 0 ? withExploration(scorer, ctx, explore) : scorer;
+  const explored = explore > 0 ? withExploration(scorer, ctx, explore) : scorer;
+  return siteLane > 0 ? withSiteLane(explored, ctx, siteLane) : explored;
 }
