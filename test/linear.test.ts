@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LinearClassifier, LinearRivals, WEIGHT_SCALE, bestF1Threshold, breakEvenThreshold, fitPlatt, prepare, textGrams, trainOneVsRest, type LinearCompactJSON, type RivalsCompactJSON, type RivalsFeaturesJSON } from '../src/relevance/learn/linear.ts';
+import { DEFAULT_MIN_DF, LinearClassifier, LinearRivals, WEIGHT_SCALE, bestF1Threshold, breakEvenThreshold, fitPlatt, prepare, textGrams, trainOneVsRest, type LinearCompactJSON, type RivalsCompactJSON, type RivalsFeaturesJSON } from '../src/relevance/learn/linear.ts';
 import { linkDensity, nonSpaceLength, pageMainText } from '../src/relevance/learn/features.ts';
 import { groupKFold, seededRandom } from '../src/relevance/learn/metrics.ts';
 import { Model, fitModel, linkGrams, loadModel, MODEL_VERSION, siteOf, type ModelJSON } from '../src/relevance/model.ts';
@@ -157,6 +157,30 @@ test('linear parts (version 5, with and without rivals) save, load and save to t
   assert.throws(() => LinearClassifier.fromJSON({ ...pj, scale: 0 }), /"scale"/);
   // a version 5 file must have the compact layout, a version 3 or 4 file the features layout
   assert.throws(() => Model.fromJSON({ ...ovr, version: 4 }), /features/);
+});
+
+test('minDf prunes the features of fewer training examples and keeps the others', () => {
+  // issue 24 item 3: features seen in one or two examples are most of a
+  // headline model's vocabulary (and of its file); minDf drops them
+  const examples = [
+    { features: ['common', 'common', 'twice', 'once-a'], label: 1 as const },
+    { features: ['common', 'twice', 'thrice'], label: 0 as const },
+    { features: ['common', 'thrice', 'once-b'], label: 1 as const },
+    { features: ['common', 'thrice'], label: 0 as const },
+  ];
+  const vocab = (minDf: number): string[] => prepare(examples, { minDf, folds: 2 }).vocab.map(([f]) => f);
+  assert.deepEqual(vocab(1), ['common', 'thrice', 'twice', 'once-a', 'once-b']);
+  assert.deepEqual(vocab(2), ['common', 'thrice', 'twice']);
+  assert.deepEqual(vocab(3), ['common', 'thrice']);
+  assert.deepEqual(prepare(examples, { folds: 2 }).vocab.map(([f]) => f), vocab(DEFAULT_MIN_DF));
+  // the idf of a kept feature is computed from all examples, as before pruning
+  const p = prepare(examples, { minDf: 3, folds: 2 });
+  assert.equal(p.idf[1], Math.log(5 / 4) + 1);
+  // a pruned feature is not in the trained classifier (its weight is 0 and it is not in the file)
+  const clf = LinearClassifier.train([...examples, ...examples, ...examples], { minDf: 6, lambdas: [1e-2], folds: 2 });
+  assert.deepEqual((clf.toJSON() as LinearCompactJSON).names, ['common', 'thrice', 'twice']);
+  assert.equal(clf.weightOf('once-a'), 0);
+  assert.throws(() => prepare(examples, { minDf: 0, folds: 2 }), /minDf/);
 });
 
 test('the compact layout (version 5) scores as the trained classifiers within 1e-4', async () => {
