@@ -183,6 +183,29 @@ test('minDf prunes the features of fewer training examples and keeps the others'
   assert.throws(() => prepare(examples, { minDf: 0, folds: 2 }), /minDf/);
 });
 
+test('train --min-df N keeps the linear features of at least N examples and records N', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'fc-mindf-'));
+  try {
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    const fit = async (extra: string[]): Promise<ModelJSON> => {
+      const out = join(dir, `m${extra.join('')}.json`);
+      const code = await runTrain(['--texts', FIXTURE, '--text-field', 'sentence', '--label-field', 'label', '--context-field', 'keywords', '--target', 'fin', ...extra, '--out', out], { stdout: sink, stderr: sink });
+      assert.equal(code, 0);
+      return JSON.parse(await readFile(out, 'utf8')) as ModelJSON;
+    };
+    const [two, three] = [await fit([]), await fit(['--min-df', '3'])];
+    assert.equal(two.training.options.minDf, 2);
+    assert.equal(three.training.options.minDf, 3);
+    for (const [json, n] of [[two, 2], [three, 3]] as const) {
+      for (const part of [json.linear!.page, json.linear!.link] as LinearCompactJSON[]) assert.ok(part.df.every((c) => c >= n), `every df >= ${n}`);
+    }
+    const names = (j: ModelJSON): number => (j.linear!.page as LinearCompactJSON).names.length;
+    assert.ok(names(three) < names(two), `${names(three)} < ${names(two)} page features`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('the compact layout (version 5) scores as the trained classifiers within 1e-4', async () => {
   // issue 24 item 3: weights are stored as integers in units of WEIGHT_SCALE
   // and idf as document counts; a reloaded judge must score as the one in memory
