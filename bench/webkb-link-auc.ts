@@ -13,7 +13,9 @@
  * with the λ its site-grouped cross-validation chose.
  *
  *   node --import tsx bench/webkb-link-auc.ts [--targets course,student,faculty]
- *        [--universities cornell,texas,washington] [--write]
+ *        [--universities cornell,texas,washington] [--min-df N] [--write]
+ *
+ * `--min-df N`: the linear classifier's LinearOptions.minDf.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,7 +31,7 @@ import { parseTrainFlags } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_TRAIN_FLAGS, WEBKB_UNIVERSITIES, WEBKB_WARC } from './lib/webkb.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({ options: { targets: { type: 'string', default: 'course,student,faculty' }, universities: { type: 'string', default: Object.keys(WEBKB_UNIVERSITIES).join(',') }, write: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { targets: { type: 'string', default: 'course,student,faculty' }, universities: { type: 'string', default: Object.keys(WEBKB_UNIVERSITIES).join(',') }, 'min-df': { type: 'string' }, write: { type: 'boolean', default: false } } });
 if (!existsSync(WEBKB_WARC) || !existsSync(WEBKB_LABELS)) {
   process.stderr.write(`webkb-link-auc: ${WEBKB_WARC} or its labels are missing\n`);
   process.exit(2);
@@ -50,9 +52,9 @@ for (const target of values.targets!.split(',')) {
     const auc: Record<string, number> = {};
     const model = fitModel(train, { target, group: flags.group, balancedLinks: flags.balancedLinks, classifier: 'nb' }).model;
     auc.nb = binaryMetrics(test.links.map((l) => model.linkProbability(l.anchor, l.context, l.url, { url: l.parentUrl ?? '', title: l.parentTitle ?? '', relevant: l.parentRelevant ?? false })), labels).auc;
-    const { link } = trainLinearLink(train.links, flags.group);
+    const { link } = trainLinearLink(train.links, flags.group, values['min-df'] === undefined ? undefined : { minDf: Number(values['min-df']) });
     auc.linear = binaryMetrics(test.links.map((l) => link.probability(linkGrams(l.anchor, l.context, { group: flags.group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }))), labels).auc;
-    const chose = `λ ${link.lambda}`;
+    const chose = `λ ${link.lambda}, ${link.size} features`;
     sums.nb += auc.nb;
     sums.linear += auc.linear;
     sums.n++;

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LinearClassifier, LinearRivals, bestF1Threshold, breakEvenThreshold, fitPlatt, textGrams } from '../src/relevance/learn/linear.ts';
+import { DEFAULT_MIN_DF, LinearClassifier, LinearRivals, WEIGHT_SCALE, bestF1Threshold, breakEvenThreshold, fitPlatt, prepare, textGrams, trainOneVsRest, type LinearCompactJSON, type RivalsCompactJSON, type RivalsFeaturesJSON } from '../src/relevance/learn/linear.ts';
 import { linkDensity, nonSpaceLength, pageMainText } from '../src/relevance/learn/features.ts';
 import { groupKFold, seededRandom } from '../src/relevance/learn/metrics.ts';
 import { Model, fitModel, linkGrams, loadModel, MODEL_VERSION, siteOf, type ModelJSON } from '../src/relevance/model.ts';
@@ -18,6 +18,7 @@ import { normaliseCharset } from '../src/parse/charset.ts';
 import { Writable } from 'node:stream';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/headlines-zh.ndjson', import.meta.url));
+const OLD_V4 = fileURLToPath(new URL('../fixtures/models/linear-v4.json', import.meta.url));
 
 /** n examples: label 1 has 'good', label 0 'bad', both 6 noise features of 40. */
 function noisy(n: number, seed: number): { features: string[]; label: 0 | 1 }[] {
@@ -116,41 +117,147 @@ test('a linear model file (version 3) round-trips; a version 2 file loads and sc
   assert.equal(old.linkProbability('基金下调', '债券'), nb.model.linkProbability('基金下调', '债券'));
 });
 
-test('linear parts (version 3 and version 4 with rivals) save, load and save to the same JSON', async () => {
+test('linear parts (version 5, with and without rivals) save, load and save to the same JSON', async () => {
   // issue 24: fromJSON fills the scoring table's typed arrays without Maps;
   // a file loaded and saved again must be the same file
   const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
-  const v3 = fitModel(data, { target: 'fin', classifier: 'linear', rivals: false, linearOptions: fast }).json;
-  const v4 = fitModel(data, { target: 'fin', classifier: 'linear', linearOptions: fast }).json;
-  assert.equal(v3.version, 3);
-  assert.equal(v4.version, 4);
-  assert.ok(v4.linear?.rivals !== undefined, 'the fixture trains rivals');
-  for (const json of [v3, v4]) {
+  const plain = fitModel(data, { target: 'fin', classifier: 'linear', rivals: false, linearOptions: fast }).json;
+  const ovr = fitModel(data, { target: 'fin', classifier: 'linear', linearOptions: fast }).json;
+  assert.equal(plain.version, MODEL_VERSION);
+  assert.equal(ovr.version, MODEL_VERSION);
+  assert.ok(plain.linear?.rivals === undefined);
+  assert.ok(ovr.linear?.rivals !== undefined, 'the fixture trains rivals');
+  for (const json of [plain, ovr]) {
     const text = JSON.stringify(json.linear);
     const lin = JSON.parse(text) as NonNullable<ModelJSON['linear']>;
-    const page = LinearClassifier.fromJSON(lin.page);
-    const link = LinearClassifier.fromJSON(lin.link);
+    const page = LinearClassifier.fromJSON(lin.page, 'compact');
+    const link = LinearClassifier.fromJSON(lin.link, 'compact');
     const rivals = lin.rivals === undefined ? undefined : LinearRivals.fromJSON(lin.rivals, page);
     const saved = { page: page.toJSON(), link: link.toJSON(), hubDensity: lin.hubDensity, ...(rivals === undefined ? {} : { rivals: rivals.toJSON() }) };
-    assert.equal(JSON.stringify(saved), text, `version ${json.version}`);
-    // the accessors read the same numbers as the file
-    const names = Object.keys(lin.page.features);
-    assert.equal(page.size, names.length);
-    for (const f of names.slice(0, 50)) {
-      assert.equal(page.idf.get(f), lin.page.features[f][0]);
-      assert.equal(page.weightOf(f), lin.page.features[f][1]);
+    assert.equal(JSON.stringify(saved), text);
+    // the accessors read the numbers the file stands for: idf from the document counts, weights in units of scale
+    const p = lin.page as LinearCompactJSON;
+    assert.equal(page.size, p.names.length);
+    for (let j = 0; j < 50; j++) {
+      assert.equal(page.idf.get(p.names[j]), Math.log((1 + p.docs) / (1 + p.df[j])) + 1);
+      assert.equal(page.weightOf(p.names[j]), p.weights[j] * p.scale);
+      assert.ok(Number.isInteger(p.weights[j]));
     }
     assert.equal(page.weightOf('not a feature'), 0);
     assert.equal(page.idf.has('not a feature'), false);
   }
+  const r = ovr.linear!.rivals! as RivalsCompactJSON;
+  const page = LinearClassifier.fromJSON(ovr.linear!.page);
+  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: r.weights.slice(1) }, page), /columns/);
+  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: [r.weights[0].slice(1), ...r.weights.slice(1)] }, page), /integers/);
+  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: [r.weights[0].map((w) => w + 0.5), ...r.weights.slice(1)] }, page), /integers/);
+  const pj = ovr.linear!.page as LinearCompactJSON;
+  assert.throws(() => LinearClassifier.fromJSON({ ...pj, df: pj.df.slice(1) }), /"df"/);
+  assert.throws(() => LinearClassifier.fromJSON({ ...pj, df: pj.df.map(() => pj.docs + 1) }), /"df"/);
+  assert.throws(() => LinearClassifier.fromJSON({ ...pj, scale: 0 }), /"scale"/);
+  // a version 5 file must have the compact layout, a version 3 or 4 file the features layout
+  assert.throws(() => Model.fromJSON({ ...ovr, version: 4 }), /features/);
+});
+
+test('minDf prunes the features of fewer training examples and keeps the others', () => {
+  // issue 24 item 3: features seen in one or two examples are most of a
+  // headline model's vocabulary (and of its file); minDf drops them
+  const examples = [
+    { features: ['common', 'common', 'twice', 'once-a'], label: 1 as const },
+    { features: ['common', 'twice', 'thrice'], label: 0 as const },
+    { features: ['common', 'thrice', 'once-b'], label: 1 as const },
+    { features: ['common', 'thrice'], label: 0 as const },
+  ];
+  const vocab = (minDf: number): string[] => prepare(examples, { minDf, folds: 2 }).vocab.map(([f]) => f);
+  assert.deepEqual(vocab(1), ['common', 'thrice', 'twice', 'once-a', 'once-b']);
+  assert.deepEqual(vocab(2), ['common', 'thrice', 'twice']);
+  assert.deepEqual(vocab(3), ['common', 'thrice']);
+  assert.deepEqual(prepare(examples, { folds: 2 }).vocab.map(([f]) => f), vocab(DEFAULT_MIN_DF));
+  // the idf of a kept feature is computed from all examples, as before pruning
+  const p = prepare(examples, { minDf: 3, folds: 2 });
+  assert.equal(p.idf[1], Math.log(5 / 4) + 1);
+  // a pruned feature is not in the trained classifier (its weight is 0 and it is not in the file)
+  const clf = LinearClassifier.train([...examples, ...examples, ...examples], { minDf: 6, lambdas: [1e-2], folds: 2 });
+  assert.deepEqual((clf.toJSON() as LinearCompactJSON).names, ['common', 'thrice', 'twice']);
+  assert.equal(clf.weightOf('once-a'), 0);
+  assert.throws(() => prepare(examples, { minDf: 0, folds: 2 }), /minDf/);
+});
+
+test('train --min-df N keeps the linear features of at least N examples and records N', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'fc-mindf-'));
+  try {
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    const fit = async (extra: string[]): Promise<ModelJSON> => {
+      const out = join(dir, `m${extra.join('')}.json`);
+      const code = await runTrain(['--texts', FIXTURE, '--text-field', 'sentence', '--label-field', 'label', '--context-field', 'keywords', '--target', 'fin', ...extra, '--out', out], { stdout: sink, stderr: sink });
+      assert.equal(code, 0);
+      return JSON.parse(await readFile(out, 'utf8')) as ModelJSON;
+    };
+    const [two, three] = [await fit([]), await fit(['--min-df', '3'])];
+    assert.equal(two.training.options.minDf, 2);
+    assert.equal(three.training.options.minDf, 3);
+    for (const [json, n] of [[two, 2], [three, 3]] as const) {
+      for (const part of [json.linear!.page, json.linear!.link] as LinearCompactJSON[]) assert.ok(part.df.every((c) => c >= n), `every df >= ${n}`);
+    }
+    const names = (j: ModelJSON): number => (j.linear!.page as LinearCompactJSON).names.length;
+    assert.ok(names(three) < names(two), `${names(three)} < ${names(two)} page features`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the compact layout (version 5) scores as the trained classifiers within 1e-4', async () => {
+  // issue 24 item 3: weights are stored as integers in units of WEIGHT_SCALE
+  // and idf as document counts; a reloaded judge must score as the one in memory
+  const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
+  const { target, rivals } = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), 'fin', fast);
+  const json = JSON.parse(JSON.stringify({ page: target.toJSON(), rivals: rivals.toJSON() })) as { page: LinearCompactJSON; rivals: RivalsCompactJSON };
+  assert.equal(json.page.scale, WEIGHT_SCALE);
+  const page = LinearClassifier.fromJSON(json.page, 'compact');
+  const again = LinearRivals.fromJSON(json.rivals, page);
+  // every headline, and pages made of 20 headlines each
+  const bags = data.pages.map((p) => p.grams!);
+  for (let i = 0; i + 20 <= bags.length; i += 20) bags.push(bags.slice(i, i + 20).flat());
+  let worst = 0;
+  for (const bag of bags) {
+    worst = Math.max(worst, Math.abs(page.probability(bag) - target.probability(bag)));
+    const a = again.probabilities(bag);
+    rivals.probabilities(bag).forEach((p, k) => (worst = Math.max(worst, Math.abs(a[k] - p))));
+  }
+  assert.ok(worst < 1e-4, `largest change of a probability: ${worst}`);
+  assert.ok(worst > 0, 'the weights were rounded');
+});
+
+test('old model files still load: version 4 (rivals) and 3 (features layout) score as when written', async () => {
+  // fixtures/models/linear-v4.json was written by the code before version 5
+  // (commit 8c05435, fitModel on fixtures/headlines-zh.ndjson, lambdas 1e-3 and 1e-2)
+  const v4 = JSON.parse(await readFile(OLD_V4, 'utf8')) as ModelJSON;
+  assert.equal(v4.version, 4);
+  const model = await loadModel(OLD_V4);
+  const page = textPage('股市大涨，银行迎来新机会', '利率 基金');
+  // the scores the writing code gave
+  assert.equal(model.pageProbability(page), 0.990336422263242);
+  assert.equal(model.linkProbability('基金下调', '债券'), 0.8844412976248781);
+  // the features layout saves back as read
+  const lin = v4.linear!;
+  const target = LinearClassifier.fromJSON(lin.page, 'features');
+  const rivals = LinearRivals.fromJSON(lin.rivals!, target);
+  assert.equal(JSON.stringify({ page: target.toJSON(), link: LinearClassifier.fromJSON(lin.link, 'features').toJSON(), hubDensity: lin.hubDensity, rivals: rivals.toJSON() }), JSON.stringify(lin));
+  // a version 3 file: the same without rivals
+  const v3 = structuredClone(v4);
+  v3.version = 3;
+  delete v3.linear!.rivals;
+  assert.equal(Model.fromJSON(v3).linkProbability('基金下调', '债券'), 0.8844412976248781);
+  assert.throws(() => Model.fromJSON({ ...v4, version: 3 }), /rivals" needs model version 4 or 5/);
   // rivals' weights for some features only, in another order than the vocabulary's: saved as read
-  const r = v4.linear!.rivals!;
+  const r = lin.rivals! as RivalsFeaturesJSON;
   const some = Object.keys(r.weights).reverse().filter((_, i) => i % 3 !== 0);
   const partial = { ...r, weights: Object.fromEntries(some.map((f) => [f, r.weights[f]])) };
-  const page = LinearClassifier.fromJSON(v4.linear!.page);
-  assert.equal(JSON.stringify(LinearRivals.fromJSON(JSON.parse(JSON.stringify(partial)), page).toJSON()), JSON.stringify(partial));
-  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: { ...r.weights, 'not a feature': r.weights[some[0]] } }, page), /not in the target/);
-  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: { [some[0]]: [1] } }, page), /finite weights/);
+  assert.equal(JSON.stringify(LinearRivals.fromJSON(JSON.parse(JSON.stringify(partial)), target).toJSON()), JSON.stringify(partial));
+  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: { ...r.weights, 'not a feature': r.weights[some[0]] } }, target), /not in the target/);
+  assert.throws(() => LinearRivals.fromJSON({ ...r, weights: { [some[0]]: [1] } }, target), /finite weights/);
+  // a features-layout file that says version 5 is refused
+  assert.throws(() => Model.fromJSON({ ...v4, version: 5 }), /linear\.page/);
 });
 
 test('issue 21 item 3: a texts-trained model does not call an off-topic hub of on-topic headlines relevant', async () => {
@@ -357,15 +464,14 @@ test('issue 21 item 3: a page of mostly tech words with some finance words is no
   // a finance page with the same shared words stays finance
   const fin = textPage('bank loan company chip', 'rate bond funding shares credit');
   assert.ok(ovr.model.pageProbability(fin) >= ovr.model.threshold, `finance page: ${ovr.model.pageProbability(fin)}`);
-  assert.equal(ovr.json.version, 4);
+  assert.equal(ovr.json.version, MODEL_VERSION);
   assert.deepEqual(ovr.json.linear?.rivals?.labels, ['car', 'food', 'sport', 'tech', 'travel']);
   // the target-vs-rest judge of version 3 (the old judge) calls the tech page finance
   const binary = fitModel(data, { target: 'fin', classifier: 'linear', rivals: false, linearOptions: fast });
-  assert.equal(binary.json.version, 3);
+  assert.equal(binary.json.version, MODEL_VERSION);
   assert.equal(judge(binary.model), true, `target vs rest: ${binary.model.pageProbability(page)} >= ${binary.model.threshold}`);
   // the rivals round-trip through the file
   const again = Model.fromJSON(JSON.parse(JSON.stringify(ovr.json)));
   assert.equal(again.pageProbability(page), ovr.model.pageProbability(page));
-  assert.throws(() => Model.fromJSON({ ...ovr.json, version: 3 }), /rivals" needs model version 4/);
   assert.throws(() => Model.fromJSON({ ...ovr.json, linear: { ...ovr.json.linear, rivals: { ...ovr.json.linear!.rivals, bias: [1] } } }), /bias/);
 });

@@ -26,7 +26,7 @@ import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
 import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
-import { LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
+import { DEFAULT_MIN_DF, LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
 import { VERSION } from '../util/version.ts';
 
 /** The `format` every model file carries. */
@@ -36,25 +36,29 @@ export const MODEL_FORMAT = 'focuscrawl-model';
  * changed group 3's URL features (urlFeatures in learn/features.ts);
  * version 3 added `classifier` and, with `classifier: "linear"`, the
  * calibrated linear page judge and link classifier (`linear`); version 4
- * added `linear.rivals` (the one-vs-rest judge). A file without rivals is
- * still written as version 3, so an older focuscrawl reads it; one with
- * rivals is version 4, which an older focuscrawl refuses rather than
- * judge with the target's classifier alone at the rivals' threshold.
+ * added `linear.rivals` (the one-vs-rest judge); version 5 stores the
+ * linear parts compactly (LinearCompactJSON: vocabulary arrays, document
+ * counts instead of idf, integer weights), a third of the bytes. A linear
+ * model is written as version 5 (an older focuscrawl refuses it: it
+ * cannot read the layout); a Naive Bayes one is still version 3, so an
+ * older focuscrawl reads it. Versions 3 and 4 still load (the features
+ * layout).
  */
-export const MODEL_VERSION = 4;
+export const MODEL_VERSION = 5;
 /**
  * Versions this code reads: a version 1 file is read as it is (groups 1
  * and 2 are unchanged), except one with group 3, which is refused with a
  * message to retrain.
  */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 
 /** Which learner judges pages and scores links for nb-link / online: Bernoulli NB (versions 1 and 2) or the calibrated linear classifier. */
 export type ClassifierKind = 'nb' | 'linear';
 /**
  * Largest model file read (bytes); a larger one is refused unread
  * (FC_BAD_MODEL). The WebKB course model trained with the default caps
- * is 0.6 MiB; the learners' caps bound any model to a few tens of MiB.
+ * is 0.6 MiB (5.0 MiB linear, version 5); the learners' caps bound any model
+ * to a few tens of MiB.
  */
 export const MAX_MODEL_BYTES = 64 * 1024 * 1024;
 /** Page-probability threshold written into new models (P(target | page) ≥ it: relevant). */
@@ -101,7 +105,7 @@ export interface TrainingInfo {
 /** The model file, version 3 (versions 1 and 2 have the same fields but `classifier` and `linear`). */
 export interface ModelJSON {
   format: typeof MODEL_FORMAT;
-  version: 1 | 2 | 3 | typeof MODEL_VERSION;
+  version: 1 | 2 | 3 | 4 | typeof MODEL_VERSION;
   /** version 3: 'linear' when `linear` judges pages and scores links; absent or 'nb': the Naive Bayes parts do */
   classifier?: ClassifierKind;
   /**
@@ -342,7 +346,9 @@ export class Model implements LearnedModel {
       } else if (l.transitions !== undefined) bad('"layers.transitions" needs "layers.page"');
     }
     let linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null = null;
-    if (json.version === 3 || json.version === 4) {
+    if (json.version === 3 || json.version === 4 || json.version === 5) {
+      // version 5: the compact layout of the linear parts; 3 and 4: the features layout
+      const layout = json.version === 5 ? 'compact' : 'features';
       const kind = json.classifier ?? 'nb';
       if (kind !== 'nb' && kind !== 'linear') bad(`"classifier" must be "nb" or "linear", got ${describe(kind)}`);
       if (kind === 'linear') {
@@ -350,21 +356,21 @@ export class Model implements LearnedModel {
         if (!isObject(lin)) return bad(`"linear" must be an object when "classifier" is "linear", got ${describe(lin)}`);
         const hubDensity = lin.hubDensity;
         if (typeof hubDensity !== 'number' || !(hubDensity > 0 && hubDensity <= 1)) bad(`"linear.hubDensity" must be a number in (0, 1], got ${describe(hubDensity)}`);
-        const pageLin = part('linear.page', lin.page, (v) => LinearClassifier.fromJSON(v));
+        const pageLin = part('linear.page', lin.page, (v) => LinearClassifier.fromJSON(v, layout));
         let rivals: LinearRivals | null = null;
         if (lin.rivals !== undefined) {
-          if (json.version !== 4) bad(`"linear.rivals" needs model version 4, this file is version ${describe(json.version)}`);
+          if (json.version === 3) bad(`"linear.rivals" needs model version 4 or 5, this file is version ${describe(json.version)}`);
           rivals = part('linear.rivals', lin.rivals, (v) => LinearRivals.fromJSON(v, pageLin));
         }
         linear = {
           page: pageLin,
-          link: part('linear.link', lin.link, (v) => LinearClassifier.fromJSON(v)),
+          link: part('linear.link', lin.link, (v) => LinearClassifier.fromJSON(v, layout)),
           hubDensity: hubDensity as number,
           rivals,
         };
       }
     } else if ((json.classifier !== undefined && json.classifier !== 'nb') || json.linear !== undefined) {
-      bad(`a linear classifier needs model version 3 or 4, this file is version ${describe(json.version)}`);
+      bad(`a linear classifier needs model version 3, 4 or 5, this file is version ${describe(json.version)}`);
     }
     return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers, pageLayers, linear }, segmenter);
   }
@@ -736,14 +742,15 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
   const seconds = data.seconds + (performance.now() - started) / 1000;
   const json: ModelJSON = {
     format: MODEL_FORMAT,
-    version: linear?.rivals === undefined ? 3 : MODEL_VERSION,
+    // linear parts: the compact layout of version 5; Naive Bayes only: version 3, which older readers read
+    version: linear === undefined ? 3 : MODEL_VERSION,
     target: opts.target,
     createdBy: `focuscrawl ${VERSION}`,
     training: {
       source: data.source,
       files: [...data.files],
       counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives, ...layerCounts },
-      options: { ...data.options, group, classifier, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS },
+      options: { ...data.options, group, classifier, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS, ...(classifier === 'linear' ? { minDf: opts.linearOptions?.minDf ?? DEFAULT_MIN_DF } : {}) },
       seconds: Math.round(seconds * 1000) / 1000,
       inSample,
     },

@@ -46,11 +46,9 @@
 import { binaryMetrics, groupKFold, kFoldIndices, seededRandom } from './metrics.ts';
 import { sigmoid } from './bernoulli-nb.ts';
 
-/** The serialised classifier. */
-export interface LinearJSON {
+/** Fields of both layouts of a serialised classifier. */
+interface LinearJSONBase {
   type: 'linear-lr';
-  /** per vocabulary feature: [idf, weight] */
-  features: Record<string, [number, number]>;
   bias: number;
   /** Platt scaling: P = σ(a·z + b) */
   platt: [number, number];
@@ -61,6 +59,47 @@ export interface LinearJSON {
   /** the precision = recall cut of P on held-out examples (absent in older files: 0.5) */
   threshold?: number;
 }
+
+/** The layout of model versions 3 and 4: per feature [idf, weight] (6 significant digits). */
+export interface LinearFeaturesJSON extends LinearJSONBase {
+  /** per vocabulary feature: [idf, weight] */
+  features: Record<string, [number, number]>;
+}
+
+/**
+ * The compact layout of model version 5: the vocabulary as parallel arrays,
+ * idf as the document count it was computed from
+ * (idf_j = ln((1 + docs) / (1 + df_j)) + 1, exactly as training computed
+ * it) and weights as integers in units of `scale` (w_j = weights[j]·scale).
+ */
+export interface LinearCompactJSON extends LinearJSONBase {
+  /** training examples the document counts are out of */
+  docs: number;
+  names: string[];
+  /** document count of names[j] in the training examples */
+  df: number[];
+  /** the unit of `weights` (WEIGHT_SCALE when written) */
+  scale: number;
+  /** weight of names[j] in units of `scale` (integers) */
+  weights: number[];
+}
+
+/** The serialised classifier: version 5 files have the compact layout, versions 3 and 4 the features layout. */
+export type LinearJSON = LinearFeaturesJSON | LinearCompactJSON;
+
+/**
+ * The unit weights are stored in (compact layout): a weight moves by at
+ * most WEIGHT_SCALE / 2, a margin w·x (‖x‖ = 1) by at most that times
+ * Σ|x_j| ≤ √(features of the text)·WEIGHT_SCALE / 2 and typically by far
+ * less (docs/model-format.md: TNEWS and WebKB scores within 1e-4).
+ */
+export const WEIGHT_SCALE = 1e-4;
+
+/** w / scale as an integer (compact layout). */
+const quantize = (w: number, scale: number): number => {
+  const q = Math.round(w / scale);
+  return q === 0 ? 0 : q; // no -0 in the file
+};
 
 /** Options of LinearClassifier.train. */
 export interface LinearOptions {
@@ -80,7 +119,7 @@ export interface LinearOptions {
    * Platt fitted on over-confident margins, which a new site then pays for.
    */
   groups?: readonly string[];
-  /** drop features in fewer training examples (default 2) */
+  /** drop features in fewer training examples (default DEFAULT_MIN_DF) */
   minDf?: number;
   /** keep at most this many features, highest df first (default 200000) */
   maxFeatures?: number;
@@ -99,6 +138,8 @@ export interface LinearOptions {
 }
 
 export const DEFAULT_LAMBDAS: readonly number[] = [1e-5, 1e-4, 1e-3, 1e-2];
+/** LinearOptions.minDf's default: features of fewer training examples are dropped */
+export const DEFAULT_MIN_DF = 2;
 
 interface Row {
   idx: Int32Array;
@@ -159,6 +200,8 @@ export class LinearClassifier {
   readonly #weight: Float64Array;
   readonly #compiled: Compiled;
   #idfMap: ReadonlyMap<string, number> | undefined;
+  /** the unit of the weights when read from a compact file (written back in it) */
+  #scale: number | undefined;
 
   /** `weight[j]` belongs to `vocabulary.names[j]`; the array is kept, not copied. */
   private constructor(vocabulary: Vocabulary, weight: Float64Array, bias: number, platt: [number, number], lambda: number, cv: Record<string, number> | undefined, threshold: number) {
@@ -311,23 +354,40 @@ export class LinearClassifier {
     const vocabulary = new Vocabulary(
       vocab.map(([f]) => f),
       idf.slice(),
+      { df: Int32Array.from(vocab, ([, c]) => c), docs: n },
     );
     const heldOut = Float64Array.from(best.margins, (z) => sigmoid(platt[0] * z + platt[1]));
     return { classifier: new LinearClassifier(vocabulary, w.slice(0, vocab.length), w[vocab.length], platt, best.lambda, lambdas.length > 1 ? cv : undefined, threshold), heldOut };
   }
 
 
-  /** Plain JSON (numbers rounded to 6 significant digits); fromJSON(toJSON()) scores as this does up to that rounding. */
+  /**
+   * Plain JSON: the compact layout (LinearCompactJSON: document counts,
+   * weights in units of WEIGHT_SCALE) when the vocabulary has its document
+   * counts (trained here, or read from a compact file), else the features
+   * layout of versions 3 and 4 it was read from (numbers rounded to 6
+   * significant digits). fromJSON(toJSON()) scores as this does up to that
+   * rounding.
+   */
   toJSON(): LinearJSON {
     const r = (x: number): number => Number(x.toPrecision(6));
+    const rest = { bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])] as [number, number], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold) };
+    const { names, idf, counts } = this.vocabulary;
+    if (counts !== undefined) {
+      const scale = this.#scale ?? WEIGHT_SCALE;
+      return { type: 'linear-lr', docs: counts.docs, names: [...names], df: Array.from(counts.df), scale, weights: Array.from(this.#weight, (w) => quantize(w, scale)), ...rest };
+    }
     const features: Record<string, [number, number]> = {};
-    const { names, idf } = this.vocabulary;
     for (let j = 0; j < names.length; j++) features[names[j]] = [r(idf[j]), r(this.#weight[j])];
-    return { type: 'linear-lr', features, bias: r(this.bias), platt: [r(this.platt[0]), r(this.platt[1])], lambda: this.lambda, ...(this.cv ? { cv: { ...this.cv } } : {}), threshold: r(this.threshold) };
+    return { type: 'linear-lr', features, ...rest };
   }
 
-  /** Rebuilds a classifier from toJSON() output. Throws TypeError naming what is malformed. */
-  static fromJSON(json: unknown): LinearClassifier {
+  /**
+   * Rebuilds a classifier from toJSON() output. `layout`: the one the
+   * model's version has ('compact': version 5, 'features': 3 and 4;
+   * default: either). Throws TypeError naming what is malformed.
+   */
+  static fromJSON(json: unknown, layout?: 'compact' | 'features'): LinearClassifier {
     if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TypeError('linear model: expected an object');
     const o = json as Record<string, unknown>;
     if (o.type !== 'linear-lr') throw new TypeError(`linear model: "type" must be "linear-lr", got ${JSON.stringify(o.type)}`);
@@ -335,21 +395,30 @@ export class LinearClassifier {
     if (!finite(o.bias)) throw new TypeError('linear model: "bias" must be a finite number');
     if (!finite(o.lambda) || o.lambda <= 0) throw new TypeError('linear model: "lambda" must be a positive number');
     if (!Array.isArray(o.platt) || o.platt.length !== 2 || !o.platt.every(finite)) throw new TypeError('linear model: "platt" must be two finite numbers');
-    if (typeof o.features !== 'object' || o.features === null || Array.isArray(o.features)) throw new TypeError('linear model: "features" must be an object');
-    // straight into the typed arrays Compiled scores with: a page judge has
-    // ~180,000 features, and Maps of them (hashed again by Compiled) cost
-    // most of a crawl's model load
-    const features = o.features as Record<string, unknown>;
-    const names = Object.keys(features);
-    const idf = new Float64Array(names.length);
-    const weight = new Float64Array(names.length);
-    for (let j = 0; j < names.length; j++) {
-      const v = features[names[j]];
-      if (!Array.isArray(v) || v.length !== 2 || !finite(v[0]) || v[0] <= 0 || !finite(v[1])) {
-        throw new TypeError(`linear model: feature ${JSON.stringify(names[j])} must be [idf > 0, weight]`);
+    const compact = layout === 'compact' || (layout === undefined && o.features === undefined);
+    let vocabulary: Vocabulary;
+    let weight: Float64Array;
+    let scale: number | undefined;
+    if (compact) {
+      ({ vocabulary, weights: weight, scale } = readCompact(o, 'linear model'));
+    } else {
+      if (typeof o.features !== 'object' || o.features === null || Array.isArray(o.features)) throw new TypeError('linear model: "features" must be an object');
+      // straight into the typed arrays Compiled scores with: a page judge has
+      // ~180,000 features, and Maps of them (hashed again by Compiled) cost
+      // most of a crawl's model load
+      const features = o.features as Record<string, unknown>;
+      const names = Object.keys(features);
+      const idf = new Float64Array(names.length);
+      weight = new Float64Array(names.length);
+      for (let j = 0; j < names.length; j++) {
+        const v = features[names[j]];
+        if (!Array.isArray(v) || v.length !== 2 || !finite(v[0]) || v[0] <= 0 || !finite(v[1])) {
+          throw new TypeError(`linear model: feature ${JSON.stringify(names[j])} must be [idf > 0, weight]`);
+        }
+        idf[j] = v[0];
+        weight[j] = v[1];
       }
-      idf[j] = v[0];
-      weight[j] = v[1];
+      vocabulary = new Vocabulary(names, idf);
     }
     let cv: Record<string, number> | undefined;
     if (o.cv !== undefined) {
@@ -357,8 +426,49 @@ export class LinearClassifier {
       cv = { ...(o.cv as Record<string, number>) };
     }
     if (o.threshold !== undefined && (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1)) throw new TypeError('linear model: "threshold" must be a number between 0 and 1');
-    return new LinearClassifier(new Vocabulary(names, idf), weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
+    const c = new LinearClassifier(vocabulary, weight, o.bias, [o.platt[0], o.platt[1]], o.lambda, cv, o.threshold === undefined ? 0.5 : (o.threshold as number));
+    c.#scale = scale;
+    return c;
   }
+}
+
+/** The vocabulary and weights of a compact-layout classifier (`docs`, `names`, `df`, `scale`, `weights`). */
+function readCompact(o: Record<string, unknown>, what: string): { vocabulary: Vocabulary; weights: Float64Array; scale: number } {
+  const int = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+  const docs = o.docs;
+  if (!int(docs) || docs < 1) throw new TypeError(`${what}: "docs" must be a positive integer`);
+  if (!Array.isArray(o.names) || !o.names.every((f) => typeof f === 'string')) throw new TypeError(`${what}: "names" must be an array of strings`);
+  const names = o.names as string[];
+  const n = names.length;
+  if (!Array.isArray(o.df) || o.df.length !== n) throw new TypeError(`${what}: "df" must be ${n} document counts (one per name)`);
+  const df = new Int32Array(n);
+  const idf = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const c = (o.df as unknown[])[j];
+    if (!int(c) || c < 1 || c > docs) throw new TypeError(`${what}: "df" of ${JSON.stringify(names[j])} must be an integer in [1, docs]`);
+    df[j] = c;
+    idf[j] = Math.log((1 + docs) / (1 + c)) + 1;
+  }
+  const scale = readScale(o.scale, what);
+  const weights = readWeights(o.weights, n, scale, `${what}: "weights"`);
+  return { vocabulary: new Vocabulary(names, idf, { df, docs }), weights, scale };
+}
+
+function readScale(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new TypeError(`${what}: "scale" must be a positive number`);
+  return v;
+}
+
+/** An array of `n` integers times `scale`. */
+function readWeights(v: unknown, n: number, scale: number, what: string): Float64Array {
+  if (!Array.isArray(v) || v.length !== n) throw new TypeError(`${what} must be ${n} integers`);
+  const out = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const q = v[j] as unknown;
+    if (typeof q !== 'number' || !Number.isInteger(q)) throw new TypeError(`${what} must be ${n} integers`);
+    out[j] = q * scale;
+  }
+  return out;
 }
 
 
@@ -375,7 +485,8 @@ export interface Prepared {
 export function prepare(examples: readonly { features: readonly string[] }[], opts: LinearOptions = {}): Prepared {
   const lambdas = opts.lambdas ?? DEFAULT_LAMBDAS;
   const k = opts.folds ?? 3;
-  const minDf = opts.minDf ?? 2;
+  const minDf = opts.minDf ?? DEFAULT_MIN_DF;
+  if (!Number.isInteger(minDf) || minDf < 1) throw new TypeError(`minDf must be an integer >= 1, got ${minDf}`);
   const maxFeatures = opts.maxFeatures ?? 200_000;
   if (lambdas.length === 0 || !lambdas.every((l) => Number.isFinite(l) && l > 0)) throw new TypeError('lambdas must be positive numbers');
   if (!Number.isInteger(k) || k < 2) throw new TypeError(`folds must be an integer >= 2, got ${k}`);
@@ -395,8 +506,19 @@ export function prepare(examples: readonly { features: readonly string[] }[], op
   return { vocab, index, idf, rows, examples };
 }
 
-/** The serialised rivals of a one-vs-rest judge (LinearRivals). */
-export interface RivalsJSON {
+/** The serialised rivals of a one-vs-rest judge (LinearRivals): version 5 files have the compact layout, version 4 the features layout. */
+export type RivalsJSON = RivalsFeaturesJSON | RivalsCompactJSON;
+
+/** Version 5: one column of integer weights (units of `scale`) per rival over the target's `names`, in their order. */
+export interface RivalsCompactJSON extends Omit<RivalsFeaturesJSON, 'weights'> {
+  /** the unit of `weights` (WEIGHT_SCALE when written) */
+  scale: number;
+  /** per rival (in `labels` order): the weight of each of the target's names, in units of `scale` */
+  weights: number[][];
+}
+
+/** The layout of version 4. */
+export interface RivalsFeaturesJSON {
   type: 'linear-ovr';
   /** the other classes, in column order */
   labels: string[];
@@ -430,6 +552,8 @@ export class LinearRivals {
   readonly #stored: Int32Array;
   readonly #compiled: Compiled;
   readonly #out: Float64Array;
+  /** the unit of the weights when read from a compact file (written back in it) */
+  #scale: number | undefined;
 
   /**
    * `vocabulary`: the target classifier's (shared, not copied); `weights`:
@@ -469,25 +593,30 @@ export class LinearRivals {
     return Array.from(this.#out, (dot, k) => sigmoid(this.#platt[k][0] * (dot + this.#bias[k]) + this.#platt[k][1]));
   }
 
+  /** The compact layout (RivalsCompactJSON) when the shared vocabulary has its document counts (as LinearClassifier.toJSON), else version 4's. */
   toJSON(): RivalsJSON {
     const r = (x: number): number => Number(x.toPrecision(6));
-    const weights: Record<string, number[]> = {};
     const k = this.labels.length;
     const names = this.#vocabulary.names;
+    const rest = {
+      type: 'linear-ovr' as const,
+      labels: [...this.labels],
+      bias: Array.from(this.#bias, r),
+      platt: this.#platt.map(([a, b]): [number, number] => [r(a), r(b)]),
+      lambda: [...this.#lambda],
+    };
+    if (this.#vocabulary.counts !== undefined) {
+      const scale = this.#scale ?? WEIGHT_SCALE;
+      const columns = this.labels.map((_, c) => Array.from({ length: names.length }, (_, j) => quantize(this.#weights[j * k + c], scale)));
+      return { ...rest, scale, weights: columns, threshold: r(this.threshold) };
+    }
+    const weights: Record<string, number[]> = {};
     for (const j of this.#stored) {
       const ws = new Array<number>(k);
       for (let c = 0; c < k; c++) ws[c] = Number(this.#weights[j * k + c].toPrecision(5));
       weights[names[j]] = ws;
     }
-    return {
-      type: 'linear-ovr',
-      labels: [...this.labels],
-      bias: Array.from(this.#bias, r),
-      platt: this.#platt.map(([a, b]) => [r(a), r(b)]),
-      lambda: [...this.#lambda],
-      weights,
-      threshold: r(this.threshold),
-    };
+    return { ...rest, weights, threshold: r(this.threshold) };
   }
 
   /** Rebuilds the rivals of `target` (whose vocabulary and idf they share) from toJSON() output. Throws TypeError naming what is malformed. */
@@ -504,9 +633,23 @@ export class LinearRivals {
       throw new TypeError(`rivals: "platt" must be ${k} pairs of finite numbers`);
     }
     if (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1) throw new TypeError('rivals: "threshold" must be a number between 0 and 1');
+    const vocabulary = target.vocabulary;
+    if (vocabulary.counts !== undefined) {
+      // compact (version 5): one integer column per rival over the target's names
+      const scale = readScale(o.scale, 'rivals');
+      const n = vocabulary.names.length;
+      if (!Array.isArray(o.weights) || o.weights.length !== k) throw new TypeError(`rivals: "weights" must be ${k} columns of ${n} integers`);
+      const weights = new Float64Array(n * k);
+      for (let c = 0; c < k; c++) {
+        const col = readWeights((o.weights as unknown[])[c], n, scale, `rivals: "weights"[${c}]`);
+        for (let j = 0; j < n; j++) weights[j * k + c] = col[j];
+      }
+      const rivals = new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold);
+      rivals.#scale = scale;
+      return rivals;
+    }
     if (typeof o.weights !== 'object' || o.weights === null || Array.isArray(o.weights)) throw new TypeError('rivals: "weights" must be an object');
     // straight into the scoring table, on the target's hash table (no Map)
-    const vocabulary = target.vocabulary;
     const byFeature = o.weights as Record<string, unknown>;
     const names = Object.keys(byFeature);
     const weights = new Float64Array(vocabulary.names.length * k);
@@ -698,12 +841,16 @@ export class Vocabulary {
   readonly keyB: Int32Array;
   /** slot -> feature index + 1 (0: empty) */
   readonly slot: Int32Array;
+  /** the document counts idf was computed from (absent when read from a version 3 or 4 file, which stores idf) */
+  readonly counts: { readonly df: Int32Array; readonly docs: number } | undefined;
 
   /** `idf[j]` belongs to `names[j]` (distinct); the arrays are kept, not copied. Throws TypeError on a hash collision. */
-  constructor(names: readonly string[], idf: Float64Array) {
+  constructor(names: readonly string[], idf: Float64Array, counts?: { df: Int32Array; docs: number }) {
     if (idf.length !== names.length) throw new TypeError(`vocabulary: ${names.length} names but ${idf.length} idf values`);
+    if (counts !== undefined && counts.df.length !== names.length) throw new TypeError(`vocabulary: ${names.length} names but ${counts.df.length} document counts`);
     this.names = names;
     this.idf = idf;
+    this.counts = counts;
     let size = 16;
     while (size < names.length * 2) size *= 2;
     this.mask = size - 1;
