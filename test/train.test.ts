@@ -346,7 +346,7 @@ describe('model file', () => {
 
   const cases: [string, (m: any) => unknown][] = [
     ['wrong format', (m) => ({ ...m, format: 'other-model' })],
-    ['version 5', (m) => ({ ...m, version: 5 })],
+    ['version 6', (m) => ({ ...m, version: 6 })],
     ['version 1 with feature group 3 (URL features changed in version 2)', (m) => ({ ...m, version: 1, link: { ...m.link, group: 3 } })],
     ['link classifier with a non-boolean "balanced"', (m) => ({ ...m, link: { ...m.link, classifier: { ...m.link.classifier, balanced: 'yes' } } })],
     ['version as a string', (m) => ({ ...m, version: '1' })],
@@ -384,7 +384,7 @@ describe('model file', () => {
   });
 
   test('the messages name the problem', async () => {
-    assert.throws(() => Model.fromJSON({ ...valid, version: 5 }, 'm.json'), /m\.json: unsupported model version number 5/);
+    assert.throws(() => Model.fromJSON({ ...valid, version: 6 }, 'm.json'), /m\.json: unsupported model version number 6/);
     assert.throws(() => Model.fromJSON({ ...valid, version: 1, link: { ...valid.link, group: 3 } }, 'm.json'), /version 1 model with link feature group 3.*retrain/);
     assert.throws(() => Model.fromJSON({ ...valid, format: 'x' }, 'm.json'), /not a focuscrawl model/);
   });

@@ -40,14 +40,18 @@ export const MODEL_FORMAT = 'focuscrawl-model';
  * still written as version 3, so an older focuscrawl reads it; one with
  * rivals is version 4, which an older focuscrawl refuses rather than
  * judge with the target's classifier alone at the rivals' threshold.
+ * Version 5 added `linear.rivals.power` (the share's power, 2 in new
+ * files): a version 4 reader would score the share to the power 1 at a
+ * threshold chosen for power 2, so new one-vs-rest files are version 5
+ * and version 4 files still score with power 1.
  */
-export const MODEL_VERSION = 4;
+export const MODEL_VERSION = 5;
 /**
  * Versions this code reads: a version 1 file is read as it is (groups 1
  * and 2 are unchanged), except one with group 3, which is refused with a
  * message to retrain.
  */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 
 /** Which learner judges pages and scores links for nb-link / online: Bernoulli NB (versions 1 and 2) or the calibrated linear classifier. */
 export type ClassifierKind = 'nb' | 'linear';
@@ -101,16 +105,17 @@ export interface TrainingInfo {
 /** The model file, version 3 (versions 1 and 2 have the same fields but `classifier` and `linear`). */
 export interface ModelJSON {
   format: typeof MODEL_FORMAT;
-  version: 1 | 2 | 3 | typeof MODEL_VERSION;
+  version: 1 | 2 | 3 | 4 | typeof MODEL_VERSION;
   /** version 3: 'linear' when `linear` judges pages and scores links; absent or 'nb': the Naive Bayes parts do */
   classifier?: ClassifierKind;
   /**
    * with classifier 'linear': the page judge over textGrams(pageMainText)
    * and the link classifier over linkGrams; `hubDensity`: a page whose
-   * linkDensity is above it is a hub, never relevant; `rivals` (version 4,
+   * linkDensity is above it is a hub, never relevant; `rivals` (version 4 and 5,
    * texts labelled with several classes): the other classes' one-vs-rest
    * classifiers, the judge's score is then the target's share
-   * (oneVsRestShare) and `threshold` the share's held-out cut
+   * (oneVsRestShare, to `rivals.power`: version 5) and `threshold` the
+   * share's held-out cut
    */
   linear?: { page: LinearJSON; link: LinearJSON; hubDensity: number; rivals?: RivalsJSON };
   target: string;
@@ -342,7 +347,7 @@ export class Model implements LearnedModel {
       } else if (l.transitions !== undefined) bad('"layers.transitions" needs "layers.page"');
     }
     let linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null = null;
-    if (json.version === 3 || json.version === 4) {
+    if (json.version === 3 || json.version === 4 || json.version === 5) {
       const kind = json.classifier ?? 'nb';
       if (kind !== 'nb' && kind !== 'linear') bad(`"classifier" must be "nb" or "linear", got ${describe(kind)}`);
       if (kind === 'linear') {
@@ -353,7 +358,8 @@ export class Model implements LearnedModel {
         const pageLin = part('linear.page', lin.page, (v) => LinearClassifier.fromJSON(v));
         let rivals: LinearRivals | null = null;
         if (lin.rivals !== undefined) {
-          if (json.version !== 4) bad(`"linear.rivals" needs model version 4, this file is version ${describe(json.version)}`);
+          if (json.version !== 4 && json.version !== 5) bad(`"linear.rivals" needs model version 4 or 5, this file is version ${describe(json.version)}`);
+          if (json.version === 4 && isObject(lin.rivals) && lin.rivals.power !== undefined) bad('"linear.rivals.power" needs model version 5, this file is version 4');
           rivals = part('linear.rivals', lin.rivals, (v) => LinearRivals.fromJSON(v, pageLin));
         }
         linear = {
@@ -364,7 +370,7 @@ export class Model implements LearnedModel {
         };
       }
     } else if ((json.classifier !== undefined && json.classifier !== 'nb') || json.linear !== undefined) {
-      bad(`a linear classifier needs model version 3 or 4, this file is version ${describe(json.version)}`);
+      bad(`a linear classifier needs model version 3, 4 or 5, this file is version ${describe(json.version)}`);
     }
     return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers, pageLayers, linear }, segmenter);
   }
@@ -376,9 +382,9 @@ export class Model implements LearnedModel {
    * part of it), else the calibrated linear judge over the character
    * n-grams of pageMainText (title, headings, content: no anchors, no
    * navigation), whose L2-normalised TF-IDF vector makes a whole page and a
-   * one-line training text comparable. With `linear.rivals` (version 4):
-   * the target's share of the one-vs-rest probabilities of every class
-   * (oneVsRestShare), so a page whose words are more another class's
+   * one-line training text comparable. With `linear.rivals` (version 4
+   * and 5): the target's share of the one-vs-rest probabilities of every
+   * class (oneVsRestShare, to the file's power: 1 in version 4), so a page whose words are more another class's
    * than the target's is not the target's.
    */
   pageProbability(page: ParsedPage): number {
@@ -387,7 +393,7 @@ export class Model implements LearnedModel {
     if (linkDensity(page) > lin.hubDensity) return 0;
     const texts: [string, string][] = [[pageMainText(page), '']];
     const p = lin.page.calibrate(lin.page.marginOfTexts(texts));
-    return lin.rivals === null ? p : oneVsRestShare(p, lin.rivals.probabilitiesOfTexts(texts));
+    return lin.rivals === null ? p : oneVsRestShare(p, lin.rivals.probabilitiesOfTexts(texts), lin.rivals.power);
   }
 
   /**
@@ -723,7 +729,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       const ovr = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), opts.target, opts.linearOptions);
       linearPage = ovr.target;
       rivals = ovr.rivals;
-      inSample.linearPage = measure(pageRows, (p) => oneVsRestShare(ovr.target.probability(p.features), ovr.rivals.probabilities(p.features)));
+      inSample.linearPage = measure(pageRows, (p) => oneVsRestShare(ovr.target.probability(p.features), ovr.rivals.probabilities(p.features), ovr.rivals.power));
     } else {
       linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
       inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
@@ -736,7 +742,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
   const seconds = data.seconds + (performance.now() - started) / 1000;
   const json: ModelJSON = {
     format: MODEL_FORMAT,
-    version: linear?.rivals === undefined ? 3 : MODEL_VERSION,
+    version: linear?.rivals === undefined ? 3 : linear.rivals.power === undefined ? 4 : MODEL_VERSION,
     target: opts.target,
     createdBy: `focuscrawl ${VERSION}`,
     training: {

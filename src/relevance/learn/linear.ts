@@ -408,6 +408,8 @@ export interface RivalsJSON {
   weights: Record<string, number[]>;
   /** the precision = recall cut of oneVsRestShare on held-out examples */
   threshold: number;
+  /** the power of oneVsRestShare (absent: 1, as version 4 files) */
+  power?: number;
 }
 
 /**
@@ -420,6 +422,8 @@ export interface RivalsJSON {
 export class LinearRivals {
   readonly labels: readonly string[];
   readonly threshold: number;
+  /** the power of oneVsRestShare the threshold was chosen for */
+  readonly power: number;
   readonly #bias: Float64Array;
   readonly #platt: readonly (readonly [number, number])[];
   readonly #lambda: readonly number[];
@@ -436,7 +440,9 @@ export class LinearRivals {
    * labels.length columns per vocabulary feature, kept, not copied;
    * `stored`: the features toJSON writes, in its order (default: all).
    */
-  constructor(labels: string[], vocabulary: Vocabulary, weights: Float64Array, bias: number[], platt: [number, number][], lambda: number[], threshold: number, stored?: Int32Array) {
+  constructor(labels: string[], vocabulary: Vocabulary, weights: Float64Array, bias: number[], platt: [number, number][], lambda: number[], threshold: number, stored?: Int32Array, power = 1) {
+    if (!(Number.isFinite(power) && power >= 1)) throw new TypeError(`rivals: power must be a finite number >= 1, got ${power}`);
+    this.power = power;
     if (weights.length !== vocabulary.names.length * labels.length) throw new TypeError(`rivals: expected ${vocabulary.names.length * labels.length} weights, got ${weights.length}`);
     this.labels = Object.freeze([...labels]);
     this.threshold = threshold;
@@ -487,6 +493,7 @@ export class LinearRivals {
       lambda: [...this.#lambda],
       weights,
       threshold: r(this.threshold),
+      ...(this.power === 1 ? {} : { power: this.power }),
     };
   }
 
@@ -504,6 +511,7 @@ export class LinearRivals {
       throw new TypeError(`rivals: "platt" must be ${k} pairs of finite numbers`);
     }
     if (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1) throw new TypeError('rivals: "threshold" must be a number between 0 and 1');
+    if (o.power !== undefined && !(finite(o.power) && o.power >= 1)) throw new TypeError('rivals: "power" must be a number >= 1');
     if (typeof o.weights !== 'object' || o.weights === null || Array.isArray(o.weights)) throw new TypeError('rivals: "weights" must be an object');
     // straight into the scoring table, on the target's hash table (no Map)
     const vocabulary = target.vocabulary;
@@ -524,21 +532,40 @@ export class LinearRivals {
       }
       stored[i] = j;
     }
-    return new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold, stored);
+    return new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold, stored, (o.power as number | undefined) ?? 1);
   }
 }
 
 /**
- * The target's share of the one-vs-rest probabilities: P_t / (P_t + Σ P_r)
- * (0 when all are 0). A page whose words are another class's more than the
- * target's scores low even when P_t alone is high: the rivals absorb the
- * vocabulary they share with the target.
+ * The target's share of the one-vs-rest probabilities, each raised to
+ * `power`: P_t^k / (P_t^k + Σ P_r^k) (0 when all are 0). A page whose
+ * words are another class's more than the target's scores low even when
+ * P_t alone is high: the rivals absorb the vocabulary they share with the
+ * target. k = 1 (version 4 files) adds up every rival's probability, so
+ * the small probabilities of a dozen unrelated classes weigh as much as
+ * one strong rival; k = 2 (DEFAULT_SHARE_POWER) lets the strongest
+ * rivals decide (docs/results/page-judge.md, "What bounds finance and
+ * tech").
  */
-export function oneVsRestShare(target: number, rivals: readonly number[]): number {
-  let sum = target;
-  for (const p of rivals) sum += p;
-  return sum > 0 ? target / sum : 0;
+export function oneVsRestShare(target: number, rivals: readonly number[], power = 1): number {
+  if (power === 1) {
+    let sum = target;
+    for (const p of rivals) sum += p;
+    return sum > 0 ? target / sum : 0;
+  }
+  const t = target ** power;
+  let sum = t;
+  for (const p of rivals) sum += p ** power;
+  return sum > 0 ? t / sum : 0;
 }
+
+/**
+ * The power of oneVsRestShare in new one-vs-rest judges. Chosen on the
+ * dev web (split 0, gen-web seed 1 of bench/page-judge-curve.ts) among
+ * 1, 2 and the strongest rival alone: finance P / R 0.64 / 0.72 → 0.72 /
+ * 0.75, tech 0.65 / 0.94 → 0.68 / 0.91, sports 0.96 / 0.83 → 0.96 / 0.85.
+ */
+export const DEFAULT_SHARE_POWER = 2;
 
 /** Classes with fewer positive examples get no rival classifier (trainOneVsRest). */
 export const MIN_RIVAL_EXAMPLES = 5;
@@ -549,12 +576,12 @@ export const MIN_RIVAL_EXAMPLES = 5;
  * fitted as LinearClassifier.train: class-balanced, λ by CV, Platt, fold
  * mean), the target's and its rivals' (every other class with at least
  * MIN_RIVAL_EXAMPLES examples). The judge's score is oneVsRestShare of the
- * calibrated probabilities; its threshold is the precision = recall cut of
+ * calibrated probabilities (to `power`, default DEFAULT_SHARE_POWER); its threshold is the precision = recall cut of
  * that share on the held-out (out-of-fold) probabilities, the folds being
  * the same for every class. Throws TypeError when the target has no
  * example or no class has enough examples to be a rival.
  */
-export function trainOneVsRest(examples: readonly { features: readonly string[]; cls: string }[], target: string, opts: LinearOptions = {}): { target: LinearClassifier; rivals: LinearRivals; heldOut: Float64Array } {
+export function trainOneVsRest(examples: readonly { features: readonly string[]; cls: string }[], target: string, opts: LinearOptions = {}, power = DEFAULT_SHARE_POWER): { target: LinearClassifier; rivals: LinearRivals; heldOut: Float64Array } {
   const counts = new Map<string, number>();
   for (const e of examples) counts.set(e.cls, (counts.get(e.cls) ?? 0) + 1);
   if (!counts.has(target)) throw new TypeError(`trainOneVsRest: no example of the target ${JSON.stringify(target)}`);
@@ -566,7 +593,7 @@ export function trainOneVsRest(examples: readonly { features: readonly string[];
   if (yT.every((y) => y === 1)) throw new TypeError('trainOneVsRest: every example is of the target');
   const t = LinearClassifier.fitPrepared(prep, yT, opts);
   const fits = rivalLabels.map((c) => LinearClassifier.fitPrepared(prep, labelsOf(c), opts));
-  const heldOut = t.heldOut.map((p, i) => oneVsRestShare(p, fits.map((r) => r.heldOut[i])));
+  const heldOut = t.heldOut.map((p, i) => oneVsRestShare(p, fits.map((r) => r.heldOut[i]), power));
   const threshold = breakEvenThreshold(Array.from(heldOut), yT);
   // every classifier's vocabulary is prep.vocab, in order: feature j is j in each
   const k = fits.length;
@@ -580,6 +607,8 @@ export function trainOneVsRest(examples: readonly { features: readonly string[];
     fits.map((r) => [r.classifier.platt[0], r.classifier.platt[1]]),
     fits.map((r) => r.classifier.lambda),
     threshold,
+    undefined,
+    power,
   );
   return { target: t.classifier, rivals, heldOut };
 }
