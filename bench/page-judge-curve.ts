@@ -3,7 +3,12 @@
  * curve and a few alternative scores of the same classifiers, on the webs
  * of bench/page-judge.ts.
  *
- *   node --import tsx bench/page-judge-curve.ts [--fractions 0.25,0.5,1] [--seeds 1,2,3]
+ *   node --import tsx bench/page-judge-curve.ts [--fractions 0.25,0.5,1] [--seeds 1,2,3] [--parts 2]
+ *
+ * `--parts N`: the webs are built from the lines i with i mod N = s and
+ * the rest trains, for s = 0 and 1 (N = 2: the halves of
+ * bench/page-judge.ts; N = 4: training on three quarters, webs from a
+ * quarter, a point nearer the 4,928 headlines of the whole dev set).
  *
  * TNEWS dev is split by line parity as in bench/page-judge.ts; each half
  * trains, the other half builds the webs (gen-web seeds). A fraction f
@@ -43,6 +48,7 @@ const { values } = parseArgs({
     fractions: { type: 'string', default: '0.25,0.5,1' },
     seeds: { type: 'string', default: '1,2,3' },
     targets: { type: 'string', default: 'news_finance,news_sports,news_tech' },
+    parts: { type: 'string', default: '2' },
   },
 });
 if (!existsSync(TNEWS)) {
@@ -52,6 +58,7 @@ if (!existsSync(TNEWS)) {
 const fractions = values.fractions!.split(',').map(Number);
 const seeds = values.seeds!.split(',').map(Number);
 const targets = values.targets!.split(',');
+const parts = Number(values.parts);
 const PAIR: Record<string, string> = { news_finance: 'news_tech', news_tech: 'news_finance' };
 const cpu0 = process.cpuUsage();
 type Row = { sentence: string; label_desc: string; keywords?: string };
@@ -93,11 +100,11 @@ function scorers(classes: string[], target: string, rivalOk: boolean[]): Record<
 
 interface Page { label: string; hub: boolean; text: string }
 type Cell = { p: number; r: number; auc: number; bestP: number; bestR: number };
-const cells = new Map<string, { dev: Cell[]; evald: Cell[] }>(); // `${fraction}|${target}|${score}`
+const cells = new Map<string, { dev: Cell[]; evald: Cell[]; n: number[] }>(); // `${fraction}|${target}|${score}`
 
 for (const parity of [0, 1]) {
-  const half = rows.filter((_, i) => i % 2 === parity);
-  const webRows = rows.filter((_, i) => i % 2 !== parity);
+  const half = parts === 2 ? rows.filter((_, i) => i % 2 === parity) : rows.filter((_, i) => i % parts !== parity);
+  const webRows = parts === 2 ? rows.filter((_, i) => i % 2 !== parity) : rows.filter((_, i) => i % parts === parity);
   const headlines: Headline[] = webRows.map((o) => ({ sentence: o.sentence, label: o.label_desc, keywords: o.keywords }));
   const webs = new Map<number, Page[]>();
   for (const seed of seeds) {
@@ -171,8 +178,11 @@ for (const parity of [0, 1]) {
           const best = count(bestF1Threshold(s, ys));
           const cell = { ...count(threshold), auc: binaryMetrics(s, ys).auc, bestP: best.p, bestR: best.r };
           const key = `${fraction}|${target}|${name}`;
-          const entry = cells.get(key) ?? { dev: [], evald: [] };
-          (parity === 0 && seed === 1 ? entry.dev : entry.evald).push(cell);
+          const entry = cells.get(key) ?? { dev: [], evald: [], n: [] };
+          entry.n.push(examples.length);
+          // seed 1 of split 1 is neither: bench/page-judge.ts reports seeds 2 and 3
+          if (parity === 0 && seed === 1) entry.dev.push(cell);
+          else if (seed !== 1) entry.evald.push(cell);
           cells.set(key, entry);
           process.stderr.write(`  split ${parity} web ${seed} n=${examples.length} ${target} ${name}: P ${cell.p.toFixed(3)} R ${cell.r.toFixed(3)} at ${threshold.toFixed(3)} AUC ${cell.auc.toFixed(4)} oracle ${cell.bestP.toFixed(3)}/${cell.bestR.toFixed(3)}\n`);
         }
@@ -189,9 +199,9 @@ const span = (xs: number[]): string => (xs.length === 0 ? '–' : xs.length === 
 const auc = (xs: number[]): string => (xs.length === 0 ? '–' : xs.length === 1 ? xs[0].toFixed(3) : `${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})`);
 const fmt = (cs: Cell[]): string => `${span(cs.map((c) => c.p))} / ${span(cs.map((c) => c.r))} | ${auc(cs.map((c) => c.auc))} | ${span(cs.map((c) => c.bestP))} / ${span(cs.map((c) => c.bestR))}`;
 process.stdout.write('| training texts | target | score | dev web: P / R at threshold | dev AUC | dev oracle P / R | other webs: P / R at threshold | AUC | oracle P / R |\n|---|---|---|---|---|---|---|---|---|\n');
-for (const [key, { dev, evald }] of cells) {
-  const [fraction, target, name] = key.split('|');
-  const n = Math.round(Number(fraction) * Math.ceil(rows.length / 2));
+for (const [key, { dev, evald, n: ns }] of cells) {
+  const [, target, name] = key.split('|');
+  const n = [...new Set(ns)].join('/');
   process.stdout.write(`| ${n} | ${target.replace('news_', '')} | ${name} | ${fmt(dev)} | ${fmt(evald)} |\n`);
 }
 const cpu = process.cpuUsage(cpu0);
