@@ -160,7 +160,7 @@ test('loadModel: every malformed file is FC_BAD_MODEL naming the file', async (t
     ['truncated.json', text.slice(0, Math.floor(text.length * 0.7)), /not valid JSON \(truncated or corrupt\?\)/],
     ['empty.json', '', /empty file/],
     ['format.json', JSON.stringify({ ...valid, format: 'sklearn' }), /not a focuscrawl model/],
-    ['version.json', JSON.stringify({ ...valid, version: 5 }), /unsupported model version number 5/],
+    ['version.json', JSON.stringify({ ...valid, version: 6 }), /unsupported model version number 6/],
     ['no-version.json', without('version'), /unsupported model version nothing/],
     ['no-page.json', without('page'), /"page" must be an object/],
     ['no-kde.json', without('kde'), /"kde" must be an object/],
