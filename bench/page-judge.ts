@@ -3,8 +3,9 @@
  * precision and recall of `relevant` against the labels of generated
  * portal webs, for the Naive Bayes judge (model versions 1-2, `train
  * --classifier nb`), the calibrated linear target-vs-rest judge (version 3)
- * and the one-vs-rest judge (version 4, `--classifier linear` on texts of
- * several labels: the target's share of every class's probability).
+ * and the one-vs-rest judge (version 5, `--classifier linear` on texts of
+ * several labels: the target's share of the squares of every class's
+ * probability; version 4 took the share of the probabilities).
  *
  *   node --import tsx bench/page-judge.ts [--targets news_finance,...] [--seeds 1,2,3] [--write]
  *
@@ -133,7 +134,7 @@ const span = (xs: number[]): string => `${median(xs).toFixed(2)} (${Math.min(...
 const JUDGES: Record<string, string> = {
   nb: 'Naive Bayes, whole page',
   linear: 'linear target vs rest (v3), main text, hub rule',
-  ovr: '**linear one vs rest (v4): target\'s share**, main text, hub rule',
+  ovr: '**linear one vs rest (v5): target\'s share of squares**, main text, hub rule',
 };
 const rows: string[] = [];
 for (const target of targets) {
@@ -157,9 +158,9 @@ const section = [
     `webs with \`gen-web --seed\` ${seeds.join(', ')}: ${2 * seeds.length} webs, no web headline trained on. Every HTML page answered 200 is judged; ` +
     'positive iff its label is the target (articles; hubs, homes and forum threads of the target are negatives). `relevant` = P ≥ the model\'s threshold ' +
     '(NB: 0.5; linear: the precision = recall cut on held-out training examples, chosen inside `train`; one vs rest: the same cut of the target\'s share ' +
-    'P_t / (P_t + Σ P_other) of the out-of-fold probabilities of every class). The oracle column picks the threshold on the web itself: the best any threshold could do with this ranking. ' +
+    'P_t² / (P_t² + Σ P_other²) of the out-of-fold probabilities of every class). The oracle column picks the threshold on the web itself: the best any threshold could do with this ranking. ' +
     `Median over the ${2 * seeds.length} webs (min–max).` +
-    (seeds.includes(1) ? '' : ' Seed 1 (split 0) was the dev web on which the judge\'s design was chosen (one vs rest; whole main text rather than per-sentence aggregation); it is not reported here.'),
+    (seeds.includes(1) ? '' : ' Seed 1 (split 0) was the dev web on which the judge\'s design was chosen (one vs rest; whole main text rather than per-sentence aggregation; the share of squares); it is not reported here.'),
   '',
   '| target | judge | threshold | precision | recall | page AUC | best F1 point at any threshold (oracle): P / R |',
   '|---|---|---|---|---|---|---|',

@@ -38,11 +38,13 @@ export const MODEL_FORMAT = 'focuscrawl-model';
  * calibrated linear page judge and link classifier (`linear`); version 4
  * added `linear.rivals` (the one-vs-rest judge); version 5 stores the
  * linear parts compactly (LinearCompactJSON: vocabulary arrays, document
- * counts instead of idf, integer weights), a third of the bytes. A linear
- * model is written as version 5 (an older focuscrawl refuses it: it
- * cannot read the layout); a Naive Bayes one is still version 3, so an
- * older focuscrawl reads it. Versions 3 and 4 still load (the features
- * layout).
+ * counts instead of idf, integer weights), a third of the bytes, and adds
+ * `linear.rivals.power` (the share's power, 2 in new files: a version 4
+ * reader would score the share to the power 1 at a threshold chosen for
+ * power 2). A linear model is written as version 5 (an older focuscrawl
+ * refuses it); a Naive Bayes one is still version 3, so an older
+ * focuscrawl reads it. Versions 3 and 4 still load (the features layout;
+ * version 4 rivals score with power 1).
  */
 export const MODEL_VERSION = 5;
 /**
@@ -111,10 +113,11 @@ export interface ModelJSON {
   /**
    * with classifier 'linear': the page judge over textGrams(pageMainText)
    * and the link classifier over linkGrams; `hubDensity`: a page whose
-   * linkDensity is above it is a hub, never relevant; `rivals` (version 4,
+   * linkDensity is above it is a hub, never relevant; `rivals` (version 4 and 5,
    * texts labelled with several classes): the other classes' one-vs-rest
    * classifiers, the judge's score is then the target's share
-   * (oneVsRestShare) and `threshold` the share's held-out cut
+   * (oneVsRestShare, to `rivals.power`: version 5) and `threshold` the
+   * share's held-out cut
    */
   linear?: { page: LinearJSON; link: LinearJSON; hubDensity: number; rivals?: RivalsJSON };
   target: string;
@@ -360,6 +363,7 @@ export class Model implements LearnedModel {
         let rivals: LinearRivals | null = null;
         if (lin.rivals !== undefined) {
           if (json.version === 3) bad(`"linear.rivals" needs model version 4 or 5, this file is version ${describe(json.version)}`);
+          if (json.version === 4 && isObject(lin.rivals) && lin.rivals.power !== undefined) bad('"linear.rivals.power" needs model version 5, this file is version 4');
           rivals = part('linear.rivals', lin.rivals, (v) => LinearRivals.fromJSON(v, pageLin));
         }
         linear = {
@@ -382,9 +386,9 @@ export class Model implements LearnedModel {
    * part of it), else the calibrated linear judge over the character
    * n-grams of pageMainText (title, headings, content: no anchors, no
    * navigation), whose L2-normalised TF-IDF vector makes a whole page and a
-   * one-line training text comparable. With `linear.rivals` (version 4):
-   * the target's share of the one-vs-rest probabilities of every class
-   * (oneVsRestShare), so a page whose words are more another class's
+   * one-line training text comparable. With `linear.rivals` (version 4
+   * and 5): the target's share of the one-vs-rest probabilities of every
+   * class (oneVsRestShare, to the file's power: 1 in version 4), so a page whose words are more another class's
    * than the target's is not the target's.
    */
   pageProbability(page: ParsedPage): number {
@@ -393,7 +397,7 @@ export class Model implements LearnedModel {
     if (linkDensity(page) > lin.hubDensity) return 0;
     const texts: [string, string][] = [[pageMainText(page), '']];
     const p = lin.page.calibrate(lin.page.marginOfTexts(texts));
-    return lin.rivals === null ? p : oneVsRestShare(p, lin.rivals.probabilitiesOfTexts(texts));
+    return lin.rivals === null ? p : oneVsRestShare(p, lin.rivals.probabilitiesOfTexts(texts), lin.rivals.power);
   }
 
   /**
@@ -729,7 +733,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       const ovr = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), opts.target, opts.linearOptions);
       linearPage = ovr.target;
       rivals = ovr.rivals;
-      inSample.linearPage = measure(pageRows, (p) => oneVsRestShare(ovr.target.probability(p.features), ovr.rivals.probabilities(p.features)));
+      inSample.linearPage = measure(pageRows, (p) => oneVsRestShare(ovr.target.probability(p.features), ovr.rivals.probabilities(p.features), ovr.rivals.power));
     } else {
       linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
       inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));

@@ -530,6 +530,8 @@ export interface RivalsFeaturesJSON {
   weights: Record<string, number[]>;
   /** the precision = recall cut of oneVsRestShare on held-out examples */
   threshold: number;
+  /** the power of oneVsRestShare (absent: 1, as version 4 files) */
+  power?: number;
 }
 
 /**
@@ -542,6 +544,8 @@ export interface RivalsFeaturesJSON {
 export class LinearRivals {
   readonly labels: readonly string[];
   readonly threshold: number;
+  /** the power of oneVsRestShare the threshold was chosen for */
+  readonly power: number;
   readonly #bias: Float64Array;
   readonly #platt: readonly (readonly [number, number])[];
   readonly #lambda: readonly number[];
@@ -560,7 +564,9 @@ export class LinearRivals {
    * labels.length columns per vocabulary feature, kept, not copied;
    * `stored`: the features toJSON writes, in its order (default: all).
    */
-  constructor(labels: string[], vocabulary: Vocabulary, weights: Float64Array, bias: number[], platt: [number, number][], lambda: number[], threshold: number, stored?: Int32Array) {
+  constructor(labels: string[], vocabulary: Vocabulary, weights: Float64Array, bias: number[], platt: [number, number][], lambda: number[], threshold: number, stored?: Int32Array, power = 1) {
+    if (!(Number.isFinite(power) && power >= 1)) throw new TypeError(`rivals: power must be a finite number >= 1, got ${power}`);
+    this.power = power;
     if (weights.length !== vocabulary.names.length * labels.length) throw new TypeError(`rivals: expected ${vocabulary.names.length * labels.length} weights, got ${weights.length}`);
     this.labels = Object.freeze([...labels]);
     this.threshold = threshold;
@@ -604,6 +610,7 @@ export class LinearRivals {
       bias: Array.from(this.#bias, r),
       platt: this.#platt.map(([a, b]): [number, number] => [r(a), r(b)]),
       lambda: [...this.#lambda],
+      ...(this.power === 1 ? {} : { power: this.power }),
     };
     if (this.#vocabulary.counts !== undefined) {
       const scale = this.#scale ?? WEIGHT_SCALE;
@@ -633,6 +640,8 @@ export class LinearRivals {
       throw new TypeError(`rivals: "platt" must be ${k} pairs of finite numbers`);
     }
     if (!finite(o.threshold) || o.threshold < 0 || o.threshold > 1) throw new TypeError('rivals: "threshold" must be a number between 0 and 1');
+    if (o.power !== undefined && !(finite(o.power) && o.power >= 1)) throw new TypeError('rivals: "power" must be a number >= 1');
+    const power = (o.power as number | undefined) ?? 1;
     const vocabulary = target.vocabulary;
     if (vocabulary.counts !== undefined) {
       // compact (version 5): one integer column per rival over the target's names
@@ -644,7 +653,7 @@ export class LinearRivals {
         const col = readWeights((o.weights as unknown[])[c], n, scale, `rivals: "weights"[${c}]`);
         for (let j = 0; j < n; j++) weights[j * k + c] = col[j];
       }
-      const rivals = new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold);
+      const rivals = new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold, undefined, power);
       rivals.#scale = scale;
       return rivals;
     }
@@ -667,21 +676,40 @@ export class LinearRivals {
       }
       stored[i] = j;
     }
-    return new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold, stored);
+    return new LinearRivals(o.labels as string[], vocabulary, weights, o.bias as number[], o.platt as [number, number][], o.lambda as number[], o.threshold, stored, power);
   }
 }
 
 /**
- * The target's share of the one-vs-rest probabilities: P_t / (P_t + Σ P_r)
- * (0 when all are 0). A page whose words are another class's more than the
- * target's scores low even when P_t alone is high: the rivals absorb the
- * vocabulary they share with the target.
+ * The target's share of the one-vs-rest probabilities, each raised to
+ * `power`: P_t^k / (P_t^k + Σ P_r^k) (0 when all are 0). A page whose
+ * words are another class's more than the target's scores low even when
+ * P_t alone is high: the rivals absorb the vocabulary they share with the
+ * target. k = 1 (version 4 files) adds up every rival's probability, so
+ * the small probabilities of a dozen unrelated classes weigh as much as
+ * one strong rival; k = 2 (DEFAULT_SHARE_POWER) lets the strongest
+ * rivals decide (docs/results/page-judge.md, "What bounds finance and
+ * tech").
  */
-export function oneVsRestShare(target: number, rivals: readonly number[]): number {
-  let sum = target;
-  for (const p of rivals) sum += p;
-  return sum > 0 ? target / sum : 0;
+export function oneVsRestShare(target: number, rivals: readonly number[], power = 1): number {
+  if (power === 1) {
+    let sum = target;
+    for (const p of rivals) sum += p;
+    return sum > 0 ? target / sum : 0;
+  }
+  const t = target ** power;
+  let sum = t;
+  for (const p of rivals) sum += p ** power;
+  return sum > 0 ? t / sum : 0;
 }
+
+/**
+ * The power of oneVsRestShare in new one-vs-rest judges. Chosen on the
+ * dev web (split 0, gen-web seed 1 of bench/page-judge-curve.ts) among
+ * 1, 2 and the strongest rival alone: finance P / R 0.64 / 0.72 → 0.72 /
+ * 0.75, tech 0.65 / 0.94 → 0.68 / 0.91, sports 0.96 / 0.83 → 0.96 / 0.85.
+ */
+export const DEFAULT_SHARE_POWER = 2;
 
 /** Classes with fewer positive examples get no rival classifier (trainOneVsRest). */
 export const MIN_RIVAL_EXAMPLES = 5;
@@ -692,12 +720,12 @@ export const MIN_RIVAL_EXAMPLES = 5;
  * fitted as LinearClassifier.train: class-balanced, λ by CV, Platt, fold
  * mean), the target's and its rivals' (every other class with at least
  * MIN_RIVAL_EXAMPLES examples). The judge's score is oneVsRestShare of the
- * calibrated probabilities; its threshold is the precision = recall cut of
+ * calibrated probabilities (to `power`, default DEFAULT_SHARE_POWER); its threshold is the precision = recall cut of
  * that share on the held-out (out-of-fold) probabilities, the folds being
  * the same for every class. Throws TypeError when the target has no
  * example or no class has enough examples to be a rival.
  */
-export function trainOneVsRest(examples: readonly { features: readonly string[]; cls: string }[], target: string, opts: LinearOptions = {}): { target: LinearClassifier; rivals: LinearRivals; heldOut: Float64Array } {
+export function trainOneVsRest(examples: readonly { features: readonly string[]; cls: string }[], target: string, opts: LinearOptions = {}, power = DEFAULT_SHARE_POWER): { target: LinearClassifier; rivals: LinearRivals; heldOut: Float64Array } {
   const counts = new Map<string, number>();
   for (const e of examples) counts.set(e.cls, (counts.get(e.cls) ?? 0) + 1);
   if (!counts.has(target)) throw new TypeError(`trainOneVsRest: no example of the target ${JSON.stringify(target)}`);
@@ -709,7 +737,7 @@ export function trainOneVsRest(examples: readonly { features: readonly string[];
   if (yT.every((y) => y === 1)) throw new TypeError('trainOneVsRest: every example is of the target');
   const t = LinearClassifier.fitPrepared(prep, yT, opts);
   const fits = rivalLabels.map((c) => LinearClassifier.fitPrepared(prep, labelsOf(c), opts));
-  const heldOut = t.heldOut.map((p, i) => oneVsRestShare(p, fits.map((r) => r.heldOut[i])));
+  const heldOut = t.heldOut.map((p, i) => oneVsRestShare(p, fits.map((r) => r.heldOut[i]), power));
   const threshold = breakEvenThreshold(Array.from(heldOut), yT);
   // every classifier's vocabulary is prep.vocab, in order: feature j is j in each
   const k = fits.length;
@@ -723,6 +751,8 @@ export function trainOneVsRest(examples: readonly { features: readonly string[];
     fits.map((r) => [r.classifier.platt[0], r.classifier.platt[1]]),
     fits.map((r) => r.classifier.lambda),
     threshold,
+    undefined,
+    power,
   );
   return { target: t.classifier, rivals, heldOut };
 }
