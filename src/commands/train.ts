@@ -43,7 +43,7 @@ export const TRAIN_SPEC: CommandSpec = {
     { group: COMMON, name: 'balanced-links', type: 'boolean', negatable: true, defaultText: 'on with --warc, off with --texts', help: "class-balanced link classifier: each class's counts scaled to half the examples before smoothing (as if trained on a balanced set, like Han et al.'s, docs/algorithms.md#nb-link); off: the classes' own counts" },
     { group: COMMON, name: 'domain-terms', type: 'int', min: 0, max: 1_000_000, default: DEFAULT_DOMAIN_TERMS, help: 'size of the mined domain dictionary' },
     { group: COMMON, name: 'terms', type: 'int', min: 1, max: 1_000_000, default: DEFAULT_TOPIC_TERMS, help: "discriminative terms stored as the model's topic" },
-    { group: COMMON, name: 'classifier', type: 'choice', value: 'nb|linear', choices: ['nb', 'linear'], defaultText: 'linear with --texts, nb with --warc', help: "page judge and nb-link/online link classifier: Bernoulli NB, or calibrated logistic regression on TF-IDF of character 1-3-grams (L2 by cross-validation, Platt scaling; the judge reads title, headings and content, calls a page of link density > 0.8 a hub, and the model's threshold is its held-out precision = recall point)" },
+    { group: COMMON, name: 'classifier', type: 'choice', value: 'nb|linear|blend', choices: ['nb', 'linear', 'blend'], defaultText: 'linear with --texts, nb with --warc', help: "page judge and nb-link/online link classifier: Bernoulli NB, or calibrated logistic regression on TF-IDF of character 1-3-grams (L2 by cross-validation, Platt scaling; the judge reads title, headings and content, calls a page of link density > 0.8 a hub, and the model's threshold is its held-out precision = recall point), or blend: the NB page judge and a link classifier stacking NB's and the linear one's log odds, weights fitted on their out-of-fold (site-grouped) predictions" },
     { group: COMMON, name: 'max-examples', type: 'int', min: 1, max: 1e9, default: DEFAULT_MAX_EXAMPLES, help: 'train on a uniform sample of at most N page and N link examples' },
   ],
   exitCodes: [
@@ -183,7 +183,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   const c = json.training.counts;
   const s = json.training.inSample;
   log(`target ${JSON.stringify(target)} from ${json.training.source}: ${c.pages} page examples (${c.pagePositives} positive), ${c.links} link examples (${c.linkPositives} positive), ${json.training.seconds.toFixed(1)} s`);
-  log(`in-sample accuracy: ${[metricsLine('page', s.page), metricsLine('link', s.link), metricsLine('gaussian', s.gaussian), metricsLine('kernel', s.kernel), metricsLine('linear page', s.linearPage), metricsLine('linear link', s.linearLink)].filter((x) => x !== '').join('; ')}`);
+  log(`in-sample accuracy: ${[metricsLine('page', s.page), metricsLine('link', s.link), metricsLine('gaussian', s.gaussian), metricsLine('kernel', s.kernel), metricsLine('linear page', s.linearPage), metricsLine('linear link', s.linearLink), metricsLine('blend link', s.blendLink)].filter((x) => x !== '').join('; ')}`);
   if (json.layers !== undefined) log(`layers: 0..${json.layers.top}, ${Object.keys(json.layers.classifier.features).length} features, links per layer ${json.layers.classifier.classCounts.join(', ')}`);
   log(`terms: ${json.terms.slice(0, 15).join(' ')}${json.terms.length > 15 ? ' …' : ''}`);
   log(`wrote ${values.out}`);
