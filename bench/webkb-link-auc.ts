@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fitModel, linkGrams } from '../src/relevance/model.ts';
 import { LinearClassifier } from '../src/relevance/learn/linear.ts';
+import { logit } from '../src/relevance/learn/blend.ts';
 import { binaryMetrics } from '../src/relevance/learn/metrics.ts';
 import { readWarc } from '../src/relevance/train/from-warc.ts';
 import { resultsDoc, writeSection } from './lib/sections.ts';
@@ -43,8 +44,8 @@ if (!existsSync(WEBKB_WARC) || !existsSync(WEBKB_LABELS)) {
 const flags = parseTrainFlags(WEBKB_TRAIN_FLAGS);
 const started = Date.now();
 const rows: string[] = [];
-const sums = { nb: 0, linear: 0, blend: 0, n: 0 };
-const wins = { linear: 0, blend: 0 };
+const sums = { nb: 0, linear: 0, blend: 0, mix: 0, n: 0 };
+const wins = { linear: 0, blend: 0, mix: 0 };
 for (const target of values.targets!.split(',')) {
   for (const u of values.universities!.split(',')) {
     if (WEBKB_UNIVERSITIES[u] === undefined) {
@@ -63,15 +64,27 @@ for (const target of values.targets!.split(',')) {
     // the blend's linear part is trainLinearLink's classifier, as `classifier: 'linear'` stores it (6-digit JSON rounding)
     const link = LinearClassifier.fromJSON(blend.link);
     auc.linear = binaryMetrics(test.links.map((l) => link.probability(linkGrams(l.anchor, l.context, { group: flags.group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }))), labels).auc;
+    // the convex mix of standardised logits, α chosen by out-of-fold AUC (fitBlendLink's inner.mixAlpha): ranking only
+    const alpha = blend.inner!.mixAlpha;
+    auc.mix = binaryMetrics(
+      test.links.map((l) => {
+        const zNb = logit(model.linkProbability(l.anchor, l.context, l.url, { url: l.parentUrl ?? '', title: l.parentTitle ?? '', relevant: l.parentRelevant ?? false }));
+        const zLin = logit(link.probability(linkGrams(l.anchor, l.context, { group: flags.group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant })));
+        return (alpha * zNb) / blend.inner!.sdNb + ((1 - alpha) * zLin) / blend.inner!.sdLinear;
+      }),
+      labels,
+    ).auc;
     const w = blend.weights.map((x) => x.toFixed(2)).join(', ');
-    const inner = blend.inner === undefined ? '–' : `${blend.inner.nb.toFixed(3)} / ${blend.inner.linear.toFixed(3)} / ${blend.inner.blend.toFixed(3)}`;
+    const inner = `${blend.inner!.nb.toFixed(3)} / ${blend.inner!.linear.toFixed(3)} / ${blend.inner!.blend.toFixed(3)} / ${blend.inner!.mix.toFixed(3)}`;
     sums.nb += auc.nb;
     sums.linear += auc.linear;
     sums.blend += auc.blend;
+    sums.mix += auc.mix;
     sums.n++;
     if (auc.linear > auc.nb) wins.linear++;
     if (auc.blend > auc.nb) wins.blend++;
-    const row = `| ${target} | ${u} | ${test.links.length} (${labels.filter((y) => y === 1).length} +) | ${auc.nb.toFixed(3)} | ${auc.linear.toFixed(3)} | ${auc.blend.toFixed(3)} | λ ${link.lambda} | ${w} | ${inner} |`;
+    if (auc.mix > auc.nb) wins.mix++;
+    const row = `| ${target} | ${u} | ${test.links.length} (${labels.filter((y) => y === 1).length} +) | ${auc.nb.toFixed(3)} | ${auc.linear.toFixed(3)} | ${auc.blend.toFixed(3)} | ${auc.mix.toFixed(3)} (α ${alpha}) | λ ${link.lambda} | ${w} | ${inner} |`;
     process.stderr.write(`${row}\n`);
     rows.push(row);
   }
@@ -83,14 +96,14 @@ const section = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores, shared), Node ${process.version}, commit ${commit}; ` +
     `${((Date.now() - started) / 60000).toFixed(1)} min. Command: \`node --import tsx bench/webkb-link-auc.ts ${process.argv.slice(2).join(' ')}\`. ` +
     `Training flags \`${WEBKB_TRAIN_FLAGS}\` on the other universities' labelled pages (misc included); AUC of linkProbability on the held-out university's link examples (parent relevance: the parent's label). ` +
-    "blend: `train --classifier blend`'s link classifier, σ(a·logit(P_nb) + b·logit(P_lin) + c), the weights a, b, c a logistic regression on both classifiers' out-of-fold predictions over site folds of the training universities only; inner: those out-of-fold AUCs (nb / linear / blend), what the weights were fitted on.",
+    "blend: `train --classifier blend`'s link classifier, σ(a·logit(P_nb) + b·logit(P_lin) + c), the weights a, b, c a logistic regression on both classifiers' out-of-fold predictions over site folds of the training universities only; mix: not shipped, a ranking-only variant, α·logit(P_nb)/sd + (1 − α)·logit(P_lin)/sd (standardised on the out-of-fold logits) with α the step of 0.05 whose out-of-fold AUC is highest. inner: the out-of-fold AUCs (nb / linear / blend / mix), what the weights and α were chosen on.",
   '',
-  '| target | held out | test links | NB AUC | linear AUC | blend AUC | linear λ (site-grouped CV) | blend a, b, c | inner AUC nb / linear / blend |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| target | held out | test links | NB AUC | linear AUC | blend AUC | mix AUC (α) | linear λ (site-grouped CV) | blend a, b, c | inner AUC nb / linear / blend / mix |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...rows,
-  `| mean | | | ${(sums.nb / sums.n).toFixed(3)} | ${(sums.linear / sums.n).toFixed(3)} | ${(sums.blend / sums.n).toFixed(3)} | | | |`,
+  `| mean | | | ${(sums.nb / sums.n).toFixed(3)} | ${(sums.linear / sums.n).toFixed(3)} | ${(sums.blend / sums.n).toFixed(3)} | ${(sums.mix / sums.n).toFixed(3)} | | | |`,
   '',
-  `Above NB's AUC: linear in ${wins.linear} of ${sums.n} cells, blend in ${wins.blend} of ${sums.n}.`,
+  `Above NB's AUC: linear in ${wins.linear} of ${sums.n} cells, blend in ${wins.blend} of ${sums.n}, mix in ${wins.mix} of ${sums.n}.`,
 ].join('\n');
 process.stdout.write(`${section}\n`);
 if (values.write) await writeSection(resultsDoc('webkb-link-auc'), 'webkb-link-auc', section, '# WebKB link classifier, leave one university out');

@@ -292,7 +292,21 @@ export function fitBlendLink(
   const [a, b, c] = fitStacking([zNb, zLin], labels);
   const r4 = (x: number): number => Math.round(x * 10000) / 10000;
   const blended = Array.from(zNb, (z, i) => a * z + b * zLin[i] + c);
-  const inner = { nb: r4(binaryMetrics(Array.from(zNb), labels).auc), linear: r4(binaryMetrics(Array.from(zLin), labels).auc), blend: r4(binaryMetrics(blended, labels).auc) };
+  const inner: Record<string, number> = { nb: r4(binaryMetrics(Array.from(zNb), labels).auc), linear: r4(binaryMetrics(Array.from(zLin), labels).auc), blend: r4(binaryMetrics(blended, labels).auc) };
+  // informational (bench/webkb-link-auc.ts): the convex mix α·zNb/sdNb + (1−α)·zLin/sdLin of
+  // the standardised logits whose out-of-fold AUC is highest (α in steps of 0.05, the lowest on ties)
+  const sd = (z: Float64Array): number => {
+    const m = z.reduce((t, v) => t + v, 0) / n;
+    return Math.sqrt(z.reduce((t, v) => t + (v - m) ** 2, 0) / n) || 1;
+  };
+  const [sdNb, sdLin] = [sd(zNb), sd(zLin)];
+  let bestMix = { alpha: 0, auc: -Infinity };
+  for (let k = 0; k <= 20; k++) {
+    const alpha = k / 20;
+    const auc = binaryMetrics(Array.from(zNb, (z, i) => (alpha * z) / sdNb + ((1 - alpha) * zLin[i]) / sdLin), labels).auc;
+    if (auc > bestMix.auc + 1e-9) bestMix = { alpha, auc };
+  }
+  Object.assign(inner, { mixAlpha: bestMix.alpha, mix: r4(bestMix.auc), sdNb: r4(sdNb), sdLinear: r4(sdLin) });
   return { link, weights: [a, b, c], inner, rows };
 }
 
