@@ -9,7 +9,7 @@
  *        [--targets course,student,faculty] [--strategies nb-link,bayes-kde,best-first,etfl,online]
  *        [--train-on others|misc] [--scope domain|web] [--in-flight 8,16,24] [--train-flags "..."] [--param K=V]...
  *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore|classifier] [--explore 0,0.2]
- *        [--classifier nb|linear|nb,linear] [--replay STDERR_LOG] [--write]
+ *        [--classifier nb|linear|blend or a list: nb,linear,blend] [--replay STDERR_LOG] [--write]
  *
  * For each held-out university U and target: a model trained on every
  * labelled page but U's (`focuscrawl train --where university!=U`; with
