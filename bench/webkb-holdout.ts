@@ -9,7 +9,7 @@
  *        [--targets course,student,faculty] [--strategies nb-link,bayes-kde,best-first,etfl,online]
  *        [--train-on others|misc] [--scope domain|web] [--in-flight 8,16,24] [--train-flags "..."] [--param K=V]...
  *        [--skip-extensions LIST|none] [--section holdout|context-graph|explore|classifier] [--explore 0,0.2]
- *        [--classifier nb|linear|nb,linear] [--replay STDERR_LOG] [--write]
+ *        [--classifier nb|linear|blend or a list: nb,linear,blend] [--replay STDERR_LOG] [--write]
  *
  * For each held-out university U and target: a model trained on every
  * labelled page but U's (`focuscrawl train --where university!=U`; with
@@ -104,8 +104,8 @@ const strategies = values.strategies!
 const needsLayers = strategies.some((s) => s.name === 'context-graph');
 if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore' && values.section !== 'classifier') fail(`--section is holdout, context-graph, explore or classifier, got ${values.section}`);
 const classifiers = values.classifier!.split(',').filter(Boolean) as ClassifierKind[];
-for (const c of classifiers) if (c !== 'nb' && c !== 'linear') fail(`--classifier is nb, linear or a list of them, got ${values.classifier}`);
-if (classifiers.length === 0 || new Set(classifiers).size !== classifiers.length) fail(`--classifier is nb, linear or a list of them, got ${values.classifier}`);
+for (const c of classifiers) if (c !== 'nb' && c !== 'linear' && c !== 'blend') fail(`--classifier is nb, linear, blend or a list of them, got ${values.classifier}`);
+if (classifiers.length === 0 || new Set(classifiers).size !== classifiers.length) fail(`--classifier is nb, linear, blend or a list of them, got ${values.classifier}`);
 /** a run's label: the strategy's, with " [C]" when more than one classifier runs */
 const withClassifier = (label: string, c: ClassifierKind): string => (classifiers.length > 1 ? `${label} [${c}]` : label);
 if (!/^(0|1|0?\.[0-9]+)(,(0|1|0?\.[0-9]+))*$/.test(values.explore!)) fail(`--explore must be shares from 0 to 1 separated by commas, got ${values.explore}`);
@@ -260,8 +260,11 @@ if (values.section === 'classifier') {
     const worst = rowsOf.reduce((w, cur) => (ratio(cur.r.pages[1]!, cur.c.bfs[1]!) > ratio(w.r.pages[1]!, w.c.bfs[1]!) ? cur : w));
     return `| ${name} | ${vsBfs.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(ratio(worst.r.pages[1]!, worst.c.bfs[1]!))}) | ${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}% |`;
   });
-  // linear against nb, strategy by strategy: pages to 80% (and 50, 90) in each cell
-  const pairs = names.filter((n) => n.endsWith(' [nb]')).map((n) => ({ nb: n, linear: n.replace(/ \[nb\]$/, ' [linear]'), name: n.replace(/ \[nb\]$/, '') }));
+  // linear (and blend) against nb, strategy by strategy: pages to 80% (and 50, 90) in each cell
+  const others = classifiers.filter((c) => c !== 'nb');
+  const pairs = names
+    .filter((n) => n.endsWith(' [nb]'))
+    .flatMap((n) => others.map((k) => ({ nb: n, linear: n.replace(/ \[nb\]$/, ` [${k}]`), name: `${n.replace(/ \[nb\]$/, '')} [${k}]` })));
   const versus = pairs
     .filter((p) => names.includes(p.linear))
     .map((p) => {
@@ -284,13 +287,13 @@ if (values.section === 'classifier') {
   const hubTotal = cgCells.reduce((t, c) => t + (c.judged?.find((j) => j.classifier === 'linear')?.hubs ?? 0), 0);
   const goalTotal = cgCells.reduce((t, c) => t + (c.goals ?? 0), 0);
   const doc = [
-    '## NB against linear models in the crawl, leave one university out (WebKB, simulated)',
+    '## NB against linear and blended models in the crawl, leave one university out (WebKB, simulated)',
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${values.replay === undefined ? `${((Date.now() - started) / 1000).toFixed(0)} s` : `${replaySeconds} s (the tables rendered afterwards from its stderr with \`--replay LOG\`)`}. ` +
       `Command: \`node --import tsx bench/webkb-holdout.ts --section classifier --classifier ${values.classifier} --strategies ${values.strategies}${values['in-flight'] === '8,16,24' ? '' : ` --in-flight ${values['in-flight']}`}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
     '',
-    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`, once with \`--classifier nb\` and once with \`--classifier linear\`: fitModel's \`classifier\`; ${inFlights.join(', ')} pages in flight, the median of the runs). ` +
-      'With a linear model both the link classifier and the page judge (nb-link\'s parent relevance, online\'s labels) are the linear ones, the judge with its hub rule. ' +
+    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`, once with each of ${classifiers.map((c) => `\`--classifier ${c}\``).join(', ')}: fitModel's \`classifier\`; ${inFlights.join(', ')} pages in flight, the median of the runs). ` +
+      'With a linear model both the link classifier and the page judge (nb-link\'s parent relevance, online\'s labels) are the linear ones, the judge with its hub rule; a blend model has the NB page judge and the stacked NB + linear link classifier. ' +
       "Pages are archived pages fetched until 50 / 80 / 90% of the held-out university's reachable targets; × bfs divides them by breadth-first's. harvest@200: targets among the first 200 pages. ∞: never reached.",
     '',
     '| held out | target | crawl | pages to 50 / 80 / 90% | × bfs | harvest@200 |',
@@ -303,9 +306,9 @@ if (values.section === 'classifier') {
     '|---|---|---|---|',
     ...summaryRows,
     '',
-    'Linear against NB, the same strategy in the same cell: pages to 50 · 80 · 90% with the linear model divided by those with the NB model (median and range over the cells; below 1: linear needs fewer); cells where linear is no worse at 80%; the cells where it is worse; harvest@200 difference in points, linear minus NB (median, range):',
+    'Each other model against NB, the same strategy in the same cell: pages to 50 · 80 · 90% with that model (in brackets) divided by those with the NB model (median and range over the cells; below 1: it needs fewer); cells where it is no worse at 80%; the cells where it is worse; harvest@200 difference in points, it minus NB (median, range):',
     '',
-    '| strategy | linear ÷ nb, 50 · 80 · 90% | no worse at 80% | worse at 80% (linear ÷ nb) | harvest@200, linear − nb |',
+    '| strategy [model] | model ÷ nb, 50 · 80 · 90% | no worse at 80% | worse at 80% (model ÷ nb) | harvest@200, model − nb |',
     '|---|---|---|---|---|',
     ...versus,
     '',

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/relevance/model.ts';
+import { MODEL_VERSION, Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/relevance/model.ts';
 import { runTrain } from '../src/commands/train.ts';
 import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
 import { readLines, readTexts, textPage } from '../src/relevance/train/from-texts.ts';
@@ -224,6 +224,45 @@ describe('train from a WARC', () => {
     assert.notEqual(json.link.classifier.balanced, true);
     assert.equal(json.training.options.balancedLinks, undefined);
     assert.equal(json.training.options.hubLinks, undefined);
+  });
+
+  test('train --classifier blend stores a stacked link classifier that round-trips through the file and keeps the NB judge', async () => {
+    const out = join(dir, 'blend.json');
+    const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--classifier', 'blend', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /blend link \d/);
+    const model = await loadModel(out);
+    assert.equal(model.classifier, 'blend');
+    const json = model.json;
+    assert.equal(json.classifier, 'blend');
+    assert.equal(json.version, MODEL_VERSION); // its linear part has the compact layout of version 5
+    assert.equal(json.linear, undefined);
+    assert.equal(json.blend!.weights.length, 3);
+    assert.ok(json.blend!.weights.every(Number.isFinite));
+    assert.equal(json.blend!.link.type, 'linear-lr');
+    // the page judge is the NB one: the same as an NB model's trained on the same data
+    const nbPath = join(dir, 'blend-nb.json');
+    assert.equal((await train(['--warc', warc, '--labels', labels, '--target', 'course', '--where', 'university=a', '--classifier', 'nb', '--out', nbPath])).code, 0);
+    const nb = await loadModel(nbPath);
+    const p = page('CS200 course', 'Syllabus and homework for the course; lecture notes, exam and instructor office hours.');
+    assert.equal(model.pageProbability(p), nb.pageProbability(p));
+    // the link score is the stacked one: σ(a·logit(P_nb) + b·logit(P_lin) + c), not NB's
+    const parent = { url: 'http://v.test/dept.html', title: 'Department', relevant: false };
+    const links: [string, string, string][] = [['CS300 course syllabus', 'lecture notes', 'http://v.test/cs300.html'], ['Professor Brown home page', 'research', 'http://v.test/brown.html']];
+    const scores = links.map(([an, ctx, url]) => model.linkProbability(an, ctx, url, parent));
+    assert.ok(scores[0] > scores[1], `link ${scores[0]} vs ${scores[1]}`);
+    assert.ok(links.some(([an, ctx, url], i) => Math.abs(nb.linkProbability(an, ctx, url, parent) - scores[i]) > 1e-6), 'blend scores differ from NB');
+    // save/load: equal scores from the document, the file and a second save of it
+    const again = join(dir, 'blend-again.json');
+    await saveModel(again, json);
+    const reloaded = await loadModel(again);
+    for (const [an, ctx, url] of links) assert.equal(reloaded.linkProbability(an, ctx, url, parent), model.linkProbability(an, ctx, url, parent));
+    const fresh = Model.fromJSON(JSON.parse(await readFile(out, 'utf8')));
+    for (const [an, ctx, url] of links) assert.equal(fresh.linkProbability(an, ctx, url, parent), model.linkProbability(an, ctx, url, parent));
+    // malformed blend parts are refused with the field named
+    assert.throws(() => Model.fromJSON({ ...structuredClone(json), blend: { ...json.blend!, weights: [1, 2] } }), /"blend.weights" must be three finite numbers/);
+    assert.throws(() => Model.fromJSON({ ...structuredClone(json), blend: undefined }), /"blend" must be an object/);
+    assert.throws(() => Model.fromJSON({ ...structuredClone(json), version: 2 }), /needs model version 3, 4 or 5/);
   });
 
   test('a page that links only up to a target above it (a homework page to its course) is no hub', async () => {

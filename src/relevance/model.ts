@@ -21,12 +21,14 @@ import type { LearnedModel, LinkParent } from './scorers/context.ts';
 import type { Segmenter } from './text/segmenter.ts';
 import { tokenize } from './text/tokenize.ts';
 import { classDocFreq, isFeatureGroup, linkDensity, linkFeatures, pageFeatures, pageMainText, type FeatureGroup } from './learn/features.ts';
-import { BernoulliNB, type BernoulliNBJSON } from './learn/bernoulli-nb.ts';
+import { BernoulliNB, sigmoid, type BernoulliNBJSON } from './learn/bernoulli-nb.ts';
 import { TfIdfVectorizer, type TfIdfJSON } from './learn/tfidf.ts';
 import { ContinuousNB, type ContinuousNBJSON } from './learn/continuous-nb.ts';
 import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
-import { DEFAULT_MIN_DF, LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
+import { DEFAULT_MIN_DF, LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, prepare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
+import { groupKFold, kFoldIndices } from './learn/metrics.ts';
+import { clipLogit, fitStacking, logit } from './learn/blend.ts';
 import { VERSION } from '../util/version.ts';
 
 /** The `format` every model file carries. */
@@ -45,6 +47,8 @@ export const MODEL_FORMAT = 'focuscrawl-model';
  * refuses it); a Naive Bayes one is still version 3, so an older
  * focuscrawl reads it. Versions 3 and 4 still load (the features layout;
  * version 4 rivals score with power 1).
+ * `classifier: "blend"` (the stacked NB + linear link classifier, whose
+ * linear part has the compact layout) is written as version 5 too.
  */
 export const MODEL_VERSION = 5;
 /**
@@ -54,8 +58,13 @@ export const MODEL_VERSION = 5;
  */
 export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 
-/** Which learner judges pages and scores links for nb-link / online: Bernoulli NB (versions 1 and 2) or the calibrated linear classifier. */
-export type ClassifierKind = 'nb' | 'linear';
+/**
+ * Which learner judges pages and scores links for nb-link / online:
+ * Bernoulli NB (versions 1 and 2), the calibrated linear classifier, or
+ * 'blend': NB's page judge and a link classifier stacking NB's and the
+ * linear one's log odds (fitBlendLink).
+ */
+export type ClassifierKind = 'nb' | 'linear' | 'blend';
 /**
  * Largest model file read (bytes); a larger one is refused unread
  * (FC_BAD_MODEL). The WebKB course model trained with the default caps
@@ -120,6 +129,13 @@ export interface ModelJSON {
    * share's held-out cut
    */
   linear?: { page: LinearJSON; link: LinearJSON; hubDensity: number; rivals?: RivalsJSON };
+  /**
+   * with classifier 'blend': the linear link classifier (as `linear.link`)
+   * and the stacking weights [a, b, c]: P = σ(a·logit(P_nb) + b·logit(P_lin) + c),
+   * P_nb the `link.classifier`'s; `inner`: out-of-fold AUC of nb, linear and
+   * blend on the folds the weights were fitted on (informational)
+   */
+  blend?: BlendJSON;
   target: string;
   createdBy: string;
   training: TrainingInfo;
@@ -151,6 +167,13 @@ export interface ModelJSON {
      */
     transitions?: number[][];
   };
+}
+
+/** `blend` of a model file (classifier 'blend'). */
+export interface BlendJSON {
+  link: LinearJSON;
+  weights: [number, number, number];
+  inner?: Record<string, number>;
 }
 
 /**
@@ -219,14 +242,78 @@ export function siteOf(url: string): string {
  * parent and context features normalised apart were measured and lost
  * Cornell student (held-out AUC 0.748 against 0.784, same page).
  */
-export function trainLinearLink(links: readonly LinkExample[], group: FeatureGroup, linearOptions?: LinearOptions): { link: LinearClassifier; rows: { features: string[]; label: 0 | 1 }[] } {
+export function trainLinearLink(
+  links: readonly LinkExample[],
+  group: FeatureGroup,
+  linearOptions?: LinearOptions,
+): { link: LinearClassifier; rows: { features: string[]; label: 0 | 1 }[]; heldOut: Float64Array; folds: number[][] } {
   const rows = links.map((l) => ({
     features: linkGrams(l.anchor, l.context, { group, url: l.url, parentUrl: l.parentUrl, parentTitle: l.parentTitle, parentRelevant: l.parentRelevant }),
     label: l.label,
   }));
   const sites = links.every((l) => l.parentUrl !== undefined) ? links.map((l) => siteOf(l.parentUrl!)) : undefined;
   const options: LinearOptions = { ...linearOptions, ...(sites === undefined ? {} : { groups: sites }) };
-  return { link: LinearClassifier.train(rows, options), rows };
+  const labels = rows.map((r) => r.label);
+  const nPos = labels.reduce<number>((s, y) => s + y, 0);
+  if (nPos === 0 || nPos === labels.length) throw new TypeError('LinearClassifier.train needs examples of both classes');
+  const { classifier, heldOut } = LinearClassifier.fitPrepared(prepare(rows, options), labels, options);
+  // the folds fitPrepared held out (the same rule: site groups, else seeded random folds)
+  const k = options.folds ?? 3;
+  const folds = (options.groups === undefined ? null : groupKFold(options.groups, k)) ?? kFoldIndices(rows.length, k, options.seed ?? 1);
+  return { link: classifier, rows, heldOut, folds };
+}
+
+/**
+ * The blended link classifier (issue 24, stacking): the linear link
+ * classifier of trainLinearLink and weights [a, b, c] of
+ * P = σ(a·logit(P_nb) + b·logit(P_lin) + c), a logistic regression
+ * (fitStacking) on out-of-fold predictions of both: the linear model's
+ * held-out probabilities from its own cross-validation, and NB's from
+ * BernoulliNB fits on the same folds (whole sites held out when the links
+ * have parents), over `nbExamples` (linkFeatures of the links, in the
+ * same order; the model's domain terms, fitted on every page). Nothing of
+ * a held-out university is seen: the folds are within the training data.
+ */
+export function fitBlendLink(
+  links: readonly LinkExample[],
+  nbExamples: readonly { features: string[]; label: 0 | 1 }[],
+  group: FeatureGroup,
+  opts: { balanced?: boolean; linearOptions?: LinearOptions } = {},
+): { link: LinearClassifier; weights: [number, number, number]; inner: Record<string, number>; rows: { features: string[]; label: 0 | 1 }[] } {
+  const { link, rows, heldOut, folds } = trainLinearLink(links, group, opts.linearOptions);
+  const n = links.length;
+  const zNb = new Float64Array(n);
+  for (const test of folds) {
+    const inTest = new Uint8Array(n);
+    for (const i of test) inTest[i] = 1;
+    const train = nbExamples.filter((_, i) => inTest[i] === 0);
+    // a fold whose training part lacks a class: NB says nothing (log odds 0)
+    const pos = train.reduce((s, e) => s + e.label, 0);
+    if (pos === 0 || pos === train.length) continue;
+    const nb = BernoulliNB.train(train, { balanced: opts.balanced === true });
+    for (const i of test) zNb[i] = clipLogit(nb.logOdds(nbExamples[i].features));
+  }
+  const zLin = Float64Array.from(heldOut, (p) => logit(p));
+  const labels = rows.map((r) => r.label);
+  const [a, b, c] = fitStacking([zNb, zLin], labels);
+  const r4 = (x: number): number => Math.round(x * 10000) / 10000;
+  const blended = Array.from(zNb, (z, i) => a * z + b * zLin[i] + c);
+  const inner: Record<string, number> = { nb: r4(binaryMetrics(Array.from(zNb), labels).auc), linear: r4(binaryMetrics(Array.from(zLin), labels).auc), blend: r4(binaryMetrics(blended, labels).auc) };
+  // informational (bench/webkb-link-auc.ts): the convex mix α·zNb/sdNb + (1−α)·zLin/sdLin of
+  // the standardised logits whose out-of-fold AUC is highest (α in steps of 0.05, the lowest on ties)
+  const sd = (z: Float64Array): number => {
+    const m = z.reduce((t, v) => t + v, 0) / n;
+    return Math.sqrt(z.reduce((t, v) => t + (v - m) ** 2, 0) / n) || 1;
+  };
+  const [sdNb, sdLin] = [sd(zNb), sd(zLin)];
+  let bestMix = { alpha: 0, auc: -Infinity };
+  for (let k = 0; k <= 20; k++) {
+    const alpha = k / 20;
+    const auc = binaryMetrics(Array.from(zNb, (z, i) => (alpha * z) / sdNb + ((1 - alpha) * zLin[i]) / sdLin), labels).auc;
+    if (auc > bestMix.auc + 1e-9) bestMix = { alpha, auc };
+  }
+  Object.assign(inner, { mixAlpha: bestMix.alpha, mix: r4(bestMix.auc), sdNb: r4(sdNb), sdLinear: r4(sdLin) });
+  return { link, weights: [a, b, c], inner, rows };
 }
 
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
@@ -253,12 +340,13 @@ export class Model implements LearnedModel {
   /** the last layer of the layered link classifier (classes 0..top), or null when the model has none */
   readonly topLayer: number | null;
   readonly #linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null;
+  readonly #blend: { link: LinearClassifier; weights: readonly [number, number, number] } | null;
   /** the learner behind pageProbability and linkProbability */
   readonly classifier: ClassifierKind;
 
   private constructor(
     json: ModelJSON,
-    parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null; pageLayers?: { classifier: MultiNB; transitions: number[][] } | null; linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null },
+    parts: { page: BernoulliNB; link: BernoulliNB; vectorizer: TfIdfVectorizer; gaussian: ContinuousNB; kernel: ContinuousNB; layers?: MultiNB | null; pageLayers?: { classifier: MultiNB; transitions: number[][] } | null; linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null; blend?: { link: LinearClassifier; weights: [number, number, number] } | null },
     segmenter?: Segmenter,
   ) {
     this.json = json;
@@ -277,7 +365,8 @@ export class Model implements LearnedModel {
     this.#pageLayers = parts.pageLayers?.classifier ?? null;
     this.layerTransitions = parts.pageLayers?.transitions ?? null;
     this.#linear = parts.linear;
-    this.classifier = parts.linear === null ? 'nb' : 'linear';
+    this.#blend = parts.blend ?? null;
+    this.classifier = parts.linear !== null ? 'linear' : this.#blend !== null ? 'blend' : 'nb';
     this.#segmenter = segmenter;
   }
 
@@ -349,11 +438,19 @@ export class Model implements LearnedModel {
       } else if (l.transitions !== undefined) bad('"layers.transitions" needs "layers.page"');
     }
     let linear: { page: LinearClassifier; link: LinearClassifier; hubDensity: number; rivals: LinearRivals | null } | null = null;
+    let blend: { link: LinearClassifier; weights: [number, number, number] } | null = null;
     if (json.version === 3 || json.version === 4 || json.version === 5) {
       // version 5: the compact layout of the linear parts; 3 and 4: the features layout
       const layout = json.version === 5 ? 'compact' : 'features';
       const kind = json.classifier ?? 'nb';
-      if (kind !== 'nb' && kind !== 'linear') bad(`"classifier" must be "nb" or "linear", got ${describe(kind)}`);
+      if (kind !== 'nb' && kind !== 'linear' && kind !== 'blend') bad(`"classifier" must be "nb", "linear" or "blend", got ${describe(kind)}`);
+      if (kind === 'blend') {
+        const bl = json.blend;
+        if (!isObject(bl)) return bad(`"blend" must be an object when "classifier" is "blend", got ${describe(bl)}`);
+        const w = bl.weights;
+        if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => typeof x === 'number' && Number.isFinite(x))) bad(`"blend.weights" must be three finite numbers, got ${describe(w)}`);
+        blend = { link: part('blend.link', bl.link, (v) => LinearClassifier.fromJSON(v, layout)), weights: [...(w as number[])] as [number, number, number] };
+      }
       if (kind === 'linear') {
         const lin = json.linear;
         if (!isObject(lin)) return bad(`"linear" must be an object when "classifier" is "linear", got ${describe(lin)}`);
@@ -373,10 +470,10 @@ export class Model implements LearnedModel {
           rivals,
         };
       }
-    } else if ((json.classifier !== undefined && json.classifier !== 'nb') || json.linear !== undefined) {
-      bad(`a linear classifier needs model version 3, 4 or 5, this file is version ${describe(json.version)}`);
+    } else if ((json.classifier !== undefined && json.classifier !== 'nb') || json.linear !== undefined || json.blend !== undefined) {
+      bad(`a linear or blended classifier needs model version 3, 4 or 5, this file is version ${describe(json.version)}`);
     }
-    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers, pageLayers, linear }, segmenter);
+    return new Model(json as unknown as ModelJSON, { page, link: linkNb, vectorizer, gaussian, kernel, layers, pageLayers, linear, blend }, segmenter);
   }
 
   /**
@@ -406,18 +503,24 @@ export class Model implements LearnedModel {
    * the link is on) feed groups 3 and 4; lower groups ignore them.
    */
   linkProbability(anchor: string, context: string, url?: string, parent?: LinkParent): number {
-    if (this.#linear !== null) {
-      // linkGrams(...) scored without building the grams (LinearClassifier.marginOfTexts)
-      const link = this.#linear.link;
-      if (this.group < 3) return link.calibrate(link.marginOfTexts([[anchor, ''], [context, 'c:'], [context, '']]));
-      const extra = linkFeatures('', '', { group: this.group, url, parentUrl: parent?.url, parentRelevant: parent?.relevant });
-      const texts: [string, string][] = [[anchor, ''], [context, 'c:'], [context, '']];
-      if (this.group === 4 && parent?.title) texts.push([parent.title, 'p:']);
-      return link.calibrate(link.marginOfTexts(texts, extra));
-    }
-    return this.#link.probability(
+    if (this.#linear !== null) return this.#linear.link.calibrate(this.#linearLinkMargin(this.#linear.link, anchor, context, url, parent));
+    const nb = this.#link.logOdds(
       linkFeatures(anchor, context, { group: this.group, domainTerms: this.domainTerms, segmenter: this.#segmenter, url, parentUrl: parent?.url, parentTitle: parent?.title, parentRelevant: parent?.relevant }),
     );
+    if (this.#blend === null) return sigmoid(nb);
+    // the stacked classifier: σ(a·logit(P_nb) + b·logit(P_lin) + c), logits clipped as in fitBlendLink
+    const { link, weights } = this.#blend;
+    const lin = clipLogit(link.platt[0] * this.#linearLinkMargin(link, anchor, context, url, parent) + link.platt[1]);
+    return sigmoid(weights[0] * clipLogit(nb) + weights[1] * lin + weights[2]);
+  }
+
+  /** The margin of a linear link classifier on linkGrams(...), without building the grams (LinearClassifier.marginOfTexts). */
+  #linearLinkMargin(link: LinearClassifier, anchor: string, context: string, url?: string, parent?: LinkParent): number {
+    if (this.group < 3) return link.marginOfTexts([[anchor, ''], [context, 'c:'], [context, '']]);
+    const extra = linkFeatures('', '', { group: this.group, url, parentUrl: parent?.url, parentRelevant: parent?.relevant });
+    const texts: [string, string][] = [[anchor, ''], [context, 'c:'], [context, '']];
+    if (this.group === 4 && parent?.title) texts.push([parent.title, 'p:']);
+    return link.marginOfTexts(texts, extra);
   }
 
   /**
@@ -565,7 +668,7 @@ export interface FitOptions {
   terms?: number;
   /** class-balanced link classifier (BernoulliNBOptions.balanced; default false) */
   balancedLinks?: boolean;
-  /** 'linear': also fit the calibrated linear page judge and link classifier, which then score (default 'nb') */
+  /** 'linear': also fit the calibrated linear page judge and link classifier, which then score; 'blend': the NB page judge and the stacked link classifier of fitBlendLink (default 'nb') */
   classifier?: ClassifierKind;
   /** linear only: link density above which a page is a hub (default DEFAULT_HUB_DENSITY) */
   hubDensity?: number;
@@ -742,12 +845,20 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     inSample.linearLink = measure(linkRows, (l) => linearLink.probability(l.features));
     linear = { page: linearPage.toJSON(), link: linearLink.toJSON(), hubDensity: opts.hubDensity ?? DEFAULT_HUB_DENSITY, ...(rivals === undefined ? {} : { rivals: rivals.toJSON() }) };
   }
+  let blend: BlendJSON | undefined;
+  if (classifier === 'blend') {
+    const fitted = fitBlendLink(data.links, linkExamples, group, { balanced: opts.balancedLinks === true, linearOptions: opts.linearOptions });
+    blend = { link: fitted.link.toJSON(), weights: fitted.weights, inner: fitted.inner };
+    const [wa, wb, wc] = fitted.weights;
+    const indexedLinks = linkExamples.map((e, i) => ({ i, label: e.label }));
+    inSample.blendLink = measure(indexedLinks, ({ i }) => sigmoid(wa * clipLogit(link.logOdds(linkExamples[i].features)) + wb * logit(fitted.link.probability(fitted.rows[i].features)) + wc));
+  }
 
   const seconds = data.seconds + (performance.now() - started) / 1000;
   const json: ModelJSON = {
     format: MODEL_FORMAT,
     // linear parts: the compact layout of version 5; Naive Bayes only: version 3, which older readers read
-    version: linear === undefined ? 3 : MODEL_VERSION,
+    version: linear === undefined && blend === undefined ? 3 : MODEL_VERSION,
     target: opts.target,
     createdBy: `focuscrawl ${VERSION}`,
     training: {
@@ -767,6 +878,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     threshold: linear === undefined ? DEFAULT_MODEL_THRESHOLD : (linear.rivals?.threshold ?? linear.page.threshold ?? DEFAULT_MODEL_THRESHOLD),
     classifier,
     ...(linear === undefined ? {} : { linear }),
+    ...(blend === undefined ? {} : { blend }),
     ...(layers === undefined ? {} : { layers }),
   };
   // Round-trip, so the model returned is exactly what loading the saved file gives.
