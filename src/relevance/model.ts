@@ -385,7 +385,7 @@ export class Model implements LearnedModel {
     if (!isObject(json)) return bad(`expected a JSON object, got ${describe(json)}`);
     if (json.format !== MODEL_FORMAT) return bad(`not a focuscrawl model ("format" is ${describe(json.format)}, expected "${MODEL_FORMAT}")`);
     if (!READABLE_VERSIONS.includes(json.version as number)) {
-      return bad(`unsupported model version ${describe(json.version)} (this focuscrawl reads versions ${READABLE_VERSIONS.join(' and ')}; retrain with focuscrawl train)`);
+      return bad(`unsupported model version ${describe(json.version)} (this focuscrawl reads versions ${READABLE_VERSIONS.join(', ')}; retrain with focuscrawl train)`);
     }
     if (typeof json.target !== 'string' || json.target === '') bad(`"target" must be a non-empty string, got ${describe(json.target)}`);
     if (typeof json.createdBy !== 'string') bad(`"createdBy" must be a string, got ${describe(json.createdBy)}`);
