@@ -9,7 +9,7 @@
  * relevant (page relevance ≥ 0.2 as the site lane counts it).
  *
  *   node --import tsx bench/dir-diagnosis.ts [--university washington] [--target course]
- *        [--strategy nb-link] [--in-flight 16] [--from 0.5] [--param K=V]...
+ *        [--strategy nb-link] [--in-flight 16] [--from 0.5] [--param K=V]... [--gap A-B]
  *
  * Prints a summary to stdout (data), nothing else.
  */
@@ -35,6 +35,7 @@ const { values } = parseArgs({
     'in-flight': { type: 'string', default: '16' },
     from: { type: 'string', default: '0.5' },
     param: { type: 'string', multiple: true },
+    gap: { type: 'string' },
   },
 });
 const u = values.university!;
@@ -65,17 +66,35 @@ scorer.pageRelevance = (page, item) => {
   return r;
 };
 const sim = scorerSimulation(graph, scorer, seeds);
+/** the best score of a link to each page from a page fetched before it */
 const bestIn = new Map<number, number>();
+const done = new Set<number>();
 const score = (from: number, i: number): number | null => {
+  done.add(from);
   const s = sim.score(from, i);
   const to = out[from]![i]!;
-  if (s !== null && s !== Infinity && s > (bestIn.get(to) ?? -Infinity)) bestIn.set(to, s);
+  if (!done.has(to) && s !== null && s !== Infinity && s > (bestIn.get(to) ?? -Infinity)) bestIn.set(to, s);
   return s;
 };
 const inFlight = Number(values['in-flight']);
 const order = (sim.learn === null ? simulateScored(out, seeds, score, { inFlight }) : await simulateLearning(out, seeds, score, sim.learn, { inFlight })).filter(archived);
 
 const from = Number(values.from);
+// what the crawl fetched between two targets far apart: --gap A-B prints those pages' units (depth 3), judged relevance
+if (values.gap !== undefined) {
+  const [a, b] = values.gap.split('-').map(Number) as [number, number];
+  const byUnit = new Map<string, { n: number; rel: number; targets: number }>();
+  for (const v of order.slice(a, b - 1)) {
+    const k = dirUnitOf(urls[v]!, 3);
+    const c = byUnit.get(k) ?? { n: 0, rel: 0, targets: 0 };
+    c.n++;
+    if ((relevance.get(urls[v]!) ?? 0) >= 0.2) c.rel++;
+    if (isTarget(v)) c.targets++;
+    byUnit.set(k, c);
+  }
+  process.stdout.write(`pages ${a + 1}–${b - 1} by unit (depth 3): pages, judged relevant, targets\n`);
+  for (const [k, c] of [...byUnit].sort((x, y) => y[1].n - x[1].n)) process.stdout.write(`  ${k}: ${c.n}, ${c.rel}, ${c.targets}\n`);
+}
 const need = Math.ceil(from * goals.length);
 let found = 0;
 const unitOf = (v: number): string => dirUnitOf(urls[v]!, 1);
@@ -109,9 +128,18 @@ for (const [k, c] of [...units].sort((a, b) => b[1].late - a[1].late || b[1].ear
   process.stdout.write(`  ${k}: ${c.early} / ${c.late}; ${all.length} pages, ${all.filter(isTarget).length} targets\n`);
 }
 process.stdout.write(`best in-link score, median: first ${median(early.map((v) => bestIn.get(v) ?? 0)).toFixed(3)}, rest ${median(late.map(({ v }) => bestIn.get(v) ?? 0)).toFixed(3)}; all links' median ${median([...bestIn.values()]).toFixed(3)}\n`);
-process.stdout.write(`late targets (page, url, best in-link score, unit fetched before: judged relevant / pages, host: relevant / pages):\n`);
+// when each page was first linked from a fetched page, and from which
+const position = new Map(order.map((v, i) => [v, i + 1]));
+const firstParent = new Map<number, number>();
+for (const v of order) for (const t of out[v] ?? []) if (!firstParent.has(t)) firstParent.set(t, v);
+process.stdout.write(`late targets (page, url, best in-link score, page its first fetched parent came at and that parent (relevance), unit fetched before: judged relevant / pages, host: relevant / pages):\n`);
+const waits: number[] = [];
 for (const { v, at } of late) {
   const d = judgedBefore(unitOf, unitOf(v), at);
   const h = judgedBefore(hostOf, hostOf(v), at);
-  process.stdout.write(`  ${at} ${urls[v]} ${(bestIn.get(v) ?? 0).toFixed(3)} unit ${d.rel}/${d.n} (${pct(d.rel, d.n)}) host ${h.rel}/${h.n} (${pct(h.rel, h.n)})\n`);
+  const par = firstParent.get(v);
+  const parAt = par === undefined ? null : position.get(par) ?? null;
+  if (parAt !== null) waits.push(at - parAt);
+  process.stdout.write(`  ${at} ${urls[v]} ${(bestIn.get(v) ?? 0).toFixed(3)} found@${parAt ?? '–'} from ${par === undefined ? '–' : `${urls[par]} (${(relevance.get(urls[par]!) ?? 0).toFixed(2)})`} unit ${d.rel}/${d.n} (${pct(d.rel, d.n)}) host ${h.rel}/${h.n} (${pct(h.rel, h.n)})\n`);
 }
+process.stdout.write(`pages from the first fetched parent to the late target, median ${waits.length === 0 ? '–' : median(waits)}\n`);
