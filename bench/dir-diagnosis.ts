@@ -21,7 +21,7 @@ import { compileScope } from '../src/urls/scope.ts';
 import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
 import { createScorer } from '../src/relevance/scorers/index.ts';
 import { defaultSiteLane } from '../src/relevance/scorers/site-lane.ts';
-import { dirUnitOf } from '../src/relevance/scorers/site-lane.ts';
+import { dirUnitOf, type SiteLaneScorer } from '../src/relevance/scorers/site-lane.ts';
 import { scorerSimulation } from '../src/tools/eval/sim-scorer.ts';
 import { median, parseTrainFlags, scopeGraph } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_TRAIN_FLAGS, WEBKB_UNIVERSITIES, WEBKB_WARC } from './lib/webkb.ts';
@@ -79,6 +79,8 @@ const score = (from: number, i: number): number | null => {
 const inFlight = Number(values['in-flight']);
 const order = (sim.learn === null ? simulateScored(out, seeds, score, { inFlight }) : await simulateLearning(out, seeds, score, sim.learn, { inFlight })).filter(archived);
 
+const lane = (scorer as Partial<SiteLaneScorer>).siteStats?.();
+if (lane !== undefined) process.stdout.write(`site lane: ${lane.lifted} links lifted, ${lane.pages} pages fetched through it, ${lane.relevant} judged relevant\n`);
 const from = Number(values.from);
 // what the crawl fetched between two targets far apart: --gap A-B prints those pages' units (depth 3), judged relevance
 if (values.gap !== undefined) {

@@ -21,6 +21,14 @@
  * while the crawl fetched off-topic articles whose anchors the model
  * scored higher: the link ranking loses them, the site does not.
  *
+ * `siteDepth` D (default 0) adds path units below the host: its first 1..D
+ * directories ({@link dirUnitOf}), each with its own posterior under the same
+ * rule; a link is queued in each of its units and the lane takes from the
+ * confident unit of the highest mean, so a directory of too few judged pages
+ * leaves the choice to its parent. Measured off by default
+ * (docs/results/tail.md, "Path units below the host"): no WebKB median or
+ * worst cell changed. With D > 0, `maxHosts` and `maxPerHost` count units.
+ *
  * The strategy's link scores and page relevance are unchanged; X = 0 does
  * not wrap (paper-faithful). A crawl's default: {@link defaultSiteLane}
  * (0.5 for nb-link and online with a model, else 0).
