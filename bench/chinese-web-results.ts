@@ -4,7 +4,7 @@
  * headlines, target news_finance, as a transfer evaluation (issue 22 item 4).
  *
  *   node --import tsx bench/chinese-web-results.ts [--strategies bfs,...] [--seeds 2,3,4] [--splits 0,1]
- *     [--out DIR] [--reuse] [--write] [--site-lane X]
+ *     [--out DIR] [--reuse] [--write] [--site-lane X] [--param K=V]...
  *
  * The TNEWS dev set is split in two by line parity. Split P trains the model
  * (`focuscrawl train --texts`, headline as anchor, keywords as context) on
@@ -26,6 +26,7 @@
  * --site-lane X passes `--site-lane X` to every crawl (use its own --out);
  * without it the crawls take the default (0.5 for nb-link and online with
  * the model since 1745866; `--site-lane 0`: the strategies alone).
+ * --param K=V (repeatable) passes `--param K=V` to every crawl the same way.
  * --write puts the summary into RESULTS.md (section chinese-web) and every
  * cell into docs/results/chinese-web.md.
  */
@@ -56,6 +57,7 @@ const { values } = parseArgs({
     'tables-only': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     'site-lane': { type: 'string' },
+    param: { type: 'string', multiple: true },
   },
 });
 const usage = (msg: string): never => {
@@ -114,7 +116,7 @@ for (const split of splits) {
         'compare', '--warc', warc, '--labels', labels, '--target', TARGET, '--seeds', seedsFile, '--strategies', crawls.join(','),
         '--model', model, '--status', '200', '--at', '200,500,1000', ...(todo.some((n) => ORACLES.includes(n)) ? ['--oracle'] : []),
         '--out-dir', path.join(out, `runs-${split}-${seed}`), '--plot', `${base}.svg`,
-        '--', '--concurrency', '16', '--per-host', '8', ...(values['site-lane'] === undefined ? [] : ['--site-lane', values['site-lane']]),
+        '--', '--concurrency', '16', '--per-host', '8', ...(values['site-lane'] === undefined ? [] : ['--site-lane', values['site-lane']]), ...(values.param ?? []).flatMap((p) => ['--param', p]),
       ]);
       await mkdir(runsOf(seed), { recursive: true });
       for (const s of summariesOf(text, 200)) if (todo.includes(s.run)) await writeFile(cachedRun(seed, s.run), JSON.stringify(s));

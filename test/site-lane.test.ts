@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScorer } from '../src/relevance/scorers/index.ts';
 import { LIFT_SCORE } from '../src/relevance/scorers/explore.ts';
-import { hostOf, withSiteLane, type SiteLaneScorer } from '../src/relevance/scorers/site-lane.ts';
+import { dirUnitOf, hostOf, withSiteLane, type SiteLaneScorer } from '../src/relevance/scorers/site-lane.ts';
 import type { ScorerContext } from '../src/relevance/scorers/context.ts';
 import { parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, ParsedPage, QueuedLink, Scorer } from '../src/types.ts';
@@ -127,4 +127,62 @@ test('bounded: maxQueued URLs in all, the least recently seen host\'s queue goes
   fetch(s, 'http://a.test/3', false);
   fetch(s, 'http://d.test/', false, [link('http://d.test/1')]);
   assert.equal(s.siteStats().queued, 1);
+});
+
+// siteDepth (path units below the host): on WebKB a held-out university is one host
+// whose pages are mixed, so the host lane took the host's best-scored link, mostly the
+// strategy's own pick, and washington course's last targets (all under
+// www.cs.washington.edu/education/, 45% judged relevant while the host fell to 20%)
+// waited (bench/dir-diagnosis.ts). A directory of relevant pages on a mixed host must be
+// the unit its links are taken from.
+test('dirUnitOf: the host and the first directories of the path', () => {
+  assert.equal(dirUnitOf('http://h.test/a/b/c.html', 0), 'h.test');
+  assert.equal(dirUnitOf('http://h.test/a/b/c.html', 1), 'h.test/a/');
+  assert.equal(dirUnitOf('http://h.test/a/b/c.html', 2), 'h.test/a/b/');
+  assert.equal(dirUnitOf('http://h.test/a/b/c.html', 3), 'h.test/a/b/', 'fewer directories than the depth: the deepest');
+  assert.equal(dirUnitOf('http://h.test/~u/', 1), 'h.test/~u/');
+  assert.equal(dirUnitOf('http://h.test/index.html', 1), 'h.test', 'no directory: the host');
+  assert.equal(dirUnitOf('http://h.test', 1), 'h.test');
+  assert.equal(dirUnitOf('http://h.test/a?x=/b/c', 1), 'h.test', 'a query is no directory');
+});
+
+/**
+ * 60 off-topic pages (a harvest of 1 in 10), then on mix.test 8 relevant pages
+ * under /good/ and 30 off-topic ones under /bad/, then 20 more off-topic pages;
+ * mix.test has a queued link under /bad/ of score 0.9 and one under /good/ of 0.3.
+ */
+function mixed(s: Scorer): void {
+  for (let i = 0; i < 60; i++) fetch(s, `http://off${i % 6}.test/p${i}`, i % 10 === 0);
+  fetch(s, 'http://mix.test/good/p0', true, [link('http://mix.test/bad/next', 0.9), link('http://mix.test/good/next', 0.3)]);
+  for (let i = 1; i < 8; i++) fetch(s, `http://mix.test/good/p${i}`, true);
+  for (let i = 0; i < 30; i++) fetch(s, `http://mix.test/bad/p${i}`, false);
+  for (let i = 60; i < 80; i++) fetch(s, `http://off${i % 6}.test/p${i}`, i % 10 === 0);
+}
+
+test('siteDepth 1: a directory of relevant pages gets its links lifted while its host is mixed', async () => {
+  const host = withSiteLane(plain, ctx(), 1);
+  mixed(host);
+  assert.deepEqual(await lifts(host), ['http://mix.test/bad/next'], 'the host alone: its best-scored link, in the off-topic directory');
+  const dir = withSiteLane(plain, ctx({ siteDepth: 1 }), 1);
+  mixed(dir);
+  assert.equal(dir.siteStats().best?.host, 'mix.test/good/');
+  assert.deepEqual(await lifts(dir), ['http://mix.test/good/next']);
+  // taken from the directory, the link leaves the host's queue too; the host still beats the recent harvest
+  assert.deepEqual(await lifts(dir), ['http://mix.test/bad/next']);
+  assert.deepEqual(await lifts(dir), []);
+});
+
+test('siteDepth 1 backs off to the host when its directories hold one page each', async () => {
+  const s = withSiteLane(plain, ctx({ siteDepth: 1 }), 1);
+  for (let i = 0; i < 60; i++) fetch(s, `http://off${i % 6}.test/p${i}`, i % 10 === 0);
+  // date directories, one relevant article each (the generated portal webs' /yyyy/mmdd/ at depth 2)
+  for (let i = 0; i < 6; i++) fetch(s, `http://news.test/d${i}/a.html`, true, i === 0 ? [link('http://news.test/d9/b.html', 0.2), link('http://news.test/d8/c.html', 0.4)] : []);
+  assert.equal(s.siteStats().best?.host, 'news.test', 'no directory is confident alone: the host is the unit');
+  assert.deepEqual(await lifts(s), ['http://news.test/d8/c.html']);
+  assert.deepEqual(await lifts(s), ['http://news.test/d9/b.html']);
+  const deep = withSiteLane(plain, ctx({ siteDepth: 2 }), 1);
+  for (let i = 0; i < 60; i++) fetch(deep, `http://off${i % 6}.test/p${i}`, i % 10 === 0);
+  for (let i = 0; i < 6; i++) fetch(deep, `http://news.test/2026/d${i}/a.html`, true, i === 0 ? [link('http://news.test/2026/d9/b.html')] : []);
+  assert.ok(['news.test', 'news.test/2026/'].includes(deep.siteStats().best?.host ?? ''), 'the year directory or the host, not a date directory');
+  assert.deepEqual(await lifts(deep), ['http://news.test/2026/d9/b.html']);
 });

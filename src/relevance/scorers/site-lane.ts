@@ -21,6 +21,14 @@
  * while the crawl fetched off-topic articles whose anchors the model
  * scored higher: the link ranking loses them, the site does not.
  *
+ * `siteDepth` D (default 0) adds path units below the host: its first 1..D
+ * directories ({@link dirUnitOf}), each with its own posterior under the same
+ * rule; a link is queued in each of its units and the lane takes from the
+ * confident unit of the highest mean, so a directory of too few judged pages
+ * leaves the choice to its parent. Measured off by default
+ * (docs/results/tail.md, "Path units below the host"): no WebKB median or
+ * worst cell changed. With D > 0, `maxHosts` and `maxPerHost` count units.
+ *
  * The strategy's link scores and page relevance are unchanged; X = 0 does
  * not wrap (paper-faithful). A crawl's default: {@link defaultSiteLane}
  * (0.5 for nb-link and online with a model, else 0).
@@ -68,6 +76,12 @@ export const SITE_DEFAULTS = {
   siteMin: 5,
   /** P(a host's harvest > the recent harvest) it needs for its links to be taken */
   siteConfident: 0.9,
+  /**
+   * path units below the host: 0 the host alone; D also its first 1..D
+   * directories (host/a/, host/a/b/), each with its own posterior, so a
+   * directory of relevant pages on a mixed host can be the unit taken from
+   */
+  siteDepth: 0,
   maxHosts: 2_000,
   maxPerHost: 500,
   /** queued URLs of all hosts together (when full, the least recently seen host's queue goes) */
@@ -83,6 +97,30 @@ export function hostOf(url: string): string {
   if (s < 0) return '';
   const e = url.indexOf('/', s + 2);
   return url.slice(s + 2, e < 0 ? url.length : e);
+}
+
+/**
+ * The path unit of a canonical URL at `depth`: its host and the first
+ * `depth` directories of its path (the file name, query and fragment are
+ * not directories), each ending in '/': `dirUnitOf('http://h/a/b/c.html', 1)`
+ * is 'h/a/', at 2 'h/a/b/', at 0 (and for a URL with no directory) the host
+ * alone, 'h'. A URL with fewer directories than `depth` gets its deepest.
+ */
+export function dirUnitOf(url: string, depth: number): string {
+  const host = hostOf(url);
+  if (depth <= 0 || host === '') return host;
+  const s = url.indexOf('//');
+  const start = url.indexOf('/', s + 2);
+  if (start < 0) return host;
+  let end = url.length;
+  for (const c of ['?', '#']) {
+    const i = url.indexOf(c, start);
+    if (i >= 0 && i < end) end = i;
+  }
+  const dirs = url.slice(start + 1, end).split('/').slice(0, -1);
+  let unit = host;
+  for (const d of dirs.slice(0, depth)) unit += `/${d}`;
+  return unit === host ? host : `${unit}/`;
 }
 
 interface Site {
@@ -126,6 +164,17 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const maxQueued = num('maxQueued', { min: 1, integer: true });
   const maxLifted = num('maxLifted', { min: 1, integer: true });
   const maxHosts = num('maxHosts', { min: 1, integer: true });
+  const depth = num('siteDepth', { min: 0, max: 8, integer: true });
+  /** the distinct path units of a URL, the host first (only the host at siteDepth 0) */
+  const unitsOf = (url: string): string[] => {
+    const out = [hostOf(url)];
+    for (let d = 1; d <= depth; d++) {
+      const unit = dirUnitOf(url, d);
+      if (unit === out[out.length - 1]) break;
+      out.push(unit);
+    }
+    return out;
+  };
   const sites = new Lru<string, Site>(maxHosts);
   // queued URLs of all hosts together
   let total = 0;
@@ -176,7 +225,12 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   };
   const queue = (url: string, score: number): void => {
     if (fetched.has(url) || lifted.has(url)) return;
-    const q = siteOf(hostOf(url)).queued;
+    for (const unit of unitsOf(url)) queueIn(siteOf(unit).queued, url, score);
+  };
+  const unqueue = (url: string): void => {
+    for (const unit of unitsOf(url)) if (sites.peek(unit)?.queued.delete(url) === true) total--;
+  };
+  const queueIn = (q: Map<string, number>, url: string, score: number): void => {
     const known = q.get(url);
     if (known !== undefined) {
       if (score > known) q.set(url, score);
@@ -207,10 +261,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
     let top: string | null = null;
     let topScore = -Infinity;
     for (const [u, sc] of site.queued) if (sc > topScore) { top = u; topScore = sc; }
-    if (top !== null) {
-      site.queued.delete(top);
-      total--;
-    }
+    if (top !== null) unqueue(top);
     return top;
   };
 
@@ -225,19 +276,19 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
       for (const u of [item.entry.url, ...(item.fetch?.redirects ?? [])]) {
         fetched.add(u);
         if (lifted.delete(u)) viaLane = true;
-        if (sites.peek(hostOf(u))?.queued.delete(u) === true) total--;
+        unqueue(u);
       }
       const self = item.fetch?.finalUrl ?? item.entry.url;
       fetched.add(self);
       if (item.page !== undefined) {
         const isRelevant = (item.relevance ?? 0) >= threshold;
-        const site = siteOf(hostOf(self));
-        site.judged++;
-        judged++;
-        if (isRelevant) {
-          site.relevant++;
-          relevantTotal++;
+        for (const unit of unitsOf(self)) {
+          const site = siteOf(unit);
+          site.judged++;
+          if (isRelevant) site.relevant++;
         }
+        judged++;
+        if (isRelevant) relevantTotal++;
         if (viaLane) {
           lanePages++;
           if (isRelevant) laneRelevant++;
@@ -258,9 +309,11 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
         for (const r of own) {
           if (lifted.has(r.url)) continue;
           out.push(r);
-          // the strategy's new score orders the host's queue too
-          const q = sites.peek(hostOf(r.url))?.queued;
-          if (q?.has(r.url) === true) q.set(r.url, r.score);
+          // the strategy's new score orders the units' queues too
+          for (const unit of unitsOf(r.url)) {
+            const q = sites.peek(unit)?.queued;
+            if (q?.has(r.url) === true) q.set(r.url, r.score);
+          }
         }
       }
       let top = best();
