@@ -170,15 +170,17 @@ const commit = (await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD'
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 const targets = webs.map((w) => run(w, 'bfs')?.targets ?? 0);
 const mib = (b: number): string => `${(b / 1048576).toFixed(2)} MiB`;
+/** the model files' version (the one vs rest judge: 4, share of plain probabilities; 5, of squares) */
+const modelVersion = [...new Set(splits.map((split) => (JSON.parse(readFileSync(path.join(out, `${TARGET}-${split}.model.json`), 'utf8')) as { version: number }).version))].join(' / ');
 const costLine =
-  `Model (\`train --texts\`, linear one vs rest, version 4), per split: ` +
+  `Model (\`train --texts\`, linear one vs rest, version ${modelVersion}), per split: ` +
   costs.map((c) => `split ${c.split} (${c.examples} headlines) ${mib(c.bytes)}, trained in ${c.seconds.toFixed(1)} s`).join('; ') + ' (wall time on the shared machine, node start included).';
 const setup =
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores, shared; load average ${os.loadavg()[0]!.toFixed(0)} at the end), Node ${process.version}, commit ${commit}; ` +
   `${values['tables-only'] ? 'tables of the runs cached in --out by earlier invocations (see the notes)' : `${minutes} min`}. Command: \`node --import tsx bench/chinese-web-results.ts ${process.argv.slice(2).join(' ')}\`.\n\n` +
   `Transfer (issue 22 item 4): TNEWS dev split by line parity; split P trains the model on the lines i % 2 = P (\`train --texts\`, headline as anchor, keywords as context) ` +
   `and builds webs from the other half with \`gen-web --seed\` ${seeds.join(', ')}: ${webs.length} webs (${Math.min(...targets)}–${Math.max(...targets)} ${TARGET} articles each), no web headline trained on. ` +
-  'Each web is crawled once per strategy (`compare --oracle`, default `--explore`); pages = archived pages fetched (status 200) until 50 / 80 / 90% of the web\'s target articles; ' +
+  `Each web is crawled once per strategy (\`compare --oracle\`, default \`--explore\`, \`--site-lane\` ${values['site-lane'] ?? 'default (0.5 for nb-link and online with a model)'}); pages = archived pages fetched (status 200) until 50 / 80 / 90% of the web's target articles; ` +
   '× bfs divides by breadth-first\'s pages on the same web, × oracle by the graph oracle\'s (labels and whole graph known). ∞: never reached.';
 const head = '| crawl | × bfs, 50 · 80 · 90% | × oracle, 50 · 80 · 90% | worst web, × bfs 50 / 80% | harvest@200 |\n|---|---|---|---|---|';
 const legend = `Median (min–max) over the ${webs.length} webs; the worst web (the larger × bfs of 50% and 80%); harvest@200: targets among the first 200 pages.`;
@@ -193,7 +195,7 @@ const summary = [
   shortHead,
   ...shortRows,
   '',
-  `Model v4 per split: ${costs.map((c) => (c.bytes / 1048576).toFixed(2)).join(' / ')} MiB, trained in ${costs.map((c) => c.seconds.toFixed(0)).join(' / ')} s (wall time).`,
+  `Model v${modelVersion} per split: ${costs.map((c) => (c.bytes / 1048576).toFixed(2)).join(' / ')} MiB, trained in ${costs.map((c) => c.seconds.toFixed(0)).join(' / ')} s (wall time).`,
 ].join('\n');
 const full = [
   '## Every web and crawl',
