@@ -574,6 +574,13 @@ export interface FitOptions {
   rivals?: boolean;
   /** linear only: options of LinearClassifier.train (tests use fewer lambdas) */
   linearOptions?: LinearOptions;
+  /**
+   * linear only: the page judge's (and its rivals') minimum document count
+   * (LinearOptions.minDf; default linearOptions.minDf, else DEFAULT_MIN_DF);
+   * the link classifier keeps linearOptions.minDf. `train --warc` passes
+   * DEFAULT_WARC_PAGE_MIN_DF (docs/results/model-size.md).
+   */
+  pageMinDf?: number;
   segmenter?: Segmenter;
 }
 
@@ -591,6 +598,13 @@ export interface FitOptions {
  * with it), sports 0.94 / 0.82 (0.95 / 0.82), tech 0.57 / 0.89 (0.62 / 0.89).
  */
 export const DEFAULT_HUB_DENSITY = 0.8;
+
+/**
+ * `train --warc`'s minimum document count of the linear page judge
+ * (FitOptions.pageMinDf; `--page-min-df`). Chosen by leave-one-university-out
+ * page AUC on WebKB (bench/webkb-page-auc.ts, docs/results/model-size.md).
+ */
+export const DEFAULT_WARC_PAGE_MIN_DF = 4;
 
 /** The unprefixed tokens of a page's features (pageFeatures adds 't:' title features, tokens never contain ':'). */
 function pageTokens(features: readonly string[]): string[] {
@@ -711,6 +725,8 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
 
   let linear: ModelJSON['linear'];
   const classifier = opts.classifier ?? 'nb';
+  const minDf = opts.linearOptions?.minDf ?? DEFAULT_MIN_DF;
+  const pageMinDf = opts.pageMinDf ?? minDf;
   if (classifier === 'linear') {
     const pageRows = data.pages.map((p) => {
       if (p.grams === undefined) throw new UsageError('cannot train a linear page judge: the page examples carry no text grams');
@@ -725,13 +741,14 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     const oneVsRest = opts.rivals !== false && !perClass.has(undefined) && perClass.has(opts.target) && rivalClasses >= 2;
     let linearPage: LinearClassifier;
     let rivals: LinearRivals | undefined;
+    const pageOptions: LinearOptions = { ...opts.linearOptions, minDf: pageMinDf };
     if (oneVsRest) {
-      const ovr = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), opts.target, opts.linearOptions);
+      const ovr = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), opts.target, pageOptions);
       linearPage = ovr.target;
       rivals = ovr.rivals;
       inSample.linearPage = measure(pageRows, (p) => oneVsRestShare(ovr.target.probability(p.features), ovr.rivals.probabilities(p.features)));
     } else {
-      linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
+      linearPage = LinearClassifier.train(pageRows, pageOptions);
       inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     }
     const { link: linearLink, rows: linkRows } = trainLinearLink(data.links, group, opts.linearOptions);
@@ -750,7 +767,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       source: data.source,
       files: [...data.files],
       counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives, ...layerCounts },
-      options: { ...data.options, group, classifier, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS, ...(classifier === 'linear' ? { minDf: opts.linearOptions?.minDf ?? DEFAULT_MIN_DF } : {}) },
+      options: { ...data.options, group, classifier, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS, ...(classifier === 'linear' ? { minDf, pageMinDf } : {}) },
       seconds: Math.round(seconds * 1000) / 1000,
       inSample,
     },
