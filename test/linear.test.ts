@@ -207,6 +207,39 @@ test('train --min-df N keeps the linear features of at least N examples and reco
   }
 });
 
+test('pageMinDf prunes only the page judge: the link classifier and the kept judge are as trained alone', async () => {
+  // issue 24 item 3: the WebKB page judge was 3.55 of the 5.01 MiB model,
+  // mostly features of 2-3 pages; a higher minimum count for the judge alone
+  // must leave the link classifier (minDf 2) untouched
+  const data = await readTexts({ files: [FIXTURE], textField: 'sentence', labelField: 'label', contextField: 'keywords', target: 'fin' });
+  const linearOptions = { lambdas: [1e-3], minDf: 2 };
+  const base = fitModel(data, { target: 'fin', classifier: 'linear', rivals: false, linearOptions }).json;
+  const cut = fitModel(data, { target: 'fin', classifier: 'linear', rivals: false, linearOptions, pageMinDf: 3 }).json;
+  assert.equal(base.training.options.pageMinDf, 2, 'pageMinDf defaults to minDf');
+  assert.equal(cut.training.options.pageMinDf, 3);
+  assert.equal(cut.training.options.minDf, 2);
+  const page = (j: ModelJSON): LinearCompactJSON => j.linear!.page as LinearCompactJSON;
+  const link = (j: ModelJSON): LinearCompactJSON => j.linear!.link as LinearCompactJSON;
+  // the judge: exactly the features of >= 3 pages, in the same order as before the cut
+  const kept = page(base).names.filter((_, j) => page(base).df[j] >= 3);
+  assert.ok(kept.length > 0 && kept.length < page(base).names.length, `${kept.length} of ${page(base).names.length} kept`);
+  assert.deepEqual(page(cut).names, kept);
+  assert.deepEqual(page(cut).df, page(base).df.filter((c) => c >= 3));
+  assert.equal(page(cut).docs, page(base).docs, 'idf of a kept feature unchanged');
+  // ... and the judge LinearClassifier.train fits with minDf 3 (refitted on the kept features)
+  const alone = LinearClassifier.train(data.pages.map((p) => ({ features: p.grams!, label: p.label })), { ...linearOptions, minDf: 3 });
+  assert.deepEqual(page(cut), JSON.parse(JSON.stringify(alone.toJSON())));
+  // the link classifier is the one of the uncut model, feature for feature and weight for weight
+  assert.ok(link(cut).df.some((c) => c === 2), 'the link classifier keeps features of 2 examples');
+  assert.deepEqual(link(cut), link(base));
+  // the saved file loads and scores as trained: the kept judge, the same links
+  const model = Model.fromJSON(JSON.parse(JSON.stringify(cut)));
+  const text = data.pages[0];
+  const judge = LinearClassifier.fromJSON(page(cut));
+  assert.equal(model.pageProbability(textPage('股市大涨 基金 银行')), judge.calibrate(judge.marginOfTexts([[pageMainText(textPage('股市大涨 基金 银行')), '']])));
+  assert.ok(Math.abs(judge.probability(text.grams!) - alone.probability(text.grams!)) < 1e-4);
+});
+
 test('the compact layout (version 5) scores as the trained classifiers within 1e-4', async () => {
   // issue 24 item 3: weights are stored as integers in units of WEIGHT_SCALE
   // and idf as document counts; a reloaded judge must score as the one in memory

@@ -5,7 +5,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { MODEL_VERSION, Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/relevance/model.ts';
+import { DEFAULT_WARC_PAGE_MIN_DF, MODEL_VERSION, Model, ModelError, discriminativeTerms, loadModel, saveModel, type ModelJSON } from '../src/relevance/model.ts';
+import type { LinearCompactJSON } from '../src/relevance/learn/linear.ts';
 import { runTrain } from '../src/commands/train.ts';
 import { readLabels, readWarc } from '../src/relevance/train/from-warc.ts';
 import { readLines, readTexts, textPage } from '../src/relevance/train/from-texts.ts';
@@ -120,6 +121,25 @@ describe('train from a WARC', () => {
     const anchors = data.links.map((l) => l.anchor);
     assert.ok(!anchors.includes('CS999 course'), 'a link to a filtered-out row is no example');
     assert.ok(!anchors.includes('elsewhere') && !anchors.includes('top'));
+  });
+
+  test('train --warc --classifier linear: the page judge keeps features of DEFAULT_WARC_PAGE_MIN_DF pages, links of --min-df', async () => {
+    // issue 24 item 3: --page-min-df (default DEFAULT_WARC_PAGE_MIN_DF with --warc) cuts the page judge only
+    const fit = async (extra: string[]): Promise<ModelJSON> => {
+      const out = join(dir, `lin${extra.join('')}.json`);
+      const r = await train(['--warc', warc, '--labels', labels, '--target', 'course', '--classifier', 'linear', '--min-df', '1', ...extra, '--out', out]);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(await readFile(out, 'utf8')) as ModelJSON;
+    };
+    const [dflt, one] = [await fit([]), await fit(['--page-min-df', '1'])];
+    assert.equal(dflt.training.options.pageMinDf, DEFAULT_WARC_PAGE_MIN_DF);
+    assert.equal(one.training.options.pageMinDf, 1);
+    const page = (j: ModelJSON): LinearCompactJSON => j.linear!.page as LinearCompactJSON;
+    const link = (j: ModelJSON): LinearCompactJSON => j.linear!.link as LinearCompactJSON;
+    assert.ok(page(dflt).df.length > 0 && page(dflt).df.every((c) => c >= DEFAULT_WARC_PAGE_MIN_DF));
+    assert.deepEqual(page(dflt).names, page(one).names.filter((_, j) => page(one).df[j] >= DEFAULT_WARC_PAGE_MIN_DF));
+    assert.ok(link(dflt).df.includes(1), 'the link classifier keeps --min-df 1');
+    assert.deepEqual(link(dflt), link(one));
   });
 
   test('without the filter the other university counts too', async () => {

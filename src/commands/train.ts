@@ -7,7 +7,7 @@ import { helpText, parseCommand, type CommandSpec } from './args.ts';
 import type { Writable } from 'node:stream';
 import { exitStatusOf, FocuscrawlError, UsageError } from '../errors.ts';
 import { LOG_LINE_MAX, sanitizeForTerminal } from '../output/terminal.ts';
-import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, fitModel, saveModel, type ClassifierKind, type InSampleMetrics, type TrainingData } from '../relevance/model.ts';
+import { DEFAULT_DOMAIN_TERMS, DEFAULT_TOPIC_TERMS, DEFAULT_WARC_PAGE_MIN_DF, fitModel, saveModel, type ClassifierKind, type InSampleMetrics, type TrainingData } from '../relevance/model.ts';
 import { DEFAULT_MAX_EXAMPLES, readTexts } from '../relevance/train/from-texts.ts';
 import { readWarc } from '../relevance/train/from-warc.ts';
 import { parseWhere } from '../relevance/train/where.ts';
@@ -45,7 +45,8 @@ export const TRAIN_SPEC: CommandSpec = {
     { group: COMMON, name: 'domain-terms', type: 'int', min: 0, max: 1_000_000, default: DEFAULT_DOMAIN_TERMS, help: 'size of the mined domain dictionary' },
     { group: COMMON, name: 'terms', type: 'int', min: 1, max: 1_000_000, default: DEFAULT_TOPIC_TERMS, help: "discriminative terms stored as the model's topic" },
     { group: COMMON, name: 'classifier', type: 'choice', value: 'nb|linear|blend', choices: ['nb', 'linear', 'blend'], defaultText: 'linear with --texts, nb with --warc', help: "page judge and nb-link/online link classifier: Bernoulli NB, or calibrated logistic regression on TF-IDF of character 1-3-grams (L2 by cross-validation, Platt scaling; the judge reads title, headings and content, calls a page of link density > 0.8 a hub, and the model's threshold is its held-out precision = recall point), or blend: the NB page judge and a link classifier stacking NB's and the linear one's log odds, weights fitted on their out-of-fold (site-grouped) predictions" },
-    { group: COMMON, name: 'min-df', type: 'int', min: 1, max: 1_000_000, default: DEFAULT_MIN_DF, help: 'linear classifiers: keep only the features seen in at least N training examples (the page judge counts pages, the link classifier links); features seen once are noise the model file would carry' },
+    { group: COMMON, name: 'min-df', type: 'int', min: 1, max: 1_000_000, default: DEFAULT_MIN_DF, help: 'linear classifiers: keep only the features seen in at least N training examples (the link classifier counts links; the page judge pages, unless --page-min-df); features seen once are noise the model file would carry' },
+    { group: COMMON, name: 'page-min-df', type: 'int', min: 1, max: 1_000_000, defaultText: `${DEFAULT_WARC_PAGE_MIN_DF} with --warc, the --min-df value with --texts`, help: "linear page judge: keep only the features seen in at least N training pages (web pages share many rare word pairs that cost file size and little held-out AUC: docs/results/model-size.md)" },
     { group: COMMON, name: 'max-examples', type: 'int', min: 1, max: 1e9, default: DEFAULT_MAX_EXAMPLES, help: 'train on a uniform sample of at most N page and N link examples' },
   ],
   exitCodes: [
@@ -138,6 +139,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   const terms = args.number('terms')!;
   const maxExamples = args.number('max-examples')!;
   const minDf = args.number('min-df')!;
+  const pageMinDf = args.number('page-min-df') ?? (fromWarc ? DEFAULT_WARC_PAGE_MIN_DF : minDf);
   // linear: measured better on texts (RESULTS.md, page judge and 5-fold CV). WARC models keep NB:
   // the linear link classifier's held-out AUC on WebKB is higher (RESULTS.md, webkb-link-auc), but
   // its crawls (pages to 80%, every cell) are not measured yet, and the linear page judge's hub rule
@@ -181,7 +183,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       log,
     });
   }
-  const { json } = fitModel(data, { target, group, domainTerms, terms, balancedLinks, classifier, ...(classifier === 'linear' ? { linearOptions: { minDf } } : {}) });
+  const { json } = fitModel(data, { target, group, domainTerms, terms, balancedLinks, classifier, ...(classifier === 'linear' ? { linearOptions: { minDf }, pageMinDf } : {}) });
   await saveModel(values.out, json);
   const c = json.training.counts;
   const s = json.training.inSample;

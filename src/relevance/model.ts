@@ -68,7 +68,7 @@ export type ClassifierKind = 'nb' | 'linear' | 'blend';
 /**
  * Largest model file read (bytes); a larger one is refused unread
  * (FC_BAD_MODEL). The WebKB course model trained with the default caps
- * is 0.6 MiB (5.0 MiB linear, version 5); the learners' caps bound any model
+ * is 0.6 MiB (3.4 MiB linear: version 5, page judge min-df 3); the learners' caps bound any model
  * to a few tens of MiB.
  */
 export const MAX_MODEL_BYTES = 64 * 1024 * 1024;
@@ -681,6 +681,13 @@ export interface FitOptions {
   rivals?: boolean;
   /** linear only: options of LinearClassifier.train (tests use fewer lambdas) */
   linearOptions?: LinearOptions;
+  /**
+   * linear only: the page judge's (and its rivals') minimum document count
+   * (LinearOptions.minDf; default linearOptions.minDf, else DEFAULT_MIN_DF);
+   * the link classifier keeps linearOptions.minDf. `train --warc` passes
+   * DEFAULT_WARC_PAGE_MIN_DF (docs/results/model-size.md).
+   */
+  pageMinDf?: number;
   segmenter?: Segmenter;
 }
 
@@ -698,6 +705,16 @@ export interface FitOptions {
  * with it), sports 0.94 / 0.82 (0.95 / 0.82), tech 0.57 / 0.89 (0.62 / 0.89).
  */
 export const DEFAULT_HUB_DENSITY = 0.8;
+
+/**
+ * `train --warc`'s minimum document count of the linear page judge
+ * (FitOptions.pageMinDf; `--page-min-df`). Chosen by leave-one-university-out
+ * page AUC on WebKB (bench/webkb-page-auc.ts, docs/results/model-size.md):
+ * 3 loses at most 0.0020 in every (university, target) cell and makes the
+ * course model 3.45 MiB (5.01 with 2); 4 (2.84 MiB) lost 0.0032 for Texas
+ * course, beyond the 0.003 allowed.
+ */
+export const DEFAULT_WARC_PAGE_MIN_DF = 3;
 
 /** The unprefixed tokens of a page's features (pageFeatures adds 't:' title features, tokens never contain ':'). */
 function pageTokens(features: readonly string[]): string[] {
@@ -818,6 +835,8 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
 
   let linear: ModelJSON['linear'];
   const classifier = opts.classifier ?? 'nb';
+  const minDf = opts.linearOptions?.minDf ?? DEFAULT_MIN_DF;
+  const pageMinDf = opts.pageMinDf ?? minDf;
   if (classifier === 'linear') {
     const pageRows = data.pages.map((p) => {
       if (p.grams === undefined) throw new UsageError('cannot train a linear page judge: the page examples carry no text grams');
@@ -832,13 +851,14 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
     const oneVsRest = opts.rivals !== false && !perClass.has(undefined) && perClass.has(opts.target) && rivalClasses >= 2;
     let linearPage: LinearClassifier;
     let rivals: LinearRivals | undefined;
+    const pageOptions: LinearOptions = { ...opts.linearOptions, minDf: pageMinDf };
     if (oneVsRest) {
-      const ovr = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), opts.target, opts.linearOptions);
+      const ovr = trainOneVsRest(data.pages.map((p) => ({ features: p.grams!, cls: p.cls! })), opts.target, pageOptions);
       linearPage = ovr.target;
       rivals = ovr.rivals;
       inSample.linearPage = measure(pageRows, (p) => oneVsRestShare(ovr.target.probability(p.features), ovr.rivals.probabilities(p.features), ovr.rivals.power));
     } else {
-      linearPage = LinearClassifier.train(pageRows, opts.linearOptions);
+      linearPage = LinearClassifier.train(pageRows, pageOptions);
       inSample.linearPage = measure(pageRows, (p) => linearPage.probability(p.features));
     }
     const { link: linearLink, rows: linkRows } = trainLinearLink(data.links, group, opts.linearOptions);
@@ -865,7 +885,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
       source: data.source,
       files: [...data.files],
       counts: { ...data.counts, pages: data.pages.length, pagePositives, links: data.links.length, linkPositives, ...layerCounts },
-      options: { ...data.options, group, classifier, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS, ...(classifier === 'linear' ? { minDf: opts.linearOptions?.minDf ?? DEFAULT_MIN_DF } : {}) },
+      options: { ...data.options, group, classifier, ...(opts.balancedLinks === true ? { balancedLinks: true } : {}), domainTerms: opts.domainTerms ?? DEFAULT_DOMAIN_TERMS, terms: opts.terms ?? DEFAULT_TOPIC_TERMS, ...(classifier === 'linear' ? { minDf, pageMinDf } : {}) },
       seconds: Math.round(seconds * 1000) / 1000,
       inSample,
     },
