@@ -8,7 +8,7 @@ import { BadRedirectError, DecodeError, TooManyRedirectsError, toItemError } fro
 import type { HttpClient } from '../fetch/http.ts';
 import type { CrawlItem, FetchHop, FetchResult, ItemError } from '../types.ts';
 import { canonicalize, type CanonOptions } from '../urls/canonical.ts';
-import { Wakeup } from '../util/iter.ts';
+import { Puller, Wakeup } from '../util/iter.ts';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -138,11 +138,8 @@ export async function* fetchStage(
   if (opts.signal?.aborted === true) return;
   opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const it = source[Symbol.asyncIterator]();
   const finished: CrawlItem[] = [];
   let running = 0;
-  let pulling = false;
-  let sourceDone = false;
   let sourceError: { err: unknown } | null = null;
   const wakeup = new Wakeup();
   const notify = wakeup.notify;
@@ -173,39 +170,32 @@ export async function* fetchStage(
     if (!abort.signal.aborted) settle(item, true);
   };
 
-  const pull = (): void => {
-    pulling = true;
-    it.next().then(
-      (r) => {
-        pulling = false;
-        if (r.done === true) sourceDone = true;
-        else if (abort.signal.aborted) return;
-        else if (r.value.error !== undefined) settle(r.value, false);
-        else {
-          running++;
-          void run(r.value);
-        }
-        notify();
-      },
-      (err: unknown) => {
-        pulling = false;
-        sourceDone = true;
-        sourceError = { err };
-        notify();
-      },
-    );
-  };
+  const src = new Puller(
+    source,
+    (item) => {
+      if (abort.signal.aborted) return;
+      if (item.error !== undefined) settle(item, false);
+      else {
+        running++;
+        void run(item);
+      }
+    },
+    (err) => {
+      sourceError = { err };
+    },
+    notify,
+  );
 
   try {
     for (;;) {
       if (abort.signal.aborted) return;
-      if (!sourceDone && !pulling && running + finished.length < opts.concurrency) pull();
+      if (!src.done && !src.pending && running + finished.length < opts.concurrency) src.pull();
       const item = finished.shift();
       if (item !== undefined) {
         yield item;
         continue;
       }
-      if (sourceDone && !pulling && running === 0) {
+      if (src.done && !src.pending && running === 0) {
         if (sourceError !== null) throw (sourceError as { err: unknown }).err;
         return;
       }
@@ -214,6 +204,6 @@ export async function* fetchStage(
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     if (!abort.signal.aborted) abort.abort();
-    if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
+    src.close();
   }
 }

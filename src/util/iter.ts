@@ -33,6 +33,52 @@ export class Wakeup {
 }
 
 /**
+ * Demand-driven pulls from one source for the loop of a pulling stage
+ * (mapConcurrent, mapOrdered, the fetch stage): pull() asks the source for
+ * one item (the loop calls it only while no pull is `pending`); the item
+ * goes to `onItem`, the end sets `done`, an error sets `done` and goes to
+ * `onError`; each then wakes the loop with `notify`. close() ends a source
+ * that is not done (the consumer stopped early).
+ */
+export class Puller<T> {
+  pending = false;
+  done = false;
+  readonly #it: AsyncIterator<T>;
+  readonly #onItem: (item: T) => void;
+  readonly #onError: (err: unknown) => void;
+  readonly #notify: () => void;
+
+  constructor(source: AsyncIterable<T>, onItem: (item: T) => void, onError: (err: unknown) => void, notify: () => void) {
+    this.#it = source[Symbol.asyncIterator]();
+    this.#onItem = onItem;
+    this.#onError = onError;
+    this.#notify = notify;
+  }
+
+  pull(): void {
+    this.pending = true;
+    this.#it.next().then(
+      (r) => {
+        this.pending = false;
+        if (r.done === true) this.done = true;
+        else this.#onItem(r.value);
+        this.#notify();
+      },
+      (err: unknown) => {
+        this.pending = false;
+        this.done = true;
+        this.#onError(err);
+        this.#notify();
+      },
+    );
+  }
+
+  close(): void {
+    if (!this.done) void Promise.resolve(this.#it.return?.()).catch(() => {});
+  }
+}
+
+/**
  * `fn` applied to every item of `source`, up to `limit` calls at once,
  * results in completion order. `fn` returns its result at once when it has
  * it (a quick call: a cached robots.txt verdict) and a promise only when it
@@ -48,11 +94,8 @@ export class Wakeup {
  */
 export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: number, fn: (item: T) => U | Promise<U>): AsyncGenerator<U> {
   if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`limit must be a positive integer, got ${limit}`);
-  const it = source[Symbol.asyncIterator]();
   const results: U[] = [];
   let running = 0;
-  let pulling = false;
-  let sourceDone = false;
   let failure: { err: unknown } | null = null;
   const wakeup = new Wakeup();
   const notify = wakeup.notify;
@@ -77,44 +120,31 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
       notify();
     });
   };
-  const pull = (): void => {
-    pulling = true;
-    it.next().then(
-      (r) => {
-        pulling = false;
-        if (r.done === true) {
-          sourceDone = true;
-          notify();
-        } else if (failure === null) {
-          // a quick call leaves its result to yield; a slow one lets the loop pull the next item now
-          // (it once waited a setImmediate to tell them apart: one slow call started per event-loop turn)
-          run(r.value);
-          notify();
-        } else notify();
-      },
-      (err: unknown) => {
-        pulling = false;
-        sourceDone = true;
-        failure ??= { err };
-        notify();
-      },
-    );
-  };
+  // a quick call leaves its result to yield; a slow one lets the loop pull the next item now
+  // (it once waited a setImmediate to tell them apart: one slow call started per event-loop turn)
+  const src = new Puller(
+    source,
+    (item) => {
+      if (failure === null) run(item);
+    },
+    (err) => (failure ??= { err }),
+    notify,
+  );
   try {
     for (;;) {
-      if (results.length === 0 && !sourceDone && failure === null && !pulling && running < limit) pull();
+      if (results.length === 0 && !src.done && failure === null && !src.pending && running < limit) src.pull();
       if (results.length > 0) {
         yield results.shift() as U;
         continue;
       }
-      if ((sourceDone || failure !== null) && !pulling && running === 0) {
+      if ((src.done || failure !== null) && !src.pending && running === 0) {
         if (failure !== null) throw (failure as { err: unknown }).err;
         return;
       }
       await wakeup.wait();
     }
   } finally {
-    if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
+    src.close();
   }
 }
 
@@ -133,10 +163,7 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
  */
 export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number, fn: (item: T) => U | Promise<U>): AsyncGenerator<U> {
   if (!Number.isInteger(window) || window < 1) throw new TypeError(`window must be a positive integer, got ${window}`);
-  const it = source[Symbol.asyncIterator]();
   const held: { done: boolean; value?: U }[] = [];
-  let pulling = false;
-  let sourceDone = false;
   let failure: { err: unknown } | null = null;
   const wakeup = new Wakeup();
   const notify = wakeup.notify;
@@ -167,35 +194,19 @@ export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number
       },
     );
   };
-  const pull = (): void => {
-    pulling = true;
-    it.next().then(
-      (r) => {
-        pulling = false;
-        if (r.done === true) sourceDone = true;
-        else start(r.value);
-        notify();
-      },
-      (err: unknown) => {
-        pulling = false;
-        sourceDone = true;
-        failure ??= { err };
-        notify();
-      },
-    );
-  };
+  const src = new Puller(source, start, (err) => (failure ??= { err }), notify);
   try {
     for (;;) {
       if (failure !== null) throw (failure as { err: unknown }).err;
-      if (!sourceDone && !pulling && held.length < window) pull();
+      if (!src.done && !src.pending && held.length < window) src.pull();
       if (held.length > 0 && held[0].done) {
         yield held.shift()!.value as U;
         continue;
       }
-      if (sourceDone && !pulling && held.length === 0) return;
+      if (src.done && !src.pending && held.length === 0) return;
       await wakeup.wait();
     }
   } finally {
-    if (!sourceDone) void Promise.resolve(it.return?.()).catch(() => {});
+    src.close();
   }
 }
