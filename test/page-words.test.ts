@@ -10,18 +10,7 @@ import { termFreq } from '../src/relevance/text/vector.ts';
 import { blockWords } from '../src/relevance/text/page-words.ts';
 import { makePage } from './helpers/pages.ts';
 import type { BlockType, PageLink, ParsedPage } from '../src/types.ts';
-
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../src/util/random.ts';
 
 // stop words, apostrophes, possessives, digits, a final sigma, full-width letters, combining marks
 const WORDS = ['solar', 'energy', 'the', 'of', "don't", "cornell's", 'PANEL', '1997', '123456', 'a', 'x', 'ΟΔΟΣ', 'Ｓｏｌａｒ', 'e\u0301te', "'quoted'", 'page-one', 'it’s', 'über', '42', 'and'];

@@ -18,20 +18,9 @@ import { pageFingerprint } from '../src/stages/dedup.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { parseBody } from '../src/parse/body.ts';
 import { parseLines, tempDir, runMain } from './helpers/cli.ts';
+import { seededRandom as rng } from '../src/util/random.ts';
 
 const SEED = 20261122;
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCAB = Array.from({ length: 3000 }, (_, i) => `word${i.toString(36)}`);
 
