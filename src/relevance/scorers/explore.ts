@@ -169,6 +169,33 @@ export class Bloom {
   }
 }
 
+/** The judged harvest of the last `size` judged pages: a ring of 0 / 1 (the tail test here, the site lane's bar). */
+export class RecentHarvest {
+  readonly #ring: Uint8Array;
+  #seen = 0;
+  #count = 0;
+  #relevant = 0;
+  constructor(size: number) {
+    this.#ring = new Uint8Array(size);
+  }
+  /** one more judged page */
+  record(isRelevant: boolean): void {
+    const slot = ++this.#seen % this.#ring.length;
+    if (this.#count === this.#ring.length) this.#relevant -= this.#ring[slot]!;
+    else this.#count++;
+    this.#ring[slot] = isRelevant ? 1 : 0;
+    this.#relevant += this.#ring[slot]!;
+  }
+  /** judged pages in the ring (at most `size`) */
+  get count(): number {
+    return this.#count;
+  }
+  /** relevant pages per judged page in the ring (0 while empty) */
+  get rate(): number {
+    return this.#count === 0 ? 0 : this.#relevant / this.#count;
+  }
+}
+
 /** The directory of a canonical URL: up to the last '/' of its path (no query). */
 export function directoryOf(url: string): string {
   const q = url.indexOf('?');
@@ -344,9 +371,7 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
   // the depth the bfs lane took a URL at (its links are one deeper), until its fetch is observed
   const takenDepth = new Lru<string, number>(maxLifted);
   // the tail test
-  const recent = new Uint8Array(tailWindow);
-  let recentCount = 0;
-  let recentRelevant = 0;
+  const recent = new RecentHarvest(tailWindow);
   let judged = 0;
   let relevantTotal = 0;
   let credit = 0;
@@ -357,7 +382,7 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
 
   const epsilon = (): number => allocator.share();
   const inTail = (): boolean =>
-    relevantTotal >= tailMin && recentCount >= tailWindow && recentRelevant / recentCount < tailDrop * (relevantTotal / judged);
+    relevantTotal >= tailMin && recent.count >= tailWindow && recent.rate < tailDrop * (relevantTotal / judged);
 
   const compact = (): void => {
     slots = 0;
@@ -476,11 +501,7 @@ export function withExploration(inner: Scorer, ctx: ScorerContext, explore: numb
         if (lane !== 'near') allocator.record(lane, isRelevant);
         judged++;
         if (isRelevant) relevantTotal++;
-        const slot = judged % tailWindow;
-        if (recentCount === tailWindow) recentRelevant -= recent[slot]!;
-        else recentCount++;
-        recent[slot] = isRelevant ? 1 : 0;
-        recentRelevant += recent[slot]!;
+        recent.record(isRelevant);
       }
       for (const link of links) addCandidate(link.url, Math.min(link.depth, own + 1));
       const self = item.fetch?.finalUrl ?? item.entry.url;

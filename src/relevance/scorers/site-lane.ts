@@ -45,7 +45,7 @@ import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, QueuedLink, Rescor
 import { numberParam } from './hits.ts';
 import type { ScorerContext } from './context.ts';
 import { Lru } from '../../util/lru.ts';
-import { Bloom, LIFT_SCORE, phi } from './explore.ts';
+import { Bloom, LIFT_SCORE, RecentHarvest, phi } from './explore.ts';
 
 /**
  * The share a crawl's site lane gets when CrawlConfig.siteLane (--site-lane)
@@ -181,9 +181,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : Number(ctx.params.threshold ?? 0.2);
   const fetched = new Bloom(BLOOM_BITS);
   const lifted = new Set<string>();
-  const recent = new Uint8Array(window);
-  let recentCount = 0;
-  let recentRelevant = 0;
+  const recent = new RecentHarvest(window);
   let judged = 0;
   let relevantTotal = 0;
   let credit = 0;
@@ -207,11 +205,10 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   };
   const prior = (): number => (judged === 0 ? 0 : relevantTotal / judged);
   const mean = (s: Site, p: number): number => (weight * p + s.relevant) / (weight + s.judged);
-  const recentHarvest = (): number => (recentCount === 0 ? 0 : recentRelevant / recentCount);
   const best = (): { host: string; site: Site; mean: number } | null => {
-    if (relevantTotal < minRelevant || recentCount < window) return null;
+    if (relevantTotal < minRelevant || recent.count < window) return null;
     const p = prior();
-    const bar = recentHarvest();
+    const bar = recent.rate;
     let top: { host: string; site: Site; mean: number } | null = null;
     for (const [host, site] of sites.entries()) {
       if (site.queued.size === 0) continue;
@@ -293,11 +290,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
           lanePages++;
           if (isRelevant) laneRelevant++;
         }
-        const slot = judged % window;
-        if (recentCount === window) recentRelevant -= recent[slot]!;
-        else recentCount++;
-        recent[slot] = isRelevant ? 1 : 0;
-        recentRelevant += recent[slot]!;
+        recent.record(isRelevant);
       }
       for (const link of links) queue(link.url, link.score);
     },
@@ -337,7 +330,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
 
     siteStats: () => {
       const b = best();
-      return { lifted: liftedCount, pages: lanePages, relevant: laneRelevant, best: b === null ? null : { host: b.host, mean: b.mean }, recent: recentHarvest(), queued: total };
+      return { lifted: liftedCount, pages: lanePages, relevant: laneRelevant, best: b === null ? null : { host: b.host, mean: b.mean }, recent: recent.rate, queued: total };
     },
   };
   const stats = (inner as { stats?: () => unknown }).stats;
