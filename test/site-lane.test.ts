@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScorer } from '../src/relevance/scorers/index.ts';
 import { LIFT_SCORE } from '../src/relevance/scorers/explore.ts';
-import { dirUnitOf, hostOf, withSiteLane, type SiteLaneScorer } from '../src/relevance/scorers/site-lane.ts';
+import { dirUnitOf, withSiteLane, type SiteLaneScorer } from '../src/relevance/scorers/site-lane.ts';
+import { hostOfCanonical } from '../src/urls/canonical.ts';
 import type { ScorerContext } from '../src/relevance/scorers/context.ts';
 import { parseTopic } from '../src/relevance/topic.ts';
 import type { CrawlItem, ParsedPage, QueuedLink, Scorer } from '../src/types.ts';
@@ -46,7 +47,7 @@ test('a host with many relevant pages gets its links lifted; equal-scored links 
   scenario(s, 6, 6);
   const first = await lifts(s);
   assert.equal(first.length, 1, 'share 1: one lift per page');
-  assert.equal(hostOf(first[0]!), 'good.test');
+  assert.equal(hostOfCanonical(first[0]!), 'good.test');
   const stats = s.siteStats();
   assert.equal(stats.best?.host, 'good.test');
   assert.ok(stats.best!.mean > stats.recent);

@@ -45,6 +45,7 @@ import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, QueuedLink, Rescor
 import { numberParam } from './hits.ts';
 import type { ScorerContext } from './context.ts';
 import { Lru } from '../../util/lru.ts';
+import { hostOfCanonical } from '../../urls/canonical.ts';
 import { Bloom, LIFT_SCORE, RecentHarvest, phi } from './explore.ts';
 
 /**
@@ -91,14 +92,6 @@ export const SITE_DEFAULTS = {
 
 const BLOOM_BITS = 2 ** 23;
 
-/** The host of a canonical URL ('' when it has none). */
-export function hostOf(url: string): string {
-  const s = url.indexOf('//');
-  if (s < 0) return '';
-  const e = url.indexOf('/', s + 2);
-  return url.slice(s + 2, e < 0 ? url.length : e);
-}
-
 /**
  * The path unit of a canonical URL at `depth`: its host and the first
  * `depth` directories of its path (the file name, query and fragment are
@@ -107,10 +100,9 @@ export function hostOf(url: string): string {
  * alone, 'h'. A URL with fewer directories than `depth` gets its deepest.
  */
 export function dirUnitOf(url: string, depth: number): string {
-  const host = hostOf(url);
-  if (depth <= 0 || host === '') return host;
-  const s = url.indexOf('//');
-  const start = url.indexOf('/', s + 2);
+  const host = hostOfCanonical(url);
+  if (depth <= 0) return host;
+  const start = url.indexOf('/', url.indexOf('//') + 2);
   if (start < 0) return host;
   let end = url.length;
   for (const c of ['?', '#']) {
@@ -167,7 +159,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const depth = num('siteDepth', { min: 0, max: 8, integer: true });
   /** the distinct path units of a URL, the host first (only the host at siteDepth 0) */
   const unitsOf = (url: string): string[] => {
-    const out = [hostOf(url)];
+    const out = [hostOfCanonical(url)];
     for (let d = 1; d <= depth; d++) {
       const unit = dirUnitOf(url, d);
       if (unit === out[out.length - 1]) break;
