@@ -11,6 +11,7 @@
  * probability is calibrated on the class frequencies of the examples.
  */
 import { sigmoid } from './bernoulli-nb.ts';
+import { softplus } from './linear.ts';
 
 /** |logit| above this is clipped: Naive Bayes log odds reach hundreds on long contexts, which would let one example steer the fit. */
 export const LOGIT_CAP = 30;
@@ -52,8 +53,7 @@ export function fitStacking(columns: readonly ArrayLike<number>[], labels: reado
     for (let i = 0; i < n; i++) {
       let z = 0;
       for (let j = 0; j < D; j++) z += v[j] * x(i, j);
-      const m = labels[i] === 1 ? z : -z;
-      s += m > 0 ? Math.log1p(Math.exp(-m)) : -m + Math.log1p(Math.exp(m));
+      s += softplus(labels[i] === 1 ? -z : z);
     }
     for (let j = 0; j < d; j++) s += (l2 / 2) * v[j] * v[j];
     return s;

@@ -994,13 +994,9 @@ class Compiled {
    * no substring.
    */
   addText(text: string, prefix: string): void {
-    let pa = HASH_A;
-    let pb = HASH_B;
-    for (let i = 0; i < prefix.length; i++) {
-      const cu = prefix.charCodeAt(i);
-      pa = stepA(pa, cu);
-      pb = stepB(pb, cu);
-    }
+    hashOf(prefix, SCRATCH);
+    const pa = SCRATCH[0];
+    const pb = SCRATCH[1];
     const s = text.normalize('NFKC').toLowerCase();
     const n = s.length;
     // the previous word of a run without Han (for word bigrams): s[prevStart, prevEnd)
@@ -1163,7 +1159,7 @@ function dotRow(row: Row, w: Float64Array): number {
 }
 
 /** ln(1 + e^x), stable. */
-function softplus(x: number): number {
+export function softplus(x: number): number {
   return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
 }
 
