@@ -32,9 +32,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generatePortalWeb, type Headline } from '../src/tools/genweb/portal.ts';
-import { parseBody } from '../src/parse/body.ts';
-import { normaliseCharset } from '../src/parse/charset.ts';
+import type { Headline } from '../src/tools/genweb/portal.ts';
+import { labelledPages, precisionRecallAt } from './lib/judge.ts';
 import { DEFAULT_HUB_DENSITY, pageGrams } from '../src/relevance/model.ts';
 import { textPage } from '../src/relevance/train/from-texts.ts';
 import { linkDensity, pageMainText } from '../src/relevance/learn/features.ts';
@@ -108,17 +107,7 @@ for (const parity of [0, 1]) {
   const headlines: Headline[] = webRows.map((o) => ({ sentence: o.sentence, label: o.label_desc, keywords: o.keywords }));
   const webs = new Map<number, Page[]>();
   for (const seed of seeds) {
-    const web = generatePortalWeb(headlines, { seed });
-    const labelOf = new Map(web.labels.map((l) => [l.url, l.label]));
-    const pages: Page[] = [];
-    for (const rec of web.records) {
-      const label = labelOf.get(rec.url);
-      if (label === undefined || rec.status !== 200) continue;
-      const ct = rec.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-      const page = parseBody(rec.body, rec.url, normaliseCharset(/charset=([^;\s]+)/i.exec(ct)?.[1]));
-      pages.push({ label, hub: linkDensity(page) > DEFAULT_HUB_DENSITY, text: pageMainText(page) });
-    }
-    webs.set(seed, pages);
+    webs.set(seed, labelledPages(headlines, seed).map(({ page, label }) => ({ label, hub: linkDensity(page) > DEFAULT_HUB_DENSITY, text: pageMainText(page) })));
   }
   // nested samples of the training half: one seeded shuffle, its first f·n
   const random = seededRandom(7 + parity);
@@ -165,16 +154,7 @@ for (const parity of [0, 1]) {
           const probs = pageProbs.get(seed)!;
           const s = probs.map((x) => (x === null ? 0 : f(x.p, 0, name === 'pair' ? pairOf([[x.text, '']], target) : 0)));
           const ys = pages.map((pg) => (pg.label === target ? 1 : 0) as 0 | 1);
-          const count = (t: number): { p: number; r: number } => {
-            let tp = 0, fp = 0, fn = 0;
-            s.forEach((v, i) => {
-              if (v >= t) {
-                if (ys[i]) tp++;
-                else fp++;
-              } else if (ys[i]) fn++;
-            });
-            return { p: tp + fp === 0 ? 0 : tp / (tp + fp), r: tp + fn === 0 ? 0 : tp / (tp + fn) };
-          };
+          const count = (t: number): { p: number; r: number } => precisionRecallAt(s, ys, t);
           const best = count(bestF1Threshold(s, ys));
           const cell = { ...count(threshold), auc: binaryMetrics(s, ys).auc, bestP: best.p, bestR: best.r };
           const key = `${fraction}|${target}|${name}`;

@@ -24,16 +24,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generatePortalWeb, type Headline } from '../src/tools/genweb/portal.ts';
-import { parseBody } from '../src/parse/body.ts';
-import { normaliseCharset } from '../src/parse/charset.ts';
+import type { Headline } from '../src/tools/genweb/portal.ts';
 import { fitModel, type Model } from '../src/relevance/model.ts';
 import { readTexts } from '../src/relevance/train/from-texts.ts';
 import { linkDensity } from '../src/relevance/learn/features.ts';
 import { binaryMetrics } from '../src/relevance/learn/metrics.ts';
 import { bestF1Threshold } from '../src/relevance/learn/linear.ts';
-import type { ParsedPage } from '../src/types.ts';
 import { resultsDoc, writeSection } from './lib/sections.ts';
+import { labelledPages, precisionRecallAt } from './lib/judge.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TNEWS = path.resolve(ROOT, '..', 'shared', 'corpora', 'tnews', 'tnews-dev.ndjson');
@@ -55,7 +53,6 @@ const started = Date.now();
 const lines = readFileSync(TNEWS, 'utf8').split('\n').filter((l) => l.trim() !== '');
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'page-judge-'));
 
-interface Judged { page: ParsedPage; label: string }
 type Cell = { p: number; r: number; auc: number; bestP: number; bestR: number; t: number };
 /** false positives of the linear judges at the model's threshold, by page label, over all webs (key target|judge) */
 const confusion = new Map<string, Map<string, number>>();
@@ -81,16 +78,9 @@ for (const parity of [0, 1]) {
     process.stderr.write(`page-judge: trained ${target} on ${parity === 0 ? 'even' : 'odd'} lines\n`);
   }
   for (const seed of seeds) {
-    const web = generatePortalWeb(headlines, { seed });
-    const labelOf = new Map(web.labels.map((l) => [l.url, l.label]));
-    const pages: Judged[] = [];
-    for (const rec of web.records) {
-      const label = labelOf.get(rec.url);
-      if (label === undefined || rec.status !== 200) continue;
-      const ct = rec.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-      const page = parseBody(rec.body, rec.url, normaliseCharset(/charset=([^;\s]+)/i.exec(ct)?.[1]));
-      pages.push({ page, label });
-      if (parity === 0 && seed === seeds[0]) {
+    const pages = labelledPages(headlines, seed);
+    if (parity === 0 && seed === seeds[0]) {
+      for (const { page, label } of pages) {
         const k = kindOf(label);
         density.set(k, [...(density.get(k) ?? []), linkDensity(page)]);
       }
@@ -99,16 +89,7 @@ for (const parity of [0, 1]) {
       const target = key.split('|')[0];
       const probs = pages.map(({ page }) => model.pageProbability(page));
       const ys = pages.map(({ label }) => (label === target ? 1 : 0) as 0 | 1);
-      const count = (t: number): { p: number; r: number } => {
-        let tp = 0, fp = 0, fn = 0;
-        probs.forEach((pr, i) => {
-          if (pr >= t) {
-            if (ys[i]) tp++;
-            else fp++;
-          } else if (ys[i]) fn++;
-        });
-        return { p: tp + fp === 0 ? 0 : tp / (tp + fp), r: tp + fn === 0 ? 0 : tp / (tp + fn) };
-      };
+      const count = (t: number): { p: number; r: number } => precisionRecallAt(probs, ys, t);
       // the best F1 point at any threshold, chosen on this web itself (an oracle bound, not a result)
       const best = count(bestF1Threshold(probs, ys));
       const cell = { ...count(model.threshold), auc: binaryMetrics(probs, ys).auc, bestP: best.p, bestR: best.r, t: model.threshold };
