@@ -21,6 +21,7 @@ import { linkGrams } from '../src/relevance/model.ts';
 import { binaryMetrics, kFoldIndices } from '../src/relevance/learn/metrics.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { getSegmenter } from '../src/relevance/text/segmenter.ts';
+import { precisionRecallAt } from './lib/judge.ts';
 
 const { values } = parseArgs({ options: { words: { type: 'boolean', default: false }, 'min-df': { type: 'string' } } });
 const CORPUS = fileURLToPath(new URL('../../shared/corpora/tnews/tnews-dev.ndjson', import.meta.url));
@@ -35,11 +36,8 @@ const feats = rows.map((r) => [
   ...(values.words ? tokenize(r.sentence, { segmenter }).map((w) => `w:${w}`) : []),
 ]);
 const prAt = (p: number[], y: (0 | 1)[], t: number): [number, number] => {
-  let tp = 0, fp = 0, fn = 0;
-  p.forEach((v, i) => {
-    if (v >= t) { if (y[i]) tp++; else fp++; } else if (y[i]) fn++;
-  });
-  return [tp + fp === 0 ? 0 : tp / (tp + fp), tp / (tp + fn)];
+  const { p: precision, r: recall } = precisionRecallAt(p, y, t);
+  return [precision, recall];
 };
 for (const task of ['news_finance', 'news_sports', 'news_tech']) {
   const labels = rows.map((r) => (r.label_desc === task ? 1 : 0) as 0 | 1);
