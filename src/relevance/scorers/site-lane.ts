@@ -42,8 +42,7 @@
  * per lift O(hosts + maxPerHost). Deterministic.
  */
 import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } from '../../types.ts';
-import { numberParam } from './hits.ts';
-import type { ScorerContext } from './context.ts';
+import { numberParam, type ScorerContext } from './context.ts';
 import { Lru } from '../../util/lru.ts';
 import { hostOfCanonical } from '../../urls/canonical.ts';
 import { Bloom, LIFT_SCORE, RecentHarvest, phi } from './explore.ts';
