@@ -1,6 +1,7 @@
 // The link-graph strategies (docs/algorithms.md#hits, docs/algorithms.md#ipagerank)
 // driven through pageRelevance / linkScore / observe / rescore with fake
 // pages, as the classify stage and the frontier sink call them.
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../src/errors.ts';
@@ -334,7 +335,6 @@ async function fingerprint(make: (ctx: ScorerContext) => GraphScorer): Promise<{
     updates += v.updates?.length ?? 0;
     out.push(v.scores, v.updates);
   }
-  const { createHash } = await import('node:crypto');
   return { digest: createHash('sha256').update(JSON.stringify(out)).digest('hex').slice(0, 16), rounds: scorer.stats().rounds, updates, nodes: scorer.stats().nodes };
 }
 
