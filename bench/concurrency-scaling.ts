@@ -44,9 +44,7 @@ import { parseArgs } from 'node:util';
 import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
 import { REPO, RUN_DIST, binNodeSetup, codeVersion, fmt, machine, measure, processCpuSeconds, spread, startProxy, type ProxyChild } from './lib/measure.ts';
 import { resultsDoc, writeSection } from './lib/sections.ts';
-
-const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
-const SYNTH_TOPIC = 'astronomy';
+import { SYNTH_SPEC, SYNTH_TOPIC, synthSpecArg } from './lib/synthetic.ts';
 
 const { values } = parseArgs({
   options: {
@@ -100,7 +98,7 @@ await writeFile(topicFile, JSON.stringify(synth.topicFile(SYNTH_TOPIC)));
 const proxies = new Map<number, ProxyChild>();
 for (const latencyMs of latencies) {
   proxies.set(latencyMs, await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'),
-    `${webSpec.seed}:${webSpec.pages}:${webSpec.hosts}`, '--latency-ms', String(latencyMs)]));
+    synthSpecArg(webSpec), '--latency-ms', String(latencyMs)]));
 }
 const bin = binNodeSetup();
 const loadBefore = os.loadavg()[0];

@@ -31,6 +31,7 @@ import { parseStage } from '../src/stages/parse.ts';
 import type { CrawlItem } from '../src/types.ts';
 import { codeVersion, fmt, machine } from './lib/measure.ts';
 import { resultsDoc, writeSection } from './lib/sections.ts';
+import { SYNTH_SPEC } from './lib/synthetic.ts';
 
 const { values } = parseArgs({
   options: { pages: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } },
@@ -40,7 +41,7 @@ const nPages = Number(values.pages);
 const rounds = Number(values.rounds);
 if (!Number.isInteger(nPages) || nPages < 1 || !Number.isInteger(rounds) || rounds < 1) throw new Error('--pages and --rounds must be positive integers');
 
-const web = new SyntheticWeb({ seed: 1, pages: 1_000_000, hosts: 10_000 });
+const web = new SyntheticWeb(SYNTH_SPEC);
 let seed = 12345;
 const rand = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
 const pages: { url: string; body: Buffer }[] = [];

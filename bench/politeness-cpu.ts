@@ -32,9 +32,7 @@ import { parseArgs } from 'node:util';
 import { startSyntheticProxy } from '../fixtures/serve-synthetic.ts';
 import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
 import { REPO, binNodeSetup, cell, codeVersion, fmt, machine, measure, spread } from './lib/measure.ts';
-
-const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
-const SYNTH_TOPIC = 'astronomy';
+import { SYNTH_SPEC, SYNTH_TOPIC } from './lib/synthetic.ts';
 
 const { values } = parseArgs({
   options: {

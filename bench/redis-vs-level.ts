@@ -21,9 +21,7 @@ import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
 import { RedisStore, crawlKeys } from '../src/store/redis.ts';
 import { startRedis } from '../test/helpers/redis.ts';
 import { REPO, binNodeSetup, cell, codeVersion, fmt, machine, measure, spread, startProxy } from './lib/measure.ts';
-
-const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
-const SYNTH_TOPIC = 'astronomy';
+import { SYNTH_SPEC, SYNTH_TOPIC, synthSpecArg } from './lib/synthetic.ts';
 
 const { values } = parseArgs({
   options: {
@@ -60,7 +58,7 @@ const synth = new SyntheticWeb(SYNTH_SPEC);
 const seeds = synth.seeds(SYNTH_TOPIC, 3);
 const topicFile = path.join(tmp, 'topic.json');
 await writeFile(topicFile, JSON.stringify(synth.topicFile(SYNTH_TOPIC)));
-const proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'), `${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}`]);
+const proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'), synthSpecArg()]);
 const redis = await startRedis(aof === undefined ? {} : { aof });
 const admin = new Redis(redis.port, '127.0.0.1');
 const bin = binNodeSetup();

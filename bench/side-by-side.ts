@@ -44,11 +44,9 @@ import {
   type ProxyChild, type RunResult,
 } from './lib/measure.ts';
 import { resultsDoc, writeSection, writeSplitSection } from './lib/sections.ts';
+import { SYNTH_SPEC, SYNTH_TOPIC, synthSpecArg } from './lib/synthetic.ts';
 import { WEBKB_COURSE_TOPIC, WEBKB_LABELS, WEBKB_SEEDS, WEBKB_WARC } from './lib/webkb.ts';
 
-/** The synthetic web served (serve-synthetic's defaults) and the topic crawled in it. */
-const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
-const SYNTH_TOPIC = 'astronomy';
 /** The contenders that are focuscrawl crawls, named by strategy. */
 const STRATEGIES = ['best-first', 'nb-link', 'hits', 'ipagerank'] as const;
 const CONTENDERS = [...STRATEGIES, 'crawlee-memory', 'crawlee-persisted', 'ceiling', 'ceiling-parse'] as const;
@@ -182,8 +180,7 @@ async function main(): Promise<number> {
       const synth = new SyntheticWeb(SYNTH_SPEC);
       seeds = synth.seeds(SYNTH_TOPIC, 3);
       await writeFile(topicFile, JSON.stringify(synth.topicFile(SYNTH_TOPIC)));
-      proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'),
-        `${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}`]);
+      proxy = await startProxy('synthetic proxy', ['--import', 'tsx', path.join(REPO, 'fixtures/serve-synthetic.ts'), synthSpecArg()]);
     }
     const proxyUrl = proxy.url;
     process.stderr.write(`side-by-side: ${web} through ${proxyUrl}; ${warmup} warm-up + ${runs} runs of ${pages} pages; ${contenders.join(', ')}\n`);
@@ -306,7 +303,7 @@ async function main(): Promise<number> {
   const what = web === 'webkb'
     ? 'the WebKB archive (`focuscrawl replay`), seeds the Cornell, Texas and Washington CS home pages; the archive answers 404 ' +
       'for most links that leave it, and those answers count as pages for every contender'
-    : `the synthetic web (\`fixtures/serve-synthetic.ts ${SYNTH_SPEC.seed}:${SYNTH_SPEC.pages}:${SYNTH_SPEC.hosts}\`, English pages), ` +
+    : `the synthetic web (\`fixtures/serve-synthetic.ts ${synthSpecArg()}\`, English pages), ` +
       `seeds three ${SYNTH_TOPIC} home pages, best-first topic ${SYNTH_TOPIC}`;
   const politeNote = `Politeness on for every contender, each by its own rule: focuscrawl \`--per-host 1 --delay-ms ${POLITE_DELAY_MS}\` ` +
     `(its defaults, given explicitly so they apply to the proxy's answers), Crawlee \`sameDomainDelaySecs: ${POLITE_DELAY_MS / 1000}\` ` +

@@ -217,8 +217,8 @@ export async function createReplayServer(opts: ReplayServerOptions): Promise<Rep
 
 // ---- crawl ----------------------------------------------------------------------------
 
-/** CrawlConfig fields that crawl() fills itself or exposes under another name. */
-type Internal = 'seeds' | 'topic' | 'strategy' | 'storeDir' | 'fresh' | 'output' | 'log' | 'quiet' | 'logStats' | 'progress' | 'logFormat' | 'delayExplicit';
+/** CrawlConfig fields that crawl() fills itself or exposes under another name, and test hooks. */
+type Internal = 'seeds' | 'topic' | 'strategy' | 'storeDir' | 'fresh' | 'output' | 'log' | 'quiet' | 'logStats' | 'progress' | 'logFormat' | 'delayExplicit' | 'parseFaults';
 
 /**
  * Options of {@link crawl}: the flags of `focuscrawl crawl` (docs/cli.md), as

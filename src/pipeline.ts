@@ -303,7 +303,7 @@ async function runStages(r: ResolvedConfig, c: Crawl, dedup: NearDuplicates | nu
   const timeLimit = Number.isFinite(r.maxTime) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, c.started + r.maxTime - Date.now())) : undefined;
   live.start();
   c.reporter = live;
-  const pool = r.workersResolved === 0 ? null : new ParsePool({ size: r.workersResolved, parse: parseOptionsOf(r), fingerprint: workerFingerprint(r) });
+  const pool = r.workersResolved === 0 ? null : new ParsePool({ size: r.workersResolved, parse: parseOptionsOf(r), fingerprint: workerFingerprint(r), faults: r.parseFaults });
   const run: Run = { scheduler, inflight, ctx, dedup, live, output, signal: ac.signal, outputStages, pool };
   const watchdog = watchStall(r, c, run, (err) => ac.abort(err));
   process.on('beforeExit', watchdog.onIdle);

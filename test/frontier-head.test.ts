@@ -7,6 +7,41 @@ import type { FrontierEntry } from '../src/types.ts';
 import { firstN } from '../src/util/iter.ts';
 import { seededRandom as prng } from '../src/util/random.ts';
 
+/**
+ * The hosts of a random crawl on a fake clock, for the gate: each host is
+ * ready at a time, or busy (Infinity) while a request to it is in flight.
+ */
+function randomHosts(rnd: () => number): { readonly gate: HostGate; waiting(host: string): boolean; busy(host: string): void; step(r: number, head: FrontierHead): boolean } {
+  const state = new Map<string, number>(); // host -> ready at (Infinity: busy)
+  let clock = 0;
+  return {
+    gate: { now: () => clock, readyAt: (h) => state.get(h) ?? 0 },
+    /** the host's time has not come */
+    waiting: (host) => (state.get(host) ?? 0) > clock,
+    busy: (host) => void state.set(host, Infinity),
+    /**
+     * One step of the crawl's time for a draw r: below 0.15 the clock moves
+     * on; below 0.3 a request ends (its host waits a delay, `head` is told);
+     * false (nothing done) from 0.3 up
+     */
+    step(r, head) {
+      if (r < 0.15) {
+        clock += Math.floor(rnd() * 300);
+      } else if (r < 0.3) {
+        const busy = [...state].filter(([, at]) => at === Infinity);
+        if (busy.length > 0) {
+          const [host] = busy[Math.floor(rnd() * busy.length)];
+          state.set(host, clock + Math.floor(rnd() * 500));
+          head.release(host);
+        }
+      } else {
+        return false;
+      }
+      return true;
+    },
+  };
+}
+
 const U = (p: string) => `http://h${p.length % 3}.test/${p}`;
 
 function seed(p: string, score: number): FrontierEntry {
@@ -593,29 +628,19 @@ describe('FrontierHead.take with a HostGate', () => {
       const rows = Array.from({ length: 40 }, fresh);
       const gated = await headOf(rows);
       const plain = await headOf(rows);
-      const state = new Map<string, number>(); // host -> ready at (Infinity: busy)
-      const gate: HostGate = { now: () => clock, readyAt: (h) => state.get(h) ?? 0 };
-      let clock = 0;
+      const crawl = randomHosts(rnd);
       const inflight = new Set<string>();
       let fallbackHosts = new Set<string>();
       const verdict = ({ entry }: KeyedEntry): Verdict => {
         if (inflight.has(entry.url)) return 'skip';
         const host = new URL(entry.url).host;
-        if ((state.get(host) ?? 0) > clock) return 'skip';
+        if (crawl.waiting(host)) return 'skip';
         return fallbackHosts.has(host) ? 'fallback' : 'take';
       };
       for (let step = 0; step < 200; step++) {
         const r = rnd();
-        if (r < 0.15) {
-          clock += Math.floor(rnd() * 300);
-        } else if (r < 0.3) {
-          // a request ends: its host waits a delay
-          const busy = [...state].filter(([, at]) => at === Infinity);
-          if (busy.length > 0) {
-            const [host] = busy[Math.floor(rnd() * busy.length)];
-            state.set(host, clock + Math.floor(rnd() * 500));
-            gated.release(host);
-          }
+        if (crawl.step(r, gated)) {
+          // time passed, or a request ended
         } else if (r < 0.4) {
           // the store commits: new links, and a buffered entry goes (an in-flight one, rescored)
           const added = Array.from({ length: Math.floor(rnd() * 4) }, fresh);
@@ -629,12 +654,9 @@ describe('FrontierHead.take with a HostGate', () => {
           fallbackHosts = new Set(hosts.filter(() => rnd() < 0.2));
           const above = rnd() < 0.2 ? Math.floor(rnd() * 4) - 0.5 : -Infinity;
           const want = plain.take(verdict, above);
-          const got = gated.take(verdict, above, gate);
+          const got = gated.take(verdict, above, crawl.gate);
           assert.equal(got?.key ?? null, want?.key ?? null, `trial ${trial}, step ${step}`);
-          if (got !== null) {
-            const host = new URL(got.entry.url).host;
-            state.set(host, Infinity);
-          }
+          if (got !== null) crawl.busy(new URL(got.entry.url).host);
         }
         assert.equal(gated.size, plain.size);
       }
@@ -743,23 +765,13 @@ describe('FrontierHead.scanBeyond', () => {
       const plain = headOver(store, 8).head;
       while (gated.size < 8) await gated.grow();
       while (plain.size < 8) await plain.grow();
-      const state = new Map<string, number>(); // host -> ready at (Infinity: busy)
-      let clock = 0;
-      const gate: HostGate = { now: () => clock, readyAt: (h) => state.get(h) ?? 0 };
+      const crawl = randomHosts(rnd);
       const inflight = new Set<string>();
-      const verdict = ({ entry }: KeyedEntry): Verdict =>
-        inflight.has(entry.url) || (state.get(new URL(entry.url).host) ?? 0) > clock ? 'skip' : 'take';
+      const verdict = ({ entry }: KeyedEntry): Verdict => (inflight.has(entry.url) || crawl.waiting(new URL(entry.url).host) ? 'skip' : 'take');
       for (let step = 0; step < 150; step++) {
         const r = rnd();
-        if (r < 0.15) {
-          clock += Math.floor(rnd() * 300);
-        } else if (r < 0.3) {
-          const busy = [...state].filter(([, at]) => at === Infinity);
-          if (busy.length > 0) {
-            const [host] = busy[Math.floor(rnd() * busy.length)];
-            state.set(host, clock + Math.floor(rnd() * 500));
-            gated.release(host);
-          }
+        if (crawl.step(r, gated)) {
+          // time passed, or a request ended
         } else if (r < 0.4) {
           // the store commits new links beyond the buffer, and an in-flight URL's entry leaves
           const added = Array.from({ length: Math.floor(rnd() * 4) }, fresh);
@@ -772,12 +784,12 @@ describe('FrontierHead.scanBeyond', () => {
           plain.apply({ added, removed });
         } else {
           const want = await plain.scanBeyond(verdict);
-          const got = await gated.scanBeyond(verdict, undefined, gate);
+          const got = await gated.scanBeyond(verdict, undefined, crawl.gate);
           assert.equal(got?.key ?? null, want?.key ?? null, `trial ${trial}, step ${step}`);
           outcomes[got === null ? 'none' : 'found']++;
           if (got !== null) {
             inflight.add(got.entry.url);
-            state.set(new URL(got.entry.url).host, Infinity);
+            crawl.busy(new URL(got.entry.url).host);
           }
         }
       }

@@ -1,10 +1,12 @@
 // The link-graph strategies (docs/algorithms.md#hits, docs/algorithms.md#ipagerank)
 // driven through pageRelevance / linkScore / observe / rescore with fake
 // pages, as the classify stage and the frontier sink call them.
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../src/errors.ts';
-import { createHitsScorer, HITS_DEFAULTS, type GraphScorer } from '../src/relevance/scorers/hits.ts';
+import type { GraphScorer } from '../src/relevance/graph/periodic.ts';
+import { createHitsScorer, HITS_DEFAULTS } from '../src/relevance/scorers/hits.ts';
 import { createIPageRankScorer } from '../src/relevance/scorers/ipagerank.ts';
 import type { ScorerContext } from '../src/relevance/scorers/context.ts';
 import { classifyStage } from '../src/stages/classify.ts';
@@ -311,3 +313,37 @@ test('ipagerank: the graph stays within its caps over 100,000 observed links', (
 function close(actual: number, expected: number, what: string, eps = 1e-9): void {
   assert.ok(Math.abs(actual - expected) < eps, `${what}: ${actual} != ${expected}`);
 }
+
+/**
+ * A fingerprint of everything a graph scorer hands out on a small, capped
+ * graph (evictions included): every link score and every re-score, to the
+ * last bit (JSON keeps a double exactly).
+ */
+async function fingerprint(make: (ctx: ScorerContext) => GraphScorer): Promise<{ digest: string; rounds: number; updates: number; nodes: number }> {
+  const { ctx, judged } = context({ p: 4, maxNodes: 60, maxEdges: 120, maxOutEdges: 6 });
+  const scorer = make(ctx);
+  const anchors = ['photovoltaic', 'solar energy', 'solar', 'read more', 'recipes', 'photovoltaic panels'];
+  const out: unknown[] = [];
+  let updates = 0;
+  for (let i = 0; i < 60; i++) {
+    const links: Array<[string, string]> = [];
+    for (let k = 0; k < 7; k++) {
+      const t = (i * 7 + k * 13) % 97;
+      links.push([`http://t${t % 5}.test/p${t}`, anchors[(i + k) % anchors.length]]);
+    }
+    const v = await visit(scorer, judged, `http://t${i % 5}.test/p${(i * 31) % 97}`, page(i % 4 === 0 ? 'cooking' : `solar energy ${i}`, links), ((i * 17) % 10) / 10);
+    updates += v.updates?.length ?? 0;
+    out.push(v.scores, v.updates);
+  }
+  return { digest: createHash('sha256').update(JSON.stringify(out)).digest('hex').slice(0, 16), rounds: scorer.stats().rounds, updates, nodes: scorer.stats().nodes };
+}
+
+// Guards the extraction of the round machinery both graph scorers share
+// (src/relevance/graph/periodic.ts): the digests were recorded before it.
+test('hits and ipagerank hand out the same scores and re-scores as before the shared round helper', async () => {
+  const hits = await fingerprint(createHitsScorer);
+  const ipr = await fingerprint(createIPageRankScorer);
+  for (const r of [hits, ipr]) assert.ok(r.rounds > 3 && r.updates > 0 && r.nodes > 50, `rounds, re-scores and a full graph: ${JSON.stringify({ hits, ipr })}`);
+  assert.equal(hits.digest, '33929a1ca7994afb');
+  assert.equal(ipr.digest, '09df83c7790fe588');
+});

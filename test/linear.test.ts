@@ -117,6 +117,28 @@ test('a linear model file (version 3) round-trips; a version 2 file loads and sc
   assert.equal(old.linkProbability('基金下调', '债券'), nb.model.linkProbability('基金下调', '债券'));
 });
 
+// Versions 3 and 4 wrote features as object keys, and a feature named
+// `__proto__` was lost (set the object's prototype instead); version 5
+// keeps the names in an array. Guards that it stays so, through training too.
+test('a version 5 linear model with features named __proto__ and constructor round-trips and scores as saved', () => {
+  const data = noisy(300, 13).map(({ features: [f, ...noise], label }) => ({ features: [f === 'good' ? '__proto__' : 'constructor', 'toString', ...noise], label }));
+  const clf = LinearClassifier.train(data, { seed: 2 });
+  assert.ok(clf.weightOf('__proto__') > 0 && clf.weightOf('constructor') < 0, `weights ${clf.weightOf('__proto__')}, ${clf.weightOf('constructor')}`);
+  const text = JSON.stringify(clf.toJSON());
+  const json = JSON.parse(text) as LinearCompactJSON;
+  for (const f of ['__proto__', 'constructor', 'toString']) assert.ok(json.names.includes(f), `${f} is in the saved names`);
+  const loaded = LinearClassifier.fromJSON(json, 'compact');
+  assert.equal(JSON.stringify(loaded.toJSON()), text, 'saved again: the same file');
+  for (const f of ['__proto__', 'constructor']) {
+    assert.equal(loaded.weightOf(f), json.weights[json.names.indexOf(f)] * json.scale);
+    assert.equal(loaded.idf.get(f), clf.idf.get(f));
+  }
+  for (const x of [['__proto__', 'n1'], ['constructor', 'n1'], ['__proto__'], ['constructor', 'toString'], ['n2']]) {
+    assert.ok(Math.abs(loaded.probability(x) - clf.probability(x)) < 1e-4, `${x}: ${loaded.probability(x)} vs ${clf.probability(x)}`);
+  }
+  assert.ok(loaded.probability(['__proto__', 'n1']) > 0.9 && loaded.probability(['constructor', 'n1']) < 0.1);
+});
+
 test('linear parts (version 5, with and without rivals) save, load and save to the same JSON', async () => {
   // issue 24: fromJSON fills the scoring table's typed arrays without Maps;
   // a file loaded and saved again must be the same file

@@ -147,6 +147,11 @@ export interface CrawlConfig {
    */
   workers?: number;
   /**
+   * test hook, never set by the CLI: the parse workers fail on purpose for
+   * URLs with `throw` or `crash` in them (ParsePoolOptions.faults)
+   */
+  parseFaults?: boolean;
+  /**
    * HTTP timeouts in ms: connect, complete headers, gap between body chunks,
    * and the whole of one request (defaults 10 000, 20 000, 30 000, 60 000)
    */

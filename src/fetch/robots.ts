@@ -99,8 +99,8 @@ interface Entry {
   code?: RobotsFailureCode;
   /** the entry is fetched again at or after this time */
   expires: number;
-  /** estimated memory, bytes */
-  size?: number;
+  /** estimated memory, bytes (ENTRY_BYTES, plus the rules' text when parsed) */
+  size: number;
 }
 
 /** Estimated memory of an entry without a body. */
@@ -177,7 +177,7 @@ export class RobotsCache {
     this.#evicted = new Lru(capacity);
     this.#cache = new Lru(capacity, {
       onEvict: (origin, entry) => {
-        this.#bytes -= entry.size ?? ENTRY_BYTES;
+        this.#bytes -= entry.size;
         if (this.#now() < entry.expires) this.#evicted.set(origin, entry.expires);
       },
     });
@@ -192,9 +192,9 @@ export class RobotsCache {
     const old = this.#cache.peek(origin);
     if (old !== undefined) {
       this.#cache.delete(origin);
-      this.#bytes -= old.size ?? ENTRY_BYTES;
+      this.#bytes -= old.size;
     }
-    this.#bytes += entry.size ?? ENTRY_BYTES;
+    this.#bytes += entry.size;
     this.#cache.set(origin, entry);
     while (this.#bytes > this.#maxCachedBytes && this.#cache.size > 1) this.#cache.evictOldest();
   }
@@ -297,7 +297,7 @@ export class RobotsCache {
       const code = (err as { code?: unknown } | null)?.code;
       if (typeof code === 'string' && PASSED_THROUGH.has(code)) {
         const failure = code as RobotsFailureCode;
-        entry = { robot: null, crawlDelayMs: null, unavailable: `${robotsUrl} could not be fetched: ${why}`, code: failure, expires: this.#now() + this.#ttlMs };
+        entry = { robot: null, crawlDelayMs: null, unavailable: `${robotsUrl} could not be fetched: ${why}`, code: failure, expires: this.#now() + this.#ttlMs, size: ENTRY_BYTES };
         // no answer: not cached, the next check (a retry) asks again
         if (failure !== 'FC_BAD_HOST') return entry;
       } else {
@@ -316,13 +316,13 @@ export class RobotsCache {
       return { robot, crawlDelayMs: delayMs(robot.getCrawlDelay(this.#ua)), unavailable: null, expires, size: ENTRY_BYTES + 2 * cut.length };
     }
     if (status >= 300 && status < 500 && status !== 429) {
-      return { robot: null, crawlDelayMs: null, unavailable: null, expires };
+      return { robot: null, crawlDelayMs: null, unavailable: null, expires, size: ENTRY_BYTES };
     }
     return this.#unavailable(`${robotsUrl} answered ${status}; ${new URL(robotsUrl).origin} is off limits`);
   }
 
   #unavailable(message: string): Entry {
-    return { robot: null, crawlDelayMs: null, unavailable: message, expires: this.#now() + this.#unavailableMs };
+    return { robot: null, crawlDelayMs: null, unavailable: message, expires: this.#now() + this.#unavailableMs, size: ENTRY_BYTES };
   }
 }
 

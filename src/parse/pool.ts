@@ -80,8 +80,8 @@ export interface ParsePoolOptions {
   fingerprint?: FingerprintOptions;
   /**
    * test hook: the workers fail on purpose for URLs with `throw` or `crash`
-   * in them (src/parse/worker.ts); default: FOCUSCRAWL_TEST_PARSE_FAULTS=1
-   * in the environment (how the CLI tests set it)
+   * in them (src/parse/worker.ts); default false (CrawlConfig.parseFaults
+   * sets it for a crawl)
    */
   faults?: boolean;
 }
@@ -157,7 +157,7 @@ export class ParsePool {
 
   #start(): Slot {
     const worker = new Worker(this.#entry, {
-      workerData: { faults: this.#opts.faults ?? process.env.FOCUSCRAWL_TEST_PARSE_FAULTS === '1' },
+      workerData: { faults: this.#opts.faults === true },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       // the worker's own output would interleave with the records: it has none, but never stdout
       stdout: true,

@@ -3,6 +3,8 @@
  * judge (so `relevance` in the output means the same whatever the strategy)
  * and differs in how it scores links.
  */
+import { UsageError } from '../../errors.ts';
+import type { NumberBounds } from '../graph/periodic.ts';
 import type { TopicModel } from '../topic.ts';
 import type { ParsedPage, Scorer } from '../../types.ts';
 
@@ -60,3 +62,20 @@ export interface ScorerContext {
 
 /** Builds a strategy's scorer. */
 export type ScorerFactory = (ctx: ScorerContext) => Scorer;
+
+/** A number parameter from ctx.params within [min, max] (integer when asked); UsageError (FC_USAGE) otherwise. */
+export function numberParam(
+  ctx: ScorerContext,
+  strategy: string,
+  name: string,
+  fallback: number,
+  { min = -Infinity, max = Infinity, integer = false }: NumberBounds = {},
+): number {
+  const raw = ctx.params[name];
+  if (raw === undefined) return fallback;
+  const v = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw new UsageError(`${strategy}: parameter ${name} must be ${integer ? 'an integer' : 'a number'} in [${min}, ${max}], got ${JSON.stringify(raw)}`);
+  }
+  return v;
+}

@@ -58,8 +58,7 @@
  * Deterministic: no randomness, the same inputs give the same lifts.
  */
 import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } from '../../types.ts';
-import { numberParam } from './hits.ts';
-import type { ScorerContext } from './context.ts';
+import { numberParam, type ScorerContext } from './context.ts';
 import { Lru } from '../../util/lru.ts';
 
 /** The priority a lifted URL gets: above every strategy's scores (≤ a few units), below the seeds' (1e6, src/pipeline.ts). */

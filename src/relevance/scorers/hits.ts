@@ -41,103 +41,12 @@
  * have.
  */
 import { UsageError } from '../../errors.ts';
-import { CrawlGraph } from '../graph/link-graph.ts';
 import { hits } from '../graph/hits.ts';
+import { GRAPH_DEFAULTS, graphParams, pageCanonicalizer, PeriodicGraph, type GraphScorer, type NumberBounds } from '../graph/periodic.ts';
 import { VectorPool } from '../graph/vector-pool.ts';
-import { canonicalizer } from '../../urls/canonical.ts';
-import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } from '../../types.ts';
+import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore } from '../../types.ts';
 import { anchorSimilarity } from './best-first.ts';
-import type { ScorerContext } from './context.ts';
-
-/**
- * Round and size parameters shared by the graph strategies (hits,
- * ipagerank): bounded power iteration on a capped graph, so each round costs
- * the same however long the crawl runs.
- */
-export const GRAPH_DEFAULTS = {
-  /** relevance at or above this makes a page relevant */
-  threshold: 0.2,
-  /** power iterations per round at most */
-  iterations: 10,
-  /** a round stops early when the L1 change of one iteration is below this */
-  tol: 1e-4,
-  /** 1: a round starts from the previous round's values; 0: cold start, as in the papers (for comparison) */
-  warm: 1,
-  /** cap on graph nodes */
-  maxNodes: 50_000,
-  /** cap on graph edges */
-  maxEdges: 100_000,
-  /** edges taken from one page at most (its first links) */
-  maxOutEdges: 200,
-  /**
-   * new priorities handed out per round at most (2 per page of a round).
-   * Each one moves a frontier entry in the store: over 15,000 synthetic
-   * pages ipagerank cost 1.75× best-first's CPU at 2,000 per 100-page round
-   * and 1.06× at 200, with WebKB's pages-to-recall within 1% (BENCHMARKS.md).
-   * Only moves that reach the frontier head's floor count (Scorer.rescore):
-   * on the synthetic web that cut ipagerank's moves by a third and its
-   * CPU per page by 8% at 50,000 pages (BENCHMARKS.md, 2026-11-26)
-   */
-  maxRescore: 200,
-  /** a queued URL is re-scored only when its value moved by more than this */
-  epsilon: 1e-3,
-  /**
-   * edge visits per warm-started round at most: a round runs
-   * min(iterations, maxWork / (edges · visits per iteration)), at least 1,
-   * iterations (roundIterations); 0: off. A HITS iteration visits every
-   * edge twice, an IPageRank one once, so hits keeps all 10 iterations up
-   * to 25,000 edges and ipagerank up to 50,000; at the 100,000-edge cap a
-   * hits round runs 2 (7.8 to 2.8 ms), and the links' structure terms stay
-   * as close to HITS' fixed point as with 10 (bench/hits-convergence.ts,
-   * BENCHMARKS.md): warm starts carry the iterations over from round to
-   * round, and 100 pages change a capped graph little. WebKB's crawl graphs
-   * stay far below (hits: 6,200 edges)
-   */
-  maxWork: 500_000,
-} as const;
-
-export interface GraphParams {
-  p: number;
-  threshold: number;
-  iterations: number;
-  tol: number;
-  warm: boolean;
-  maxNodes: number;
-  maxEdges: number;
-  maxOutEdges: number;
-  maxRescore: number;
-  epsilon: number;
-  maxWork: number;
-}
-
-/**
- * Power iterations for a round over `edges` edges: all of `iterations` for
- * a cold start (from all ones, few steps are far from the fixed point),
- * otherwise at most `maxWork` edge visits, at least one iteration.
- */
-export function roundIterations(params: Pick<GraphParams, 'iterations' | 'maxWork'>, edges: number, visitsPerEdge: number, warmStart: boolean): number {
-  if (!warmStart || params.maxWork <= 0 || edges <= 0) return params.iterations;
-  return Math.min(params.iterations, Math.max(1, Math.floor(params.maxWork / (edges * visitsPerEdge))));
-}
-
-/** Read and check the shared graph parameters (and the round length p). */
-export function graphParams(num: (name: keyof typeof GRAPH_DEFAULTS | 'p', opts?: Parameters<typeof numberParam>[4]) => number): GraphParams {
-  const maxNodes = num('maxNodes', { min: 10, integer: true });
-  const maxEdges = num('maxEdges', { min: 10, integer: true });
-  return {
-    p: num('p', { min: 1, integer: true }),
-    threshold: num('threshold', { min: 0, max: 1 }),
-    iterations: num('iterations', { min: 1, integer: true }),
-    tol: num('tol', { min: 0 }),
-    warm: num('warm', { min: 0, max: 1, integer: true }) === 1,
-    maxNodes,
-    maxEdges,
-    maxOutEdges: Math.min(num('maxOutEdges', { min: 1, integer: true }), Math.floor(maxNodes / 10), Math.floor(maxEdges / 10)),
-    maxRescore: num('maxRescore', { min: 0, integer: true }),
-    epsilon: num('epsilon', { min: 0 }),
-    maxWork: num('maxWork', { min: 0 }),
-  };
-}
+import { numberParam, type ScorerContext } from './context.ts';
 
 /** Parameters of `hits` and their defaults. */
 export const HITS_DEFAULTS = {
@@ -167,66 +76,9 @@ export const HITS_DEFAULTS = {
   ...GRAPH_DEFAULTS,
 } as const;
 
-/** A number parameter from ctx.params within [min, max] (integer when asked); UsageError (FC_USAGE) otherwise. */
-export function numberParam(
-  ctx: ScorerContext,
-  strategy: string,
-  name: string,
-  fallback: number,
-  { min = -Infinity, max = Infinity, integer = false }: { min?: number; max?: number; integer?: boolean } = {},
-): number {
-  const raw = ctx.params[name];
-  if (raw === undefined) return fallback;
-  const v = typeof raw === 'number' ? raw : Number(raw);
-  if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-    throw new UsageError(`${strategy}: parameter ${name} must be ${integer ? 'an integer' : 'a number'} in [${min}, ${max}], got ${JSON.stringify(raw)}`);
-  }
-  return v;
-}
-
-/** The URLs a fetched item answered under: requested, redirect hops, final (canonical, deduplicated, requested first). */
-export function itemUrls(item: CrawlItem): string[] {
-  const urls = [item.entry.url, ...(item.fetch?.redirects ?? [])];
-  if (item.fetch) urls.push(item.fetch.finalUrl);
-  return [...new Set(urls)];
-}
-
-/**
- * `canonicalize(href)` for the links of a page, computed once per distinct
- * href of the page (pages repeat their links: navigation, "more" links).
- * For callers of linkScore that do not pass the canonical URL (sitemaps,
- * the simulation, tests); in a crawl the classify stage passes it.
- */
-export function pageCanonicalizer(): (page: ParsedPage, href: string) => string | null {
-  const perPage = new WeakMap<ParsedPage, (href: string) => string | null>();
-  return (page, href) => {
-    let canonicalOf = perPage.get(page);
-    if (canonicalOf === undefined) perPage.set(page, (canonicalOf = canonicalizer()));
-    return canonicalOf(href);
-  };
-}
-
-/** What a link-graph scorer can tell about itself (for tests, benchmarks and logs). */
-export interface GraphStats {
-  /** pages observed */
-  pages: number;
-  /** rounds run (HITS or IPageRank power iterations) */
-  rounds: number;
-  /** power iterations run, over all rounds */
-  iterations: number;
-  /** nodes and edges held now */
-  nodes: number;
-  edges: number;
-}
-
-/** A Scorer that keeps a link graph. */
-export interface GraphScorer extends Scorer {
-  stats(): GraphStats;
-}
-
 /** Builds the `hits` scorer (params: HITS_DEFAULTS). Throws UsageError (FC_USAGE) on a bad parameter. */
 export function createHitsScorer(ctx: ScorerContext): GraphScorer {
-  const num = (name: keyof typeof HITS_DEFAULTS, opts?: Parameters<typeof numberParam>[4]): number =>
+  const num = (name: keyof typeof HITS_DEFAULTS, opts?: NumberBounds): number =>
     numberParam(ctx, 'hits', name, HITS_DEFAULTS[name], opts);
   const unit = { min: 0, max: 1 };
   const A = num('A', unit);
@@ -237,7 +89,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
   const beta = num('beta', { min: 0 });
   if (!(beta < alpha)) throw new UsageError(`hits: parameter beta must be below alpha, got alpha ${alpha}, beta ${beta}`);
   const params = graphParams(num);
-  const { p, threshold, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = params;
+  const { p, threshold, tol, warm, maxNodes } = params;
   const tolMax = num('tolMax', { min: 0 });
 
   let authority: Float64Array = new Float64Array(0);
@@ -250,7 +102,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
   const buffers = new VectorPool();
   /** A·(Sim(P) + B·Sim(anchor)), max over the relevant pages linking to the node */
   const base = new Float64Array(maxNodes);
-  const crawl = new CrawlGraph({ maxNodes, maxEdges }, (id) => {
+  const periodic = new PeriodicGraph(params, (id) => {
     base[id] = 0;
     if (id < authority.length) {
       authority[id] = NaN;
@@ -258,18 +110,14 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
       parentHub[id] = 0;
     }
   });
-  const { graph } = crawl;
+  const { crawl, graph } = periodic;
   /**
    * Sim(anchor) of the links of relevant pages by canonical URL (the largest
    * over the page's links to it: the sink queues the best-scored one),
    * computed by linkScore, reused by observe
    */
   const sims = new WeakMap<ParsedPage, Map<string, number>>();
-  let pages = 0;
   let relevantPages = 0;
-  let lastRound = 0;
-  let rounds = 0;
-  let iterationsRun = 0;
   let active = false;
 
   const anchorSim = (anchor: string, context: string): number =>
@@ -306,52 +154,28 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
     },
 
     observe(item: CrawlItem, links: readonly QueuedLink[]): void {
-      pages++;
-      crawl.markFetched(itemUrls(item));
+      const urls = periodic.observed(item);
       const rel = item.relevance ?? 0;
       if (item.error !== undefined || item.page === undefined || rel < threshold) {
-        for (const link of links) {
-          const id = graph.id(link.url);
-          if (id !== undefined) crawl.queued(id, link.score);
-        }
+        periodic.queuedOnly(links);
         return;
       }
       relevantPages++;
-      const edges = Math.min(maxOutEdges, links.reduce((n, l) => n + (l.score >= 0 ? 1 : 0), 0));
-      crawl.reserve(1 + edges, edges, evictionKey);
-      const page = crawl.pageNode(itemUrls(item));
-      const fresh = graph.outDegree(page) === 0; // a page's edges are added once
       const cache = sims.get(item.page);
-      let taken = 0;
-      for (const link of links) {
-        if (link.score < 0 || taken >= edges) {
-          const id = graph.id(link.url);
-          if (id !== undefined) crawl.queued(id, link.score);
-          continue;
-        }
-        taken++;
-        const id = crawl.target(link.url);
-        if (id === page) continue;
+      periodic.addPage(urls, links, periodic.edgeCount(links), evictionKey, (id, link) => {
         const sim = cache?.get(link.url) ?? anchorSim(link.anchor, link.context);
         base[id] = Math.max(base[id], A * (rel + B * sim));
-        crawl.queued(id, link.score);
-        if (fresh) graph.addEdge(page, id);
-      }
+      });
     },
 
-    stats: () => ({ pages, rounds, iterations: iterationsRun, nodes: graph.size, edges: graph.edgeCount }),
+    stats: () => periodic.stats(),
 
     rescore(_frontier, floor = -Infinity): Rescore[] | null {
-      if (pages - lastRound < p) return null;
-      lastRound = pages;
-      if (relevantPages < p) return null;
+      if (!periodic.due() || relevantPages < p) return null;
       active = true;
-      rounds++;
       // tolMax and maxWork only from a warm start: from all ones, small steps do not yet mean near the fixed point
       const prev = warm && authority.length > 0 ? { authority, hub } : null;
-      const iterations = roundIterations(params, graph.edgeCount, 2, prev !== null);
-      const r = hits(graph, prev, { iterations, tol, tolMax: prev === null ? 0 : tolMax, buffers });
-      iterationsRun += r.iterations;
+      const r = hits(graph, prev, { iterations: periodic.roundIterations(2, prev !== null), tol, tolMax: prev === null ? 0 : tolMax, buffers });
       authority = r.authority;
       hub = r.hub;
       if (parentHub.length === authority.length) parentHub.fill(0);
@@ -363,8 +187,7 @@ export function createHitsScorer(ctx: ScorerContext): GraphScorer {
       }
       maxAuthority = maxOf(authority);
       maxHub = maxOf(hub);
-      const updates = crawl.changes(fused, epsilon, maxRescore, floor);
-      return updates.length > 0 ? updates : null;
+      return periodic.finishRound(r.iterations, fused, floor);
     },
   };
 }

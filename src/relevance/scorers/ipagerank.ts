@@ -45,13 +45,12 @@
  * then queued URLs by their IPR, then fetched pages with out-links by
  * their IPR. A round costs O(iterations·maxEdges + maxNodes).
  */
-import { CrawlGraph } from '../graph/link-graph.ts';
 import { DAMPING, ipagerank } from '../graph/ipagerank.ts';
+import { GRAPH_DEFAULTS, graphParams, pageCanonicalizer, PeriodicGraph, itemUrls, type GraphScorer, type NumberBounds } from '../graph/periodic.ts';
 import { VectorPool } from '../graph/vector-pool.ts';
 import { DocFreq } from '../text/vector.ts';
 import type { CrawlItem, PageLink, ParsedPage, QueuedLink, Rescore } from '../../types.ts';
-import type { ScorerContext } from './context.ts';
-import { GRAPH_DEFAULTS, graphParams, itemUrls, numberParam, pageCanonicalizer, roundIterations, type GraphScorer } from './hits.ts';
+import { numberParam, type ScorerContext } from './context.ts';
 
 /** Parameters of `ipagerank` and their defaults. */
 export const IPAGERANK_DEFAULTS = {
@@ -95,12 +94,12 @@ interface PageState {
 
 /** Builds the `ipagerank` scorer (params: IPAGERANK_DEFAULTS). Throws UsageError (FC_USAGE) on a bad parameter. */
 export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
-  const num = (name: keyof typeof IPAGERANK_DEFAULTS, opts?: Parameters<typeof numberParam>[4]): number =>
+  const num = (name: keyof typeof IPAGERANK_DEFAULTS, opts?: NumberBounds): number =>
     numberParam(ctx, 'ipagerank', name, IPAGERANK_DEFAULTS[name], opts);
   const d = num('d', { min: 0.01, max: 0.99 });
   const c = num('c', { min: 0, max: 1 });
   const params = graphParams(num);
-  const { p, threshold, tol, warm, maxNodes, maxEdges, maxOutEdges, maxRescore, epsilon } = params;
+  const { threshold, tol, warm } = params;
   const relatedMinPages = num('relatedMinPages', { min: 1 });
   const relatedLift = num('relatedLift', { min: 1 });
   const relatedCapacity = num('relatedCapacity', { min: 1, integer: true });
@@ -111,10 +110,10 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
   let rank: Float64Array = new Float64Array(0);
   /** the vectors of a round, reused by the next */
   const buffers = new VectorPool();
-  const crawl = new CrawlGraph({ maxNodes, maxEdges }, (id) => {
+  const periodic = new PeriodicGraph(params, (id) => {
     if (id < rank.length) rank[id] = NaN;
   });
-  const { graph } = crawl;
+  const { crawl, graph } = periodic;
   const rankOf = (id: number): number => (id < rank.length && rank[id] >= 0 ? rank[id] : fresh);
   /** Lower goes first: fetched leaves, then queued URLs by IPR, then pages with out-links by IPR. */
   const evictionKey = (id: number): number => {
@@ -163,10 +162,6 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
   };
 
   const canonicalOf = pageCanonicalizer();
-  let pages = 0;
-  let lastRound = 0;
-  let rounds = 0;
-  let iterationsRun = 0;
 
   return {
     name: 'ipagerank',
@@ -206,54 +201,30 @@ export function createIPageRankScorer(ctx: ScorerContext): GraphScorer {
     },
 
     observe(item: CrawlItem, links: readonly QueuedLink[]): void {
-      pages++;
-      const urls = itemUrls(item);
-      crawl.markFetched(urls);
+      const urls = periodic.observed(item);
       const page = item.page;
       if (page !== undefined) {
         const words = ctx.topic.tokens(`${page.blocks.title || page.title}\n${page.blocks.heading}`);
         allTitles.addDocument(words);
         if ((item.relevance ?? 0) >= threshold) relevantTitles.addDocument(words);
       }
-      const edges = item.error === undefined && page !== undefined ? Math.min(maxOutEdges, links.reduce((n, l) => n + (l.score >= 0 ? 1 : 0), 0)) : 0;
+      const edges = item.error === undefined && page !== undefined ? periodic.edgeCount(links) : 0;
       if (edges === 0) {
-        for (const link of links) {
-          const id = graph.id(link.url);
-          if (id !== undefined) crawl.queued(id, link.score);
-        }
+        periodic.queuedOnly(links);
         return;
       }
       const st = stateOf(page!);
-      crawl.reserve(1 + edges, edges, evictionKey);
-      const source = crawl.pageNode(urls);
-      const first = graph.outDegree(source) === 0; // a page's edges are added once
-      let taken = 0;
-      for (const link of links) {
-        if (link.score < 0 || taken >= edges) {
-          const id = graph.id(link.url);
-          if (id !== undefined) crawl.queued(id, link.score);
-          continue;
-        }
-        taken++;
-        const id = crawl.target(link.url);
-        if (id === source) continue;
-        crawl.queued(id, link.score);
-        if (first) graph.addEdge(source, id, st.best.get(link.url) ?? relevanceWeight(link.anchor, link.context));
-      }
+      periodic.addPage(urls, links, edges, evictionKey, undefined, (link) => st.best.get(link.url) ?? relevanceWeight(link.anchor, link.context));
     },
 
-    stats: () => ({ pages, rounds, iterations: iterationsRun, nodes: graph.size, edges: graph.edgeCount }),
+    stats: () => periodic.stats(),
 
     rescore(_frontier, floor = -Infinity): Rescore[] | null {
-      if (pages - lastRound < p) return null;
-      lastRound = pages;
-      rounds++;
+      if (!periodic.due()) return null;
       const prev = warm && rank.length > 0 ? rank : null;
-      const r = ipagerank(graph, prev, { damping: d, iterations: roundIterations(params, graph.edgeCount, 1, prev !== null), tol, buffers, evenSplit });
-      iterationsRun += r.iterations;
+      const r = ipagerank(graph, prev, { damping: d, iterations: periodic.roundIterations(1, prev !== null), tol, buffers, evenSplit });
       rank = r.rank;
-      const updates = crawl.changes(rankOf, epsilon, maxRescore, floor);
-      return updates.length > 0 ? updates : null;
+      return periodic.finishRound(r.iterations, rankOf, floor);
     },
   };
 }

@@ -27,7 +27,10 @@
  * confident unit of the highest mean, so a directory of too few judged pages
  * leaves the choice to its parent. Measured off by default
  * (docs/results/tail.md, "Path units below the host"): no WebKB median or
- * worst cell changed. With D > 0, `maxHosts` and `maxPerHost` count units.
+ * worst cell changed. With D > 0 the caps count units, not hosts:
+ * `maxHosts` bounds hosts and directories together (one LRU),
+ * `maxPerHost` the queue of each unit, and `maxQueued` counts a URL once
+ * in each of its units (up to D + 1 times).
  *
  * The strategy's link scores and page relevance are unchanged; X = 0 does
  * not wrap (paper-faithful). A crawl's default: {@link defaultSiteLane}
@@ -42,8 +45,7 @@
  * per lift O(hosts + maxPerHost). Deterministic.
  */
 import type { CrawlItem, FrontierEntry, PageLink, ParsedPage, QueuedLink, Rescore, Scorer } from '../../types.ts';
-import { numberParam } from './hits.ts';
-import type { ScorerContext } from './context.ts';
+import { numberParam, type ScorerContext } from './context.ts';
 import { Lru } from '../../util/lru.ts';
 import { hostOfCanonical } from '../../urls/canonical.ts';
 import { Bloom, LIFT_SCORE, RecentHarvest, phi } from './explore.ts';
@@ -83,7 +85,9 @@ export const SITE_DEFAULTS = {
    * directory of relevant pages on a mixed host can be the unit taken from
    */
   siteDepth: 0,
+  /** hosts tracked (with siteDepth > 0: hosts and directories together) */
   maxHosts: 2_000,
+  /** queued URLs per host (with siteDepth > 0: per unit) */
   maxPerHost: 500,
   /** queued URLs of all hosts together (when full, the least recently seen host's queue goes) */
   maxQueued: 20_000,
