@@ -7,7 +7,8 @@ import { WARCRecord, WARCSerializer } from 'warcio';
 import { graphLayers, linkLayer } from '../src/relevance/learn/layers.ts';
 import { MultiNB } from '../src/relevance/learn/multi-nb.ts';
 import { Model, ModelError, loadModel, type ModelJSON } from '../src/relevance/model.ts';
-import { createScorer } from '../src/relevance/scorers/index.ts';
+import { createScorer, modelStrategy, needsModel } from '../src/relevance/scorers/index.ts';
+import { DEFAULT_SITE_LANE, defaultSiteLane } from '../src/relevance/scorers/site-lane.ts';
 import { discountedScore, expectedScore, floorScore, layerScore, rankCombine } from '../src/relevance/scorers/context-graph.ts';
 import { RANK_BINS, RunningRank } from '../src/relevance/scorers/running-rank.ts';
 import { seededRandom } from '../src/util/random.ts';
@@ -271,6 +272,21 @@ describe('context-graph combine (issue 22: nb-link with the layers)', () => {
     assert.equal(s.linkScore(link('nbtop'), page, 0), 0.99);
     assert.throws(() => createScorer('context-graph', null, { model, params: { combine: 'sum' } }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE' && /combine/.test((err as Error).message));
   });
+
+  test('nb-link-layers is combine=floor without the page prior, the default of a model with layers, with the site lane', () => {
+    assert.equal(modelStrategy(model), 'nb-link-layers');
+    assert.equal(modelStrategy(fakeModel(null)), 'nb-link');
+    assert.ok(needsModel('nb-link-layers'));
+    assert.equal(defaultSiteLane('nb-link-layers', true), DEFAULT_SITE_LANE);
+    const pages = { ...model, pageLayerProbabilities: () => [0.1, 0.7, 0.1, 0.1], layerTransitions: [0, 1, 2, 3].map((j) => [0, 1, 2, 3].map((k) => (j === k ? 0.7 : 0.1))) };
+    const s = createScorer('nb-link-layers', null, { model: pages });
+    assert.equal(s.name, 'nb-link-layers');
+    for (const a of Object.keys(layersOf)) assert.equal(s.linkScore(link(a), page, 0), floorScore(tOf[a]!, expectedScore(layersOf[a as keyof typeof layersOf], null, null, tOf[a]!, 0.5)));
+    // its parameters can still be overridden
+    const withPages = createScorer('nb-link-layers', null, { model: pages, params: { pageLayers: 1 } });
+    assert.notEqual(withPages.linkScore(link('layertop'), page, 0), s.linkScore(link('layertop'), page, 0));
+    assert.throws(() => createScorer('nb-link-layers', null, { model: fakeModel(null) }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE' && /layers/.test((err as Error).message));
+  });
 });
 
 // ---- training from a WARC ---------------------------------------------------
@@ -368,6 +384,8 @@ describe('train --layers', () => {
     // the scorer runs on it
     createScorer('context-graph', null, { model: loaded });
     createScorer('context-graph', null, { model: loaded, params: { value: 'expected' } }).linkScore(link('Courses'), makePage('Department', {}), 0);
+    // a crawl with it and no --strategy runs nb-link-layers
+    assert.equal(modelStrategy(loaded), 'nb-link-layers');
 
     const withoutPath = join(dir, 'without.json');
     const withoutJson = await train([], withoutPath);
@@ -375,6 +393,7 @@ describe('train --layers', () => {
     const plain = await loadModel(withoutPath);
     assert.equal(plain.topLayer, null);
     assert.equal(plain.layerProbabilities('Courses', ''), null);
+    assert.equal(modelStrategy(plain), 'nb-link');
     assert.throws(() => createScorer('context-graph', null, { model: plain }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE');
 
     // a malformed layers section is FC_BAD_MODEL

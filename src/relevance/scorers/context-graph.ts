@@ -49,10 +49,15 @@
  *   - `floor`: max(t, E), E the `value=expected` score (with the page prior
  *     unless `pageLayers=0`).
  * Needs --model with a `layers` section.
+ *
+ * `nb-link-layers` (its own name: context-graph with `combine=floor,
+ * pageLayers=0`, the variant that passed the rule written before the
+ * leave-one-university-out run) is the default strategy of a crawl whose
+ * model carries layers; nb-link stays the default for a model without.
  */
 import { UsageError } from '../../errors.ts';
 import type { Scorer } from '../../types.ts';
-import type { ScorerContext } from './context.ts';
+import type { LearnedModel, ScorerContext } from './context.ts';
 import { PARENT_RELEVANT_AT } from './nb-link.ts';
 import { RunningRank } from './running-rank.ts';
 
@@ -111,6 +116,20 @@ export function expectedScore(link: readonly number[], page: readonly number[] |
   return v;
 }
 
+/** The parameters `nb-link-layers` adds to context-graph's (the caller's override them). */
+export const NB_LINK_LAYERS_PARAMS: Readonly<Record<string, number | string>> = { combine: 'floor', pageLayers: 0 };
+
+/** Does `model` carry a layered link classifier (`train --layers`)? */
+export function hasLayers(model: LearnedModel | null): boolean {
+  return model !== null && model.layerProbabilities !== undefined && model.layerProbabilities('', '') !== null;
+}
+
+/** `nb-link-layers`: nb-link's t as the floor of the layers' expected value (see the module doc). */
+export function createNbLinkLayersScorer(ctx: ScorerContext): Scorer {
+  if (!hasLayers(ctx.model)) throw new UsageError('--strategy nb-link-layers needs a trained --model with layers (focuscrawl train --warc ... --layers); without layers use nb-link');
+  return { ...createContextGraphScorer({ ...ctx, params: { ...NB_LINK_LAYERS_PARAMS, ...ctx.params } }), name: 'nb-link-layers' };
+}
+
 /** The `combine` rules (see the module doc). */
 export const COMBINE_RULES = ['rankmean', 'rankmax', 'floor'] as const;
 export type CombineRule = (typeof COMBINE_RULES)[number];
@@ -133,7 +152,7 @@ export function floorScore(t: number, expected: number): number {
 export function createContextGraphScorer(ctx: ScorerContext): Scorer {
   const model = ctx.model;
   if (model === null) throw new UsageError('--strategy context-graph needs a trained --model with layers (focuscrawl train --warc ... --layers)');
-  if (model.layerProbabilities === undefined || model.layerProbabilities('', '') === null) {
+  if (!hasLayers(model)) {
     throw new UsageError('--strategy context-graph needs a model with a layered link classifier: this model has none (retrain it with focuscrawl train --warc ... --layers)');
   }
   const value = ctx.params.value ?? 'layer';
