@@ -120,7 +120,7 @@ export function expectedScore(link: readonly number[], page: readonly number[] |
 export const NB_LINK_LAYERS_PARAMS: Readonly<Record<string, number | string>> = { combine: 'floor', pageLayers: 0 };
 
 /** Does `model` carry a layered link classifier (`train --layers`)? */
-export function hasLayers(model: LearnedModel | null): boolean {
+export function hasLayers(model: LearnedModel | null): model is LearnedModel & Required<Pick<LearnedModel, 'layerProbabilities'>> {
   return model !== null && model.layerProbabilities !== undefined && model.layerProbabilities('', '') !== null;
 }
 
