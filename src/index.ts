@@ -28,7 +28,7 @@ import type { CrawlConfig } from './crawl/config.ts';
 import type { CrawlSummary } from './crawl/summary.ts';
 import type { ReplayServer, ReplayServerOptions } from './replay/server.ts';
 import { RobotsCache, type RobotsCacheOptions } from './fetch/robots.ts';
-import { knownStrategies, needsModel } from './relevance/scorers/index.ts';
+import { knownStrategies, modelStrategy, needsModel } from './relevance/scorers/index.ts';
 import { addressGuardStage } from './stages/address-guard.ts';
 import { classifyStage } from './stages/classify.ts';
 import { dedupStage } from './stages/dedup.ts';
@@ -229,7 +229,7 @@ export interface CrawlOptions extends Partial<Omit<CrawlConfig, Internal>> {
   seeds?: string[];
   /** the topic (`loadTopic(file)` or an object); without topic, model or scorer the crawl is breadth-first */
   topic?: Topic | null;
-  /** a name from knownStrategies() (default nb-link with a model, best-first with a topic, else bfs) */
+  /** a name from knownStrategies() (default nb-link-layers with a model that has layers, nb-link with another model, best-first with a topic, else bfs) */
   strategy?: string;
   /**
    * store directory; rerun with the same one to resume. Default: a fresh
@@ -319,7 +319,7 @@ export class CrawlStream extends Readable {
     try {
       const { runCrawl } = await import('./pipeline.ts');
       const focused = o.topic != null || o.model != null || o.scorer !== undefined;
-      const strategy = o.strategy ?? o.scorer?.name ?? (o.model != null ? 'nb-link' : focused ? 'best-first' : 'bfs');
+      const strategy = o.strategy ?? o.scorer?.name ?? (o.model != null ? modelStrategy(o.model) : focused ? 'best-first' : 'bfs');
       if (o.scorer === undefined) {
         if (!knownStrategies().includes(strategy)) throw new UsageError(`unknown strategy ${JSON.stringify(strategy)}; known: ${knownStrategies().join(', ')}`);
         if (needsModel(strategy) && o.model == null) throw new UsageError(`strategy ${strategy} needs a model (loadModel)`);

@@ -7,8 +7,11 @@ import { WARCRecord, WARCSerializer } from 'warcio';
 import { graphLayers, linkLayer } from '../src/relevance/learn/layers.ts';
 import { MultiNB } from '../src/relevance/learn/multi-nb.ts';
 import { Model, ModelError, loadModel, type ModelJSON } from '../src/relevance/model.ts';
-import { createScorer } from '../src/relevance/scorers/index.ts';
-import { discountedScore, expectedScore, layerScore } from '../src/relevance/scorers/context-graph.ts';
+import { createScorer, modelStrategy, needsModel } from '../src/relevance/scorers/index.ts';
+import { DEFAULT_SITE_LANE, defaultSiteLane } from '../src/relevance/scorers/site-lane.ts';
+import { discountedScore, expectedScore, floorScore, layerScore, rankCombine } from '../src/relevance/scorers/context-graph.ts';
+import { RANK_BINS, RunningRank } from '../src/relevance/scorers/running-rank.ts';
+import { seededRandom } from '../src/util/random.ts';
 import type { LearnedModel } from '../src/relevance/scorers/context.ts';
 import { runTrain } from '../src/commands/train.ts';
 import { readWarc } from '../src/relevance/train/from-warc.ts';
@@ -177,6 +180,115 @@ describe('context-graph scorer', () => {
   });
 });
 
+describe('context-graph combine (issue 22: nb-link with the layers)', () => {
+  test('RunningRank: the share of the scores seen below, ties half, on a logit grid', () => {
+    const r = new RunningRank();
+    assert.equal(r.rank(0.3), 0.5);
+    for (const x of [0.1, 0.5, 0.9]) r.add(x);
+    assert.equal(r.size, 3);
+    assert.equal(r.rank(0.5), 1.5 / 3);
+    assert.equal(r.rank(0.9), 2.5 / 3);
+    assert.equal(r.rank(0.95), 1);
+    assert.equal(r.rank(0.01), 0);
+    assert.equal(r.addAndRank(0.5), 2 / 4);
+    // saturated NB posteriors: 0 and 1e-30 share the lowest bin, 1 the highest; 1 − 1e-12 still ranks below 1; NaN counts as 0
+    assert.equal(RunningRank.binOf(0), 0);
+    assert.equal(RunningRank.binOf(1e-30), 0);
+    assert.equal(RunningRank.binOf(NaN), 0);
+    assert.equal(RunningRank.binOf(1), RANK_BINS - 1);
+    assert.ok(RunningRank.binOf(1 - 1e-12) < RunningRank.binOf(1));
+    assert.ok(RunningRank.binOf(0.999) > RunningRank.binOf(0.99));
+    // against the exact mid-rank of 2,000 seeded values
+    const next = seededRandom(7);
+    const xs = Array.from({ length: 2000 }, () => next());
+    const big = new RunningRank();
+    for (const x of xs) big.add(x);
+    for (const x of xs.slice(0, 50)) {
+      const exact = (xs.filter((y) => y < x).length + xs.filter((y) => y === x).length / 2) / xs.length;
+      assert.ok(Math.abs(big.rank(x) - exact) < 0.01, `${x}: ${big.rank(x)} against ${exact}`);
+    }
+  });
+
+  test('rankmean puts a link both scores like first; rankmax takes either top first', () => {
+    // (rank of t, rank of d): nb-link's top with the layers' bottom, and a link both put second
+    const oneSided: [number, number, number, number] = [0.95, 0.05, 0.99, 0.13];
+    const both: [number, number, number, number] = [0.6, 0.6, 0.5, 0.5];
+    assert.ok(rankCombine('rankmean', ...both) > rankCombine('rankmean', ...oneSided));
+    assert.ok(rankCombine('rankmax', ...oneSided) > rankCombine('rankmax', ...both));
+    // symmetric: the layers' top alone goes first too
+    assert.ok(rankCombine('rankmax', 0.05, 0.95, 0, 0) > rankCombine('rankmax', ...both));
+    // the same max: the larger min first
+    assert.ok(rankCombine('rankmax', 0.9, 0.5, 0, 0) > rankCombine('rankmax', 0.2, 0.9, 0, 0));
+    // the same ranks: the raw scores order; a rank step outweighs them
+    assert.ok(rankCombine('rankmean', 0.5, 0.5, 0.3, 0.3) > rankCombine('rankmean', 0.5, 0.5, 0.2, 0.3));
+    assert.ok(rankCombine('rankmean', 0.5, 0.5 + 1e-6, 0, 0) > rankCombine('rankmean', 0.5, 0.5, 1, 1));
+    assert.ok(Math.abs(rankCombine('rankmean', 0.4, 0.8, 0, 0) - 0.6) < 1e-12);
+    assert.ok(Math.abs(rankCombine('rankmax', 0.4, 0.8, 0, 0) - (0.8 + 0.4e-6)) < 1e-12);
+  });
+
+  test("floor: the expected value, never below nb-link's t", () => {
+    assert.equal(floorScore(0.9, 0.47), 0.9);
+    assert.equal(floorScore(0.1, 0.2), 0.2);
+    assert.equal(floorScore(NaN, 0.2), 0.2);
+    // a hub link nb-link is sure of, which the layers call layer 1, falls behind a middling layer-0 link in value=expected, not with the floor
+    const hub = expectedScore([0.01, 0.9, 0.05, 0.04], null, null, 0.95, 0.5);
+    const middling = expectedScore([0.9, 0.01, 0.05, 0.04], null, null, 0.6, 0.5);
+    assert.ok(hub < middling, `${hub} ≥ ${middling}`);
+    assert.ok(floorScore(0.95, hub) > floorScore(0.6, middling));
+  });
+
+  const layersOf = {
+    // layer 0, sure (the layers' top)
+    layertop: [0.97, 0.01, 0.01, 0.01],
+    both: [0.5, 0.3, 0.1, 0.1],
+    nbtop: [0.001, 0.001, 0.001, 0.997],
+    neither: [0.0005, 0.0005, 0.001, 0.998],
+  };
+  const tOf: Record<string, number> = { layertop: 0.001, neither: 0.01, both: 0.6, nbtop: 0.99 };
+  const model: LearnedModel = { ...fakeModel(layersOf), linkProbability: (anchor: string) => tOf[anchor] ?? 0.5 };
+  const page = makePage('a page', {});
+  /** the scores of the four links after a crawl that scored 30 links like `neither` and 10 like each other */
+  const after = (combine: string): Record<string, number> => {
+    const s = createScorer('context-graph', null, { model, params: { combine } });
+    for (const a of Object.keys(layersOf)) for (let i = 0; i < (a === 'neither' ? 30 : 10); i++) s.linkScore(link(a), page, 0);
+    return Object.fromEntries(Object.keys(layersOf).map((a) => [a, s.linkScore(link(a), page, 0)]));
+  };
+
+  test('the scorer ranks each score within its own crawl: rankmean and rankmax order the same links differently', () => {
+    const mean = after('rankmean');
+    const byMean = Object.keys(mean).sort((a, b) => mean[b]! - mean[a]!);
+    assert.deepEqual(byMean, ['both', 'nbtop', 'layertop', 'neither']);
+    const max = after('rankmax');
+    const byMax = Object.keys(max).sort((a, b) => max[b]! - max[a]!);
+    assert.deepEqual(byMax, ['nbtop', 'layertop', 'both', 'neither']);
+    // a fresh scorer (a new crawl) starts with no history: its first link ranks ½ on both
+    const fresh = createScorer('context-graph', null, { model, params: { combine: 'rankmean' } });
+    assert.ok(Math.abs(fresh.linkScore(link('nbtop'), page, 0) - 0.5) < 1e-6);
+  });
+
+  test('combine=floor overrides value; a bad combine is FC_USAGE', () => {
+    const s = createScorer('context-graph', null, { model, params: { value: 'layer', combine: 'floor', pageLayers: 0 } });
+    assert.equal(s.linkScore(link('both'), page, 0), floorScore(0.6, expectedScore(layersOf.both, null, null, 0.6, 0.5)));
+    assert.equal(s.linkScore(link('nbtop'), page, 0), 0.99);
+    assert.throws(() => createScorer('context-graph', null, { model, params: { combine: 'sum' } }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE' && /combine/.test((err as Error).message));
+  });
+
+  test('nb-link-layers is combine=floor without the page prior, the default of a model with layers, with the site lane', () => {
+    assert.equal(modelStrategy(model), 'nb-link-layers');
+    assert.equal(modelStrategy(fakeModel(null)), 'nb-link');
+    assert.ok(needsModel('nb-link-layers'));
+    assert.equal(defaultSiteLane('nb-link-layers', true), DEFAULT_SITE_LANE);
+    const pages = { ...model, pageLayerProbabilities: () => [0.1, 0.7, 0.1, 0.1], layerTransitions: [0, 1, 2, 3].map((j) => [0, 1, 2, 3].map((k) => (j === k ? 0.7 : 0.1))) };
+    const s = createScorer('nb-link-layers', null, { model: pages });
+    assert.equal(s.name, 'nb-link-layers');
+    for (const a of Object.keys(layersOf)) assert.equal(s.linkScore(link(a), page, 0), floorScore(tOf[a]!, expectedScore(layersOf[a as keyof typeof layersOf], null, null, tOf[a]!, 0.5)));
+    // its parameters can still be overridden
+    const withPages = createScorer('nb-link-layers', null, { model: pages, params: { pageLayers: 1 } });
+    assert.notEqual(withPages.linkScore(link('layertop'), page, 0), s.linkScore(link('layertop'), page, 0));
+    assert.throws(() => createScorer('nb-link-layers', null, { model: fakeModel(null) }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE' && /layers/.test((err as Error).message));
+  });
+});
+
 // ---- training from a WARC ---------------------------------------------------
 
 const html = (title: string, body: string): string => `<html><head><title>${title}</title></head><body>${body}</body></html>`;
@@ -272,6 +384,8 @@ describe('train --layers', () => {
     // the scorer runs on it
     createScorer('context-graph', null, { model: loaded });
     createScorer('context-graph', null, { model: loaded, params: { value: 'expected' } }).linkScore(link('Courses'), makePage('Department', {}), 0);
+    // a crawl with it and no --strategy runs nb-link-layers
+    assert.equal(modelStrategy(loaded), 'nb-link-layers');
 
     const withoutPath = join(dir, 'without.json');
     const withoutJson = await train([], withoutPath);
@@ -279,6 +393,7 @@ describe('train --layers', () => {
     const plain = await loadModel(withoutPath);
     assert.equal(plain.topLayer, null);
     assert.equal(plain.layerProbabilities('Courses', ''), null);
+    assert.equal(modelStrategy(plain), 'nb-link');
     assert.throws(() => createScorer('context-graph', null, { model: plain }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE');
 
     // a malformed layers section is FC_BAD_MODEL

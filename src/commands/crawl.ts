@@ -40,12 +40,12 @@ const FLAGS: Flag[] = [
   { group: SEEDS, name: 'seeds', type: 'string', value: 'FILE', help: 'start URLs, one a line (# comments, blank lines); - reads them from stdin: ... | focuscrawl crawl --seeds - ...' },
 
   { group: TOPIC, name: 'topic', type: 'string', value: 'FILE', help: 'topic.json: {"name": "...", "terms": ["..."], "threshold": 0.2} (docs/topic-format.md)' },
-  { group: TOPIC, name: 'strategy', type: 'choice', value: 'NAME', choices: knownStrategies(), defaultText: 'nb-link with a model, best-first with a topic, else bfs', help: `how the frontier is ordered: ${knownStrategies().join(', ')}` },
+  { group: TOPIC, name: 'strategy', type: 'choice', value: 'NAME', choices: knownStrategies(), defaultText: 'nb-link-layers with a model that has layers (train --layers), nb-link with another model, best-first with a topic, else bfs', help: `how the frontier is ordered: ${knownStrategies().join(', ')}` },
   { group: TOPIC, name: 'model', type: 'string', value: 'FILE', help: 'a model from `focuscrawl train`: judges page relevance, scores links for nb-link and bayes-kde (docs/model-format.md)' },
   { group: TOPIC, name: 'param', type: 'string', value: 'KEY=VALUE', multiple: true, help: 'a strategy parameter, e.g. roundSize=10; overrides the topic file\'s "params"' },
   { group: TOPIC, name: 'density', type: 'choice', choices: ['kernel', 'gaussian'], defaultText: 'kernel', help: 'the bayes-kde density (the same as --param density=NAME)' },
   { group: TOPIC, name: 'explore', type: 'number', value: 'X', min: 0, max: 1, default: DEFAULT_EXPLORE, help: 'share of fetches taken in breadth-first order while the crawl compares them with the strategy\'s picks; then most fetches go to breadth-first order unless the strategy\'s picks are judged to harvest more (docs/explore.md: 0.5 shrinks the worst cases of the keyword strategies); 0 = the strategy alone, as its paper defines it' },
-  { group: TOPIC, name: 'site-lane', type: 'number', value: 'X', min: 0, max: 1, defaultText: '0.5 for nb-link and online with --model, else 0', help: 'share of fetches taken from the host whose fetched pages were judged relevant at the highest rate (a Beta prior: one page proves little), while it beats the recent harvest (docs/explore.md); 0 = the strategy alone, as its paper defines it' },
+  { group: TOPIC, name: 'site-lane', type: 'number', value: 'X', min: 0, max: 1, defaultText: '0.5 for nb-link, nb-link-layers and online with --model, else 0', help: 'share of fetches taken from the host whose fetched pages were judged relevant at the highest rate (a Beta prior: one page proves little), while it beats the recent harvest (docs/explore.md); 0 = the strategy alone, as its paper defines it' },
   { group: TOPIC, name: 'tunnel', type: 'int', value: 'K', min: 0, max: 1_000_000, defaultText: 'no limit', help: 'follow at most K consecutive off-topic hops (0 = hard focus)' },
   { group: TOPIC, name: 'segmenter', type: 'string', value: 'NAME', default: 'node-rs', help: 'Chinese word segmentation: node-rs (@node-rs/jieba) or nodejieba (an optional package, if installed)' },
 
@@ -149,7 +149,7 @@ function parseAuth(values: string[]): CrawlConfig['auth'] {
 
 /** The modules the crawl loads (after --help: it needs none of them). */
 async function loadModules() {
-  const [{ canonicalize }, { readSeedsFile }, { loadTopic }, { needsModel }, { loadModel }, { getSegmenter }, { runCrawl }, { CrawlLog }] = await Promise.all([
+  const [{ canonicalize }, { readSeedsFile }, { loadTopic }, { needsModel, modelStrategy }, { loadModel }, { getSegmenter }, { runCrawl }, { CrawlLog }] = await Promise.all([
     import('../urls/canonical.ts'),
     import('../seeds/file.ts'),
     import('../relevance/topic.ts'),
@@ -159,7 +159,7 @@ async function loadModules() {
     import('../pipeline.ts'),
     import('../output/crawl-log.ts'),
   ]);
-  return { canonicalize, readSeedsFile, loadTopic, needsModel, loadModel, getSegmenter, runCrawl, CrawlLog };
+  return { canonicalize, readSeedsFile, loadTopic, needsModel, modelStrategy, loadModel, getSegmenter, runCrawl, CrawlLog };
 }
 
 type Modules = Awaited<ReturnType<typeof loadModules>>;
@@ -239,8 +239,8 @@ async function focusOf(args: Args, m: Modules, params: Record<string, number | s
   const segmenter = m.getSegmenter(args.string('segmenter'));
   const modelFile = args.string('model');
   const model = modelFile === undefined ? null : await m.loadModel(modelFile, segmenter);
-  // a model's link classifier is what it was trained for: nb-link by default (RESULTS.md, "Leave one university out")
-  const strategy = args.string('strategy') ?? (model !== null ? 'nb-link' : topic !== null ? 'best-first' : 'bfs');
+  // a model's link classifier is what it was trained for: nb-link by default (RESULTS.md, "Leave one university out"), nb-link-layers with layers
+  const strategy = args.string('strategy') ?? (model !== null ? m.modelStrategy(model) : topic !== null ? 'best-first' : 'bfs');
   if (m.needsModel(strategy) && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --model FILE (focuscrawl train)`);
   if (strategy !== 'bfs' && topic === null && model === null) throw flagError(CRAWL_SPEC, 'strategy', `${strategy} needs --topic FILE`);
   const density = args.string('density');

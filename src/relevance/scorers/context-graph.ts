@@ -35,12 +35,31 @@
  *     (1 − t) P̃(k)/Σ_{far} P̃ for k ≥ 2.
  * A model without the page-layer part (older `--layers` models) uses R = 1,
  * as does `--param pageLayers=0` (to measure what the page part adds).
+ *
+ * `--param combine=…` (issue 22, this project's own; overrides `value`)
+ * combines nb-link's score t with the layers (planned and measured in
+ * docs/results/webkb-context-graph.md, "Combining nb-link with the learned
+ * layers"):
+ *   - `rankmean`: ½(q(t) + q(d)), d = Σ_k γ^k L(k) the layered link
+ *     classifier's discounted value (no page prior) and q the running rank
+ *     of a score among the crawl's scores of the same kind so far
+ *     (src/relevance/scorers/running-rank.ts);
+ *   - `rankmax`: max(q(t), q(d)) + 10⁻⁶·min(q(t), q(d)): the union of the
+ *     two orders;
+ *   - `floor`: max(t, E), E the `value=expected` score (with the page prior
+ *     unless `pageLayers=0`).
  * Needs --model with a `layers` section.
+ *
+ * `nb-link-layers` (its own name: context-graph with `combine=floor,
+ * pageLayers=0`, the variant that passed the rule written before the
+ * leave-one-university-out run) is the default strategy of a crawl whose
+ * model carries layers; nb-link stays the default for a model without.
  */
 import { UsageError } from '../../errors.ts';
 import type { Scorer } from '../../types.ts';
-import type { ScorerContext } from './context.ts';
+import type { LearnedModel, ScorerContext } from './context.ts';
 import { PARENT_RELEVANT_AT } from './nb-link.ts';
+import { RunningRank } from './running-rank.ts';
 
 /** γ of the discounted value when the `gamma` parameter is not given. */
 export const DEFAULT_GAMMA = 0.5;
@@ -97,16 +116,51 @@ export function expectedScore(link: readonly number[], page: readonly number[] |
   return v;
 }
 
+/** The parameters `nb-link-layers` adds to context-graph's (the caller's override them). */
+export const NB_LINK_LAYERS_PARAMS: Readonly<Record<string, number | string>> = { combine: 'floor', pageLayers: 0 };
+
+/** Does `model` carry a layered link classifier (`train --layers`)? */
+export function hasLayers(model: LearnedModel | null): model is LearnedModel & Required<Pick<LearnedModel, 'layerProbabilities'>> {
+  return model !== null && model.layerProbabilities !== undefined && model.layerProbabilities('', '') !== null;
+}
+
+/** `nb-link-layers`: nb-link's t as the floor of the layers' expected value (see the module doc). */
+export function createNbLinkLayersScorer(ctx: ScorerContext): Scorer {
+  if (!hasLayers(ctx.model)) throw new UsageError('--strategy nb-link-layers needs a trained --model with layers (focuscrawl train --warc ... --layers); without layers use nb-link');
+  return { ...createContextGraphScorer({ ...ctx, params: { ...NB_LINK_LAYERS_PARAMS, ...ctx.params } }), name: 'nb-link-layers' };
+}
+
+/** The `combine` rules (see the module doc). */
+export const COMBINE_RULES = ['rankmean', 'rankmax', 'floor'] as const;
+export type CombineRule = (typeof COMBINE_RULES)[number];
+
+/**
+ * The score of a `rankmean` or `rankmax` link from the running ranks `qt`
+ * (nb-link's t) and `qd` (the discounted layer value), both in [0, 1]; a
+ * tiny share of the raw t and d keeps the order within a rank bin.
+ */
+export function rankCombine(rule: 'rankmean' | 'rankmax', qt: number, qd: number, t: number, d: number): number {
+  const tie = 1e-9 * (t + d);
+  return rule === 'rankmean' ? (qt + qd) / 2 + tie : Math.max(qt, qd) + 1e-6 * Math.min(qt, qd) + tie;
+}
+
+/** The `floor` score: the expected value E with nb-link's t as its floor. */
+export function floorScore(t: number, expected: number): number {
+  return Math.max(Number.isFinite(t) ? t : 0, expected);
+}
+
 export function createContextGraphScorer(ctx: ScorerContext): Scorer {
   const model = ctx.model;
   if (model === null) throw new UsageError('--strategy context-graph needs a trained --model with layers (focuscrawl train --warc ... --layers)');
-  if (model.layerProbabilities === undefined || model.layerProbabilities('', '') === null) {
+  if (!hasLayers(model)) {
     throw new UsageError('--strategy context-graph needs a model with a layered link classifier: this model has none (retrain it with focuscrawl train --warc ... --layers)');
   }
   const value = ctx.params.value ?? 'layer';
   if (value !== 'layer' && value !== 'discounted' && value !== 'expected') throw new UsageError(`context-graph: param value must be layer, discounted or expected, got ${JSON.stringify(value)}`);
   const gamma = ctx.params.gamma ?? DEFAULT_GAMMA;
   if (typeof gamma !== 'number' || !(gamma > 0 && gamma <= 1)) throw new UsageError(`context-graph: param gamma must be a number in (0, 1], got ${JSON.stringify(gamma)}`);
+  const combine = ctx.params.combine;
+  if (combine !== undefined && !(COMBINE_RULES as readonly unknown[]).includes(combine)) throw new UsageError(`context-graph: param combine must be ${COMBINE_RULES.join(', ')}, got ${JSON.stringify(combine)}`);
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
   const layers = model.layerProbabilities.bind(model);
   const usePages = ctx.params.pageLayers ?? 1;
@@ -120,6 +174,9 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
     if (q === undefined) pageLayers.set(page, (q = model.pageLayerProbabilities(page)));
     return q;
   };
+  /** the running ranks of nb-link's t and of the discounted layer value (combine=rankmean|rankmax) */
+  const tRanks = new RunningRank();
+  const dRanks = new RunningRank();
   return {
     name: 'context-graph',
     pageRelevance: (page) => ctx.judge(page),
@@ -127,6 +184,15 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
       const parent = { url: page.base, title: page.title, relevant: pageRelevance >= threshold };
       const p = layers(link.anchor, link.context, link.url, parent);
       if (p === null) return 0;
+      if (combine === 'floor') {
+        const t = model.linkProbability(link.anchor, link.context, link.url, parent);
+        return floorScore(t, expectedScore(p, pageLayerOf(page), transitions, t, gamma as number));
+      }
+      if (combine === 'rankmean' || combine === 'rankmax') {
+        const t = model.linkProbability(link.anchor, link.context, link.url, parent);
+        const d = discountedScore(p, gamma as number);
+        return rankCombine(combine, tRanks.addAndRank(t), dRanks.addAndRank(d), t, d);
+      }
       if (value === 'expected') return expectedScore(p, pageLayerOf(page), transitions, model.linkProbability(link.anchor, link.context, link.url, parent), gamma as number);
       return value === 'discounted' ? discountedScore(p, gamma) : layerScore(p);
     },

@@ -15,7 +15,7 @@ import { createBfsScorer } from './bfs.ts';
 import type { LearnedModel, ScorerContext, ScorerFactory } from './context.ts';
 import { createNbLinkScorer } from './nb-link.ts';
 import { createOnlineScorer } from './online.ts';
-import { createContextGraphScorer } from './context-graph.ts';
+import { createContextGraphScorer, createNbLinkLayersScorer, hasLayers } from './context-graph.ts';
 import { createEtflScorer } from './etfl.ts';
 import { createHitsScorer } from './hits.ts';
 import { createIPageRankScorer } from './ipagerank.ts';
@@ -59,10 +59,20 @@ const FACTORIES: Record<string, ScorerFactory> = {
   ipagerank: createIPageRankScorer,
   online: createOnlineScorer,
   'context-graph': createContextGraphScorer,
+  'nb-link-layers': createNbLinkLayersScorer,
 };
 
 /** Strategies that cannot run without a trained model. */
-const NEEDS_MODEL = new Set(['nb-link', 'bayes-kde', 'context-graph']);
+const NEEDS_MODEL = new Set(['nb-link', 'bayes-kde', 'context-graph', 'nb-link-layers']);
+
+/**
+ * The strategy of a crawl with `model` and no strategy named: nb-link-layers
+ * when the model carries layers (`train --layers`; docs/results/webkb-context-graph.md,
+ * "Combining nb-link with the learned layers"), else nb-link.
+ */
+export function modelStrategy(model: LearnedModel): string {
+  return hasLayers(model) ? 'nb-link-layers' : 'nb-link';
+}
 
 /** Names accepted by createScorer(), in registry order. */
 export function knownStrategies(): string[] {

@@ -34,7 +34,7 @@
  *
  * The strategy's link scores and page relevance are unchanged; X = 0 does
  * not wrap (paper-faithful). A crawl's default: {@link defaultSiteLane}
- * (0.5 for nb-link and online with a model, else 0).
+ * (0.5 for nb-link, nb-link-layers and online with a model, else 0).
  *
  * Bounded: `maxHosts` (2,000) hosts' posteriors and queues (least recently
  * seen go), `maxPerHost` (500) queued URLs per host (the lowest score
@@ -62,7 +62,7 @@ import { Bloom, LIFT_SCORE, RecentHarvest, phi } from './explore.ts';
 export const DEFAULT_SITE_LANE = 0.5;
 
 /** The strategies the site lane is on for by default (with a model): the ones it was measured with. */
-export const SITE_LANE_STRATEGIES: ReadonlySet<string> = new Set(['nb-link', 'online']);
+export const SITE_LANE_STRATEGIES: ReadonlySet<string> = new Set(['nb-link', 'nb-link-layers', 'online']);
 
 /** The site lane share of a crawl of `strategy` when --site-lane is not given. */
 export function defaultSiteLane(strategy: string, hasModel: boolean): number {
