@@ -135,19 +135,20 @@ function toSublevelOp(op: EncodedOp): Op {
  * The write-behind form of a sublevel operation, and its journal entry
  * (a JournalOp, as JSON) in `lines[i]`.
  */
-function encodeOp(op: Op, lines: string[], i: number): EncodedOp {
+function encodeOp(op: Op, lines: string[], i: number, rootKey?: string): EncodedOp {
   const sub = (op as { sublevel?: Sub }).sublevel;
   const name = sub === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(sub.prefix);
   if (sub === undefined || name === undefined) throw new TypeError('batch operation outside the store sublevels');
   const k = op.key;
+  const key = rootKey ?? `${sub.prefix}${k}`;
   if (op.type === 'put') {
     const value = JSON.stringify(op.value) as string | undefined;
     if (value === undefined) throw new TypeError(`batch put of ${name} ${k} without a JSON value`);
     lines[i] = `{"t":"p","s":"${name}","k":${JSON.stringify(k)},"v":${value}}`;
-    return { type: 'put', key: `${sub.prefix}${k}`, value, sub, k, raw: op.value };
+    return { type: 'put', key, value, sub, k, raw: op.value };
   }
   lines[i] = `{"t":"d","s":"${name}","k":${JSON.stringify(k)}}`;
-  return { type: 'del', key: `${sub.prefix}${k}`, value: undefined, sub, k, raw: undefined };
+  return { type: 'del', key, value: undefined, sub, k, raw: undefined };
 }
 
 function fromJournal(db: Root, op: JournalOp): Op {
@@ -549,8 +550,9 @@ export class CrawlStore implements Store {
     // caller emit its record) for a batch a closed database will refuse
     if (this.db.status !== 'open') throw new StoreError(`cannot write store ${this.name}: the database is ${this.db.status}`);
     plan.c.b = this.c.b + 1;
-    const ops: Op[] = [...plan.ops.values(), ...extra, { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c }];
+    const counters: Op = { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c };
     if (this.journal === undefined) {
+      const ops: Op[] = [...plan.ops.values(), ...extra, counters];
       beforeBatch?.();
       try {
         await this.db.batch(ops);
@@ -560,15 +562,31 @@ export class CrawlStore implements Store {
       this.adopt(plan);
       return;
     }
-    // each value is turned into JSON once, for the journal line and for LevelDB
-    const encoded: EncodedOp[] = new Array<EncodedOp>(ops.length);
-    const lines: string[] = new Array<string>(ops.length);
-    for (let i = 0; i < ops.length; i++) encoded[i] = encodeOp(ops[i]!, lines, i);
+    // each value is turned into JSON once, for the journal line and for
+    // LevelDB; the plan's map keys are the root keys already
+    const n = plan.ops.size + extra.length + 1;
+    const encoded: EncodedOp[] = new Array<EncodedOp>(n);
+    const lines: string[] = new Array<string>(n);
+    let i = 0;
+    for (const [key, op] of plan.ops) {
+      encoded[i] = encodeOp(op, lines, i, key);
+      i++;
+    }
+    for (const op of extra) {
+      encoded[i] = encodeOp(op, lines, i);
+      i++;
+    }
+    encoded[i] = encodeOp(counters, lines, i);
+    // The line is what JSON.stringify of the JournalEntry { b, ops: [{ t, s,
+    // k, v }, ...] } gives; its head and tail ride on the first and last op
+    // so that join makes the one flat string the journal encodes (a template
+    // around the join would be copied whole again to be encoded)
+    lines[0] = `{"b":${plan.c.b},"ops":[${lines[0]}`;
+    lines[n - 1] = `${lines[n - 1]}]}`;
     try {
       // the journal append is the commit point; the caller's record goes out
-      // right after it, and LevelDB catches up behind. The line is what
-      // JSON.stringify of the JournalEntry { b, ops: [{ t, s, k, v }, ...] } gives.
-      this.journal.appendJson(`{"b":${plan.c.b},"ops":[${lines.join(',')}]}`);
+      // right after it, and LevelDB catches up behind
+      this.journal.appendJson(lines.join(','));
     } catch (err) {
       throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
@@ -610,8 +628,7 @@ export class CrawlStore implements Store {
     this.pending = new Map();
     this.writing = group;
     this.groupsStarted++;
-    const ops = [...group.values()];
-    this.written = this.db.batch(this.rootUtf8 ? ops : ops.map(toSublevelOp)).then(
+    this.written = this.writeGroup(group).then(
       () => {
         this.writing = null;
         this.groupsWritten++;
@@ -625,6 +642,30 @@ export class CrawlStore implements Store {
         this.seenCache.clear();
       },
     );
+  }
+
+  /**
+   * One write-behind group as one atomic LevelDB batch. A utf8 root takes
+   * the encoded keys and values through a chained batch: classic-level
+   * hands each put to LevelDB's WriteBatch as two arguments, where an
+   * array batch copies every operation into a new object and reads its
+   * type, key and value back as properties (~30% less CPU per operation).
+   */
+  private writeGroup(group: Map<string, EncodedOp>): Promise<void> {
+    if (!this.rootUtf8) return this.db.batch([...group.values()].map(toSublevelOp));
+    let batch: ReturnType<Root['batch']> | undefined;
+    try {
+      batch = this.db.batch();
+      for (const op of group.values()) {
+        if (op.type === 'put') batch.put(op.key, op.value);
+        else batch.del(op.key);
+      }
+      return batch.write();
+    } catch (err) {
+      // (a closed database throws at once; an unwritten batch is let go)
+      if (batch !== undefined) batch.close().catch(() => {});
+      return Promise.reject(err);
+    }
   }
 
   /**
