@@ -204,6 +204,9 @@ export class TopicModel {
       throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
     }
     this.#topicTokens = new Set(this.termTokens.flat());
+    for (const t of this.#topicTokens) this.#topicIndex.set(t, this.#topicIndex.size);
+    this.#termIds = this.termTokens.map((tokens) => tokens.map((t) => this.#topicIndex.get(t)!));
+    this.#small.at = new Int32Array(this.#topicIndex.size).fill(-1);
     // tokens hold letters, digits, marks and inner apostrophes only; escaped
     // all the same, so a tokenizer change cannot make one a pattern
     const ascii = [...this.#topicTokens].filter(isAscii).map((t) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
@@ -275,19 +278,30 @@ export class TopicModel {
     // tf = termFreq(anchor) then termFreq(context, contextWeight, tf): terms in order of first occurrence
     let n = countInto(terms, counts, 0, anchorTokens, 1);
     n = countInto(terms, counts, n, contextTokens, contextWeight);
+    // where each topic token is among the terms (one lookup per term, not a
+    // scan of the terms per topic token)
+    const { at: where, touched } = s;
+    let marked = 0;
+    for (let q = 0; q < n; q++) {
+      const ti = this.#topicIndex.get(terms[q]!);
+      if (ti !== undefined) {
+        where[ti] = q;
+        touched[marked++] = ti;
+      }
+    }
     // topicTf: the tokens of every present topic term, counted per term
     let m = 0;
-    for (const tokens of this.termTokens) {
+    for (const ids of this.#termIds) {
       let present = true;
-      for (const t of tokens) {
-        if (indexIn(terms, n, t) < 0) {
+      for (const ti of ids) {
+        if (where[ti]! < 0) {
           present = false;
           break;
         }
       }
       if (!present) continue;
-      for (const t of tokens) {
-        const at = indexIn(terms, n, t);
+      for (const ti of ids) {
+        const at = where[ti]!;
         let j = 0;
         while (j < m && topicAt[j] !== at) j++;
         if (j === m) {
@@ -299,6 +313,7 @@ export class TopicModel {
         }
       }
     }
+    for (let i = 0; i < marked; i++) where[touched[i]!] = -1;
     if (m === 0) return 0;
     // the same sums as similarity(), in the same order
     let profileSq = 0;
@@ -331,7 +346,22 @@ export class TopicModel {
   }
 
   /** linkSimilarity's scratch (strings of the last link stay referenced until overwritten) */
-  readonly #small = { terms: [] as string[], counts: [] as number[], topicAt: [] as number[], topicCounts: [] as number[], strong: [] as number[], strongCounts: [] as number[] };
+  readonly #small = {
+    terms: [] as string[],
+    counts: [] as number[],
+    topicAt: [] as number[],
+    topicCounts: [] as number[],
+    strong: [] as number[],
+    strongCounts: [] as number[],
+    /** topic token id -> its position among the terms, -1 when absent (reset after each use) */
+    at: new Int32Array(0),
+    /** ids set in `at` */
+    touched: [] as number[],
+  };
+  /** topic token -> id (its place in #topicTokens) */
+  readonly #topicIndex = new Map<string, number>();
+  /** termTokens as topic token ids */
+  readonly #termIds: readonly (readonly number[])[];
 
   /** Similarity in [0, 1] of raw (possibly weighted) term counts to the topic; see the class doc. Does not touch the IDF table. */
   similarity(tf: SparseVector): number {

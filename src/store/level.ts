@@ -524,13 +524,25 @@ export class CrawlStore implements Store {
     return this.loadSeenKeys(plan, urls.map(urlKey));
   }
 
-  /** loadSeen of urlKeys. */
-  private async loadSeenKeys(plan: Plan, keys: string[]): Promise<void> {
+  /** loadSeen of urlKeys (`more`: a second list, read after `keys`). */
+  private async loadSeenKeys(plan: Plan, keys: readonly string[], more: readonly string[] = []): Promise<void> {
+    // each key once, in order of first appearance: a key already in the
+    // plan was known; one already among the misses waits for the read
+    // (a page's links mostly hit the seen cache: misses are few, and only
+    // many of them, e.g. seeds, get a Set)
     const misses: string[] = [];
-    for (const k of new Set(keys)) {
+    let missed: Set<string> | undefined;
+    for (let i = 0, n = keys.length + more.length; i < n; i++) {
+      const k = i < keys.length ? keys[i]! : more[i - keys.length]!;
+      if (plan.seen.has(k) || (missed !== undefined ? missed.has(k) : misses.includes(k))) continue;
       const known = this.knownSeen(k);
-      if (known !== undefined) plan.seen.set(k, known);
-      else misses.push(k);
+      if (known !== undefined) {
+        plan.seen.set(k, known);
+        continue;
+      }
+      misses.push(k);
+      if (missed !== undefined) missed.add(k);
+      else if (misses.length > 16) missed = new Set(misses);
     }
     if (misses.length === 0) return;
     const values = (await this.seenDb.getMany(misses)) as (SeenValue | undefined)[];
@@ -616,7 +628,9 @@ export class CrawlStore implements Store {
       if (v !== null && !this.seenFilter.mayHave(k)) this.seenFilter.add(k);
     }
     if (this.onFrontierChange !== undefined) {
-      const added = [...plan.added].map(([key, { entry }]) => ({ key, entry }));
+      const added = new Array<{ key: string; entry: FrontierEntry }>(plan.added.size);
+      let i = 0;
+      for (const [key, { entry }] of plan.added) added[i++] = { key, entry };
       this.onFrontierChange({ added, removed: [...plan.deleted] });
     }
   }
@@ -746,7 +760,7 @@ export class CrawlStore implements Store {
       // each URL's key (an MD5) is computed once per commit
       const doneKeys = done.map(urlKey);
       const linkKeys = c.links.map((l) => urlKey(l.url));
-      await this.loadSeenKeys(plan, doneKeys.concat(linkKeys));
+      await this.loadSeenKeys(plan, doneKeys, linkKeys);
       for (const uk of doneKeys) plan.markDone(uk);
       if (c.retryLater === true) plan.put(this.parkedDb, doneKeys[0]!, parkedEntry(c.entry));
       const keepText = c.keepText !== false;
