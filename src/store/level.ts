@@ -132,22 +132,38 @@ function toSublevelOp(op: EncodedOp): Op {
 }
 
 /**
- * The write-behind form of a sublevel operation, and its journal entry
- * (a JournalOp, as JSON) in `lines[i]`.
+ * Journal pieces per sublevel: the start of a put's and a del's JournalOp
+ * up to the opening quote of its key, each also with the comma that
+ * separates it from the op before.
  */
-function encodeOp(op: Op, lines: string[], i: number, rootKey?: string): EncodedOp {
+const JOURNAL_HEADS = new Map<string, { put: string; del: string; putAfter: string; delAfter: string }>(
+  SUBLEVELS.map((n) => [n, { put: `{"t":"p","s":"${n}","k":"`, del: `{"t":"d","s":"${n}","k":"`, putAfter: `,{"t":"p","s":"${n}","k":"`, delAfter: `,{"t":"d","s":"${n}","k":"` }]),
+);
+
+/** A key JSON.stringify leaves as it is between its quotes (the store's keys are hex, digits, `!` and `_`). */
+const PLAIN_KEY = /^[\w!.~-]*$/;
+
+/**
+ * The write-behind form of a sublevel operation; its journal entry (a
+ * JournalOp, as JSON: what JSON.stringify gives, with a leading comma
+ * unless `first`) is pushed to `parts` in pieces, so that one join makes
+ * the whole line without a string per operation.
+ */
+function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string): EncodedOp {
   const sub = (op as { sublevel?: Sub }).sublevel;
   const name = sub === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(sub.prefix);
   if (sub === undefined || name === undefined) throw new TypeError('batch operation outside the store sublevels');
+  const heads = JOURNAL_HEADS.get(name)!;
   const k = op.key;
   const key = rootKey ?? `${sub.prefix}${k}`;
+  const quoted = PLAIN_KEY.test(k) ? k : (JSON.stringify(k) as string).slice(1, -1);
   if (op.type === 'put') {
     const value = JSON.stringify(op.value) as string | undefined;
     if (value === undefined) throw new TypeError(`batch put of ${name} ${k} without a JSON value`);
-    lines[i] = `{"t":"p","s":"${name}","k":${JSON.stringify(k)},"v":${value}}`;
+    parts.push(first ? heads.put : heads.putAfter, quoted, '","v":', value, '}');
     return { type: 'put', key, value, sub, k, raw: op.value };
   }
-  lines[i] = `{"t":"d","s":"${name}","k":${JSON.stringify(k)}}`;
+  parts.push(first ? heads.del : heads.delAfter, quoted, '"}');
   return { type: 'del', key, value: undefined, sub, k, raw: undefined };
 }
 
@@ -578,27 +594,25 @@ export class CrawlStore implements Store {
     // LevelDB; the plan's map keys are the root keys already
     const n = plan.ops.size + extra.length + 1;
     const encoded: EncodedOp[] = new Array<EncodedOp>(n);
-    const lines: string[] = new Array<string>(n);
+    // The line is what JSON.stringify of the JournalEntry { b, ops: [{ t, s,
+    // k, v }, ...] } gives, in pieces joined once (one flat string, which
+    // the journal encodes without copying it again)
+    const parts: string[] = [`{"b":${plan.c.b},"ops":[`];
     let i = 0;
     for (const [key, op] of plan.ops) {
-      encoded[i] = encodeOp(op, lines, i, key);
+      encoded[i] = encodeOp(op, parts, i === 0, key);
       i++;
     }
     for (const op of extra) {
-      encoded[i] = encodeOp(op, lines, i);
+      encoded[i] = encodeOp(op, parts, i === 0);
       i++;
     }
-    encoded[i] = encodeOp(counters, lines, i);
-    // The line is what JSON.stringify of the JournalEntry { b, ops: [{ t, s,
-    // k, v }, ...] } gives; its head and tail ride on the first and last op
-    // so that join makes the one flat string the journal encodes (a template
-    // around the join would be copied whole again to be encoded)
-    lines[0] = `{"b":${plan.c.b},"ops":[${lines[0]}`;
-    lines[n - 1] = `${lines[n - 1]}]}`;
+    encoded[i] = encodeOp(counters, parts, i === 0);
+    parts.push(']}');
     try {
       // the journal append is the commit point; the caller's record goes out
       // right after it, and LevelDB catches up behind
-      this.journal.appendJson(lines.join(','));
+      this.journal.appendJson(parts.join(''));
     } catch (err) {
       throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
