@@ -4,7 +4,7 @@
  * scanning).
  *
  *   node --import tsx bench/politeness-cpu.ts [--pages 6000] [--concurrency 64]
- *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR ...] [--cpu-prof DIR]
+ *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR ...] [--cpu-prof DIR] [--gc]
  *
  * The synthetic web (fixtures/serve-synthetic.ts, 1,000,000 pages on 10,000
  * hosts, no latency) is served by a proxy in this process (not measured:
@@ -23,7 +23,10 @@
  * Also robots.txt requests and CPU per HTTP request (pages, robots.txt and
  * redirect hops): a polite crawl spreads over more hosts, and a robots.txt
  * fetch per new host is work politeness owes, not waiting.
- * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there.
+ * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there. `--gc`
+ * counts each crawl's garbage collections (bench/lib/gc-count.mjs, a
+ * preload) and reports scavenges and mark-compacts per 1,000 HTML pages:
+ * counts, unlike CPU seconds, do not move with the machine's load.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -43,6 +46,7 @@ const { values } = parseArgs({
     strategy: { type: 'string', default: 'bfs' },
     repo: { type: 'string', multiple: true, default: [REPO] },
     'cpu-prof': { type: 'string' },
+    gc: { type: 'boolean', default: false },
   },
   strict: true,
   allowPositionals: false,
@@ -71,6 +75,9 @@ interface Run {
   robots: number;
   /** all requests the proxy answered */
   requests: number;
+  /** garbage collections (with --gc): scavenges, mark-compacts */
+  minor: number;
+  major: number;
 }
 
 /** HTML pages (status 200, text/html) and all page records of a crawl's NDJSON. */
@@ -109,21 +116,25 @@ try {
   for (let r = 0; r < runs; r++) for (const [ri, repo] of repos.entries()) {
     const bin = binNodeSetup(repo);
     for (const delay of delays) {
+      const gc = values.gc ? ['--import', path.join(REPO, 'bench/lib/gc-count.mjs')] : [];
       const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=repo${ri + 1}-delay${delay}-run${r + 1}.cpuprofile`];
       asked.requests = 0;
       asked.robots = 0;
       const m = await measure([
-        process.execPath, ...bin.flags, ...prof, path.join(repo, 'bin/focuscrawl'), 'crawl', ...seeds.flatMap((s) => ['--seed', s]),
+        process.execPath, ...bin.flags, ...gc, ...prof, path.join(repo, 'bin/focuscrawl'), 'crawl', ...seeds.flatMap((s) => ['--seed', s]),
         '--strategy', strategy, ...(strategy === 'bfs' ? [] : ['--topic', topicFile]),
         '--proxy', proxy.url, '--store', path.join(tmp, 'store'), '--fresh', '--max-pages', String(pages),
         '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay), '--quiet',
       ], path.join(tmp, 'time'), `delay ${delay}`, { timeoutMs: 300_000, env: bin.env });
-      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked };
+      const counted = /^gc-count: (.*)$/m.exec(m.stderr);
+      const gcs = counted === null ? { minor: NaN, major: NaN } : (JSON.parse(counted[1]) as { minor: number; major: number });
+      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, minor: gcs.minor, major: gcs.major };
       results.get(key(repo, delay))!.push(run);
       process.stderr.write(
         `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
           `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall, ` +
-          `${run.robots} robots.txt of ${run.requests} requests\n`,
+          `${run.robots} robots.txt of ${run.requests} requests` +
+          (values.gc ? `, ${fmt((run.minor / run.html) * 1000)} scavenges and ${fmt((run.major / run.html) * 1000, 1)} mark-compacts per 1,000 HTML pages` : '') + '\n',
       );
     }
   }
@@ -142,7 +153,8 @@ for (const repo of repos) for (const delay of delays) {
   perRequest.set(key(repo, delay), spread(rs.map((x) => (x.cpu / x.requests) * 1000)).median);
   rows.push(`| ${repos.length > 1 ? `${checkout(repo)} | ` : ''}${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
     `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.rss)))} | ` +
-    `${fmt(spread(rs.map((x) => x.robots)).median)} | ${cell(spread(rs.map((x) => (x.cpu / x.requests) * 1000)), 2)} |`);
+    `${fmt(spread(rs.map((x) => x.robots)).median)} | ${cell(spread(rs.map((x) => (x.cpu / x.requests) * 1000)), 2)} |` +
+    (values.gc ? ` ${cell(spread(rs.map((x) => (x.minor / x.html) * 1000)))} | ${cell(spread(rs.map((x) => (x.major / x.html) * 1000)), 1)} |` : ''));
 }
 const command = `node --import tsx bench/politeness-cpu.ts ${process.argv.slice(2).join(' ')}`.trim();
 const section = [
@@ -151,8 +163,8 @@ const section = [
   '',
   `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}delays alternating.`,
   '',
-  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | peak RSS MB | robots.txt requests | CPU ms per request |`,
-  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|`,
+  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | peak RSS MB | robots.txt requests | CPU ms per request |${values.gc ? ' scavenges per 1,000 HTML pages | mark-compacts per 1,000 |' : ''}`,
+  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|' : ''}`,
   ...rows,
   '',
   ...repos.flatMap((repo) => delays.slice(1).map((d) =>

@@ -82,3 +82,15 @@ test('blockWords splits a block once per page and segmenter', () => {
   const seg = { name: 'whole', cut: (s: string) => [s] };
   assert.notEqual(blockWords(page, 'content', seg), a);
 });
+
+test('pageFingerprint: 30 distinct words make a fingerprint, 29 repeated to any length do not', () => {
+  // the distinct-word check stops counting at the minimum (no Set of every
+  // token of the page): the boundary must stay where new Set(tokens).size put it
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i.toString(36)}x`);
+  const twentyNine = words(29);
+  const page = (content: string) => makePage('', { content }, []);
+  assert.equal(pageFingerprint(page([...twentyNine, ...twentyNine, ...twentyNine].join(' '))), null);
+  assert.notEqual(pageFingerprint(page([...twentyNine, ...twentyNine, 'another'].join(' '))), null);
+  assert.equal(pageFingerprint(page(words(30).join(' ')), 31), null);
+  assert.notEqual(pageFingerprint(page(words(31).join(' ')), 31), null);
+});

@@ -507,9 +507,11 @@ function contract(name: string, makeStore: (opts?: StoreOptions) => Promise<Made
 function levelBreaker(db: AbstractLevel<any, string, any>): () => () => void {
   return () => {
     const realBatch = db.batch;
-    (db as any).batch = async () => {
+    const fire = async (): Promise<never> => {
       throw new Error('disk on fire');
     };
+    // an array batch, or a chained one (write-behind groups) whose write fails
+    (db as any).batch = (...args: unknown[]) => (args.length === 0 ? { put() {}, del() {}, close: async () => {}, write: fire } : fire());
     return () => {
       (db as any).batch = realBatch;
     };
@@ -607,10 +609,18 @@ function batchGate(db: Level<string, any>) {
       for (const go of waiting.splice(0)) go();
     },
   };
-  (db as any).batch = async (ops: unknown[]) => {
+  const chained = db.batch.bind(db) as () => { write(): Promise<void> };
+  const pass = async (): Promise<void> => {
     gate.calls++;
     if (isShut) await new Promise<void>((resolve) => waiting.push(resolve));
-    return real(ops);
+  };
+  // an array batch, or a chained one (write-behind groups) held at its write
+  (db as any).batch = (...args: unknown[]) => {
+    if (args.length > 0) return pass().then(() => real(args[0] as unknown[]));
+    const batch = chained();
+    const write = batch.write.bind(batch);
+    batch.write = () => pass().then(write);
+    return batch;
   };
   return gate;
 }

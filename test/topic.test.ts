@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { DEFAULT_THRESHOLD, PROFILE_TERMS, TopicModel, loadTopic, parseTopic, strongestTerms } from '../src/relevance/topic.ts';
+import { DEFAULT_THRESHOLD, PROFILE_TERMS, SMALL_TEXT_TOKENS, TopicModel, loadTopic, parseTopic, strongestTerms } from '../src/relevance/topic.ts';
 import { cosine, sublinear, termFreq, tfidf, type SparseVector } from '../src/relevance/text/vector.ts';
 import { TopicError } from '../src/errors.ts';
 import { CONTEXT_WEIGHT, anchorSimilarity } from '../src/relevance/scorers/best-first.ts';
@@ -110,6 +110,26 @@ test('anchorSimilarity, which skips links naming no topic word, equals similarit
   assert.ok(anchorSimilarity(model, 'solar energy', '') > 0);
   assert.equal(model.mentionsTopic(model.tokens('roof grid')), false);
   assert.equal(model.mentionsTopic(model.tokens('the energy')), true);
+});
+
+test('linkSimilarity (scratch arrays, no Map per link) equals similarity of the Map counts, short and long texts', () => {
+  // anchorSimilarity counts short texts in arrays instead of termFreq's Maps;
+  // topic terms share tokens so topic counts exceed 1, and texts run past
+  // SMALL_TEXT_TOKENS (the Map path) and past PROFILE_TERMS distinct terms
+  const model = new TopicModel(parseTopic({ name: 'solar', terms: ['solar energy', 'solar panel', 'panel', 'grid inverter energy'] }, 't'));
+  for (const doc of ['solar panel roof', 'energy prices', 'grid inverter', 'panel w3 w7']) model.docFreq.addDocument(model.tokens(doc));
+  const words = ['solar', 'Energy', 'panel', 'grid', 'inverter', 'the', ...Array.from({ length: 70 }, (_, i) => `w${i}`)];
+  const text = fc.array(fc.constantFrom(...words), { maxLength: 60 }).map((w) => w.join(' '));
+  let small = 0;
+  fc.assert(fc.property(text, text, fc.constantFrom(CONTEXT_WEIGHT, 1, 0.25), (anchor, context, weight) => {
+    const a = model.tokens(anchor);
+    const c = model.tokens(context);
+    if (a.length + c.length <= SMALL_TEXT_TOKENS) small++;
+    const tf = termFreq(a);
+    termFreq(c, weight, tf);
+    assert.equal(model.linkSimilarity(a, c, weight), model.similarity(tf));
+  }), { seed: 20261127, numRuns: 3000 });
+  assert.ok(small > 500, `${small} short texts`);
 });
 
 test('mayMention is false only for text whose tokens name no topic token', () => {

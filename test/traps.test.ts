@@ -5,13 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type http from 'node:http';
 import { MemoryLevel } from 'memory-level';
 import { HOST_PAGES_KEY, HostBudget } from '../src/frontier/host-budget.ts';
 import { hostBudgetStage } from '../src/stages/host-budget.ts';
 import { linksToQueue, type LinkDropReason } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store/level.ts';
-import { DEFAULT_TRAP_LIMITS, hasRepetition, pathSegments, trapReason, type TrapReason } from '../src/urls/traps.ts';
+import { DEFAULT_TRAP_LIMITS, hasRepetition, pathSegments, segmentCount, trapReason, type TrapLimits, type TrapReason } from '../src/urls/traps.ts';
 import type { CrawlItem, FrontierEntry, Outlink } from '../src/types.ts';
 import { parseLines, tempDir, runMain } from './helpers/cli.ts';
 import { makePage } from './helpers/pages.ts';
@@ -63,6 +64,24 @@ test('pathSegments: the empty segment after a trailing slash is not counted', ()
   assert.deepEqual(pathSegments('http://a.test:8080/a/b/'), ['a', 'b']);
   assert.deepEqual(pathSegments('http://a.test/a/b?x=/c/d'), ['a', 'b']);
   assert.deepEqual(pathSegments('http://a.test/a//b'), ['a', '', 'b']);
+});
+
+test('trapReason counts segments without splitting: the same answers as the split-based rules', () => {
+  // trapReason skips pathSegments for URLs with too few segments to repeat;
+  // segmentCount must be pathSegments' length for every URL shape
+  const reference = (url: string, limits: Readonly<TrapLimits>): TrapReason | null => {
+    if (url.length > limits.maxUrlLength) return 'url-length';
+    const segments = pathSegments(url);
+    if (segments.length > limits.maxSegments) return 'path-segments';
+    return hasRepetition(segments, limits.maxRepeat) ? 'path-repetition' : null;
+  };
+  const piece = fc.constantFrom('a', 'b', '', 'p1.html', '/', '//', '?', '?x=/a/a/a', '#', ':8080');
+  const url = fc.tuple(fc.constantFrom('http://a.test', 'https://b.test:1', 'http://c.test/', 'x'), fc.array(piece, { maxLength: 12 })).map(([h, ps]) => h + ps.join(''));
+  const limits = fc.record({ maxRepeat: fc.constantFrom(1, 2, 3, Infinity), maxSegments: fc.constantFrom(1, 3, 20, Infinity), maxUrlLength: fc.constantFrom(20, 2083) });
+  fc.assert(fc.property(url, limits, (u, l) => {
+    assert.equal(segmentCount(u), pathSegments(u).length);
+    assert.equal(trapReason(u, l), reference(u, l));
+  }), { seed: 20261127, numRuns: 5000 });
 });
 
 test('trap limits are parameters; Infinity turns a rule off', () => {

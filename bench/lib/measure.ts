@@ -46,6 +46,7 @@ export interface Measured {
   /** peak resident set size, MB (GNU time %M) */
   rssMb: number;
   stdout: string;
+  stderr: string;
 }
 
 /** One run of one contender. */
@@ -115,7 +116,7 @@ export async function measure(argv: string[], timeFile: string, label: string, o
     throw new Error(`${label}: ${why}\n${stderr.slice(-2000)}`);
   }
   const [, user, sys, maxKb] = (await readFile(timeFile, 'utf8')).trim().split('\n').pop()!.split(' ').map(Number);
-  return { wall, cpu: user + sys, rssMb: maxKb / 1024, stdout: Buffer.concat(out).toString('utf8') };
+  return { wall, cpu: user + sys, rssMb: maxKb / 1024, stdout: Buffer.concat(out).toString('utf8'), stderr };
 }
 
 /** The code measured: `commit abc1234`, plus a note when src/ or bin/ differ from it; 'unknown' outside git. */

@@ -204,6 +204,9 @@ export class TopicModel {
       throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
     }
     this.#topicTokens = new Set(this.termTokens.flat());
+    for (const t of this.#topicTokens) this.#topicIndex.set(t, this.#topicIndex.size);
+    this.#termIds = this.termTokens.map((tokens) => tokens.map((t) => this.#topicIndex.get(t)!));
+    this.#small.at = new Int32Array(this.#topicIndex.size).fill(-1);
     // tokens hold letters, digits, marks and inner apostrophes only; escaped
     // all the same, so a tokenizer change cannot make one a pattern
     const ascii = [...this.#topicTokens].filter(isAscii).map((t) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
@@ -256,6 +259,110 @@ export class TopicModel {
     return this.similarity(tf);
   }
 
+  /**
+   * `similarity` of the term counts of a link's anchor tokens (weight 1)
+   * plus its context tokens (weight `contextWeight`), to the last bit, for
+   * the best-first family's every link. Short texts (at most
+   * {@link SMALL_TEXT_TOKENS} tokens, nearly every link) are counted in
+   * scratch arrays this model reuses, in the order the Maps of `termFreq`
+   * and `similarity` would be iterated: no Map, entry or array is allocated
+   * per link (the Maps were ~15% of the crawl's allocation). Longer ones
+   * take `similarity` itself.
+   */
+  linkSimilarity(anchorTokens: readonly string[], contextTokens: readonly string[], contextWeight: number): number {
+    if (anchorTokens.length + contextTokens.length > SMALL_TEXT_TOKENS) {
+      return this.similarity(termFreq(contextTokens, contextWeight, termFreq(anchorTokens)));
+    }
+    const s = this.#small;
+    const { terms, counts, topicAt, topicCounts } = s;
+    // tf = termFreq(anchor) then termFreq(context, contextWeight, tf): terms in order of first occurrence
+    let n = countInto(terms, counts, 0, anchorTokens, 1);
+    n = countInto(terms, counts, n, contextTokens, contextWeight);
+    // where each topic token is among the terms (one lookup per term, not a
+    // scan of the terms per topic token)
+    const { at: where, touched } = s;
+    let marked = 0;
+    for (let q = 0; q < n; q++) {
+      const ti = this.#topicIndex.get(terms[q]!);
+      if (ti !== undefined) {
+        where[ti] = q;
+        touched[marked++] = ti;
+      }
+    }
+    // topicTf: the tokens of every present topic term, counted per term
+    let m = 0;
+    for (const ids of this.#termIds) {
+      let present = true;
+      for (const ti of ids) {
+        if (where[ti]! < 0) {
+          present = false;
+          break;
+        }
+      }
+      if (!present) continue;
+      for (const ti of ids) {
+        const at = where[ti]!;
+        let j = 0;
+        while (j < m && topicAt[j] !== at) j++;
+        if (j === m) {
+          topicAt[m] = at;
+          topicCounts[m] = 0 + 1;
+          m++;
+        } else {
+          topicCounts[j] = topicCounts[j]! + 1;
+        }
+      }
+    }
+    for (let i = 0; i < marked; i++) where[touched[i]!] = -1;
+    if (m === 0) return 0;
+    // the same sums as similarity(), in the same order
+    let profileSq = 0;
+    for (let j = 0; j < m; j++) {
+      const x = sublinear(counts[topicAt[j]!]!);
+      profileSq += x * x;
+    }
+    const strong = strongestInto(counts, n, PROFILE_TERMS, s.strong, s.strongCounts);
+    for (let i = 0; i < strong; i++) {
+      const at = s.strong[i]!;
+      let j = 0;
+      while (j < m && topicAt[j] !== at) j++;
+      if (j < m) continue;
+      const x = sublinear(counts[at]!);
+      profileSq += x * x;
+    }
+    const na = Math.sqrt(profileSq);
+    let weightSq = 0;
+    let d = 0;
+    for (let j = 0; j < m; j++) {
+      const at = topicAt[j]!;
+      const w = sublinear(topicCounts[j]!) * this.docFreq.idf(terms[at]!);
+      if (!(w > 0)) continue;
+      weightSq += w * w;
+      d += w * sublinear(counts[at]!);
+    }
+    const nb = Math.sqrt(weightSq);
+    if (na === 0 || nb === 0) return 0;
+    return Math.min(1, Math.max(-1, d / (na * nb)));
+  }
+
+  /** linkSimilarity's scratch (strings of the last link stay referenced until overwritten) */
+  readonly #small = {
+    terms: [] as string[],
+    counts: [] as number[],
+    topicAt: [] as number[],
+    topicCounts: [] as number[],
+    strong: [] as number[],
+    strongCounts: [] as number[],
+    /** topic token id -> its position among the terms, -1 when absent (reset after each use) */
+    at: new Int32Array(0),
+    /** ids set in `at` */
+    touched: [] as number[],
+  };
+  /** topic token -> id (its place in #topicTokens) */
+  readonly #topicIndex = new Map<string, number>();
+  /** termTokens as topic token ids */
+  readonly #termIds: readonly (readonly number[])[];
+
   /** Similarity in [0, 1] of raw (possibly weighted) term counts to the topic; see the class doc. Does not touch the IDF table. */
   similarity(tf: SparseVector): number {
     // Called for every link of every page: nothing is allocated for text
@@ -287,6 +394,60 @@ export class TopicModel {
     for (const [t, w] of weights) d += w * sublinear(tf.get(t)!);
     return Math.min(1, Math.max(-1, d / (na * nb)));
   }
+}
+
+/**
+ * Texts of at most this many tokens take linkSimilarity's arrays: its
+ * lookups are linear scans, cheaper than a Map's for a few dozen terms.
+ */
+export const SMALL_TEXT_TOKENS = 48;
+
+/** Position of `t` among the first `n` of `terms`, or -1. */
+function indexIn(terms: readonly string[], n: number, t: string): number {
+  for (let i = 0; i < n; i++) if (terms[i] === t) return i;
+  return -1;
+}
+
+/** termFreq(tokens, weight) into the parallel arrays' first `n` terms; returns the new term count. */
+function countInto(terms: string[], counts: number[], n: number, tokens: readonly string[], weight: number): number {
+  for (const t of tokens) {
+    const at = indexIn(terms, n, t);
+    if (at < 0) {
+      terms[n] = t;
+      counts[n] = 0 + weight;
+      n++;
+    } else {
+      counts[at] = counts[at]! + weight;
+    }
+  }
+  return n;
+}
+
+/**
+ * strongestTerms over the first `n` of `counts` (in arrival order), as
+ * positions: writes them to `out` (with their counts to `outCounts`) and
+ * returns how many.
+ */
+function strongestInto(counts: readonly number[], n: number, k: number, out: number[], outCounts: number[]): number {
+  let len = 0;
+  for (let q = 0; q < n; q++) {
+    const c = counts[q]!;
+    let i = len;
+    if (i === k) {
+      if (!(c > outCounts[k - 1]!)) continue;
+      i = k - 1;
+    } else {
+      len++;
+    }
+    while (i > 0 && outCounts[i - 1]! < c) {
+      out[i] = out[i - 1]!;
+      outCounts[i] = outCounts[i - 1]!;
+      i--;
+    }
+    out[i] = q;
+    outCounts[i] = c;
+  }
+  return len;
 }
 
 function hasAll(tf: SparseVector, tokens: readonly string[]): boolean {

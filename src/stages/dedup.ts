@@ -73,8 +73,19 @@ export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_M
   }
   // distinct words: a page that repeats a few words (a template around an
   // id) carries too little text to be called anyone's duplicate
-  if (tokens.length < minTokens || new Set(tokens).size < minTokens) return null;
+  if (tokens.length < minTokens || !atLeastDistinct(tokens, minTokens)) return null;
   return simhashTokens(tokens);
+}
+
+/** Whether `tokens` hold at least `k` distinct words (`new Set(tokens).size >= k`), counting only until `k`. */
+function atLeastDistinct(tokens: readonly string[], k: number): boolean {
+  if (k <= 0) return true;
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    seen.add(t);
+    if (seen.size >= k) return true;
+  }
+  return false;
 }
 
 export interface NearDuplicatesOptions {

@@ -132,22 +132,39 @@ function toSublevelOp(op: EncodedOp): Op {
 }
 
 /**
- * The write-behind form of a sublevel operation, and its journal entry
- * (a JournalOp, as JSON) in `lines[i]`.
+ * Journal pieces per sublevel: the start of a put's and a del's JournalOp
+ * up to the opening quote of its key, each also with the comma that
+ * separates it from the op before.
  */
-function encodeOp(op: Op, lines: string[], i: number): EncodedOp {
+const JOURNAL_HEADS = new Map<string, { put: string; del: string; putAfter: string; delAfter: string }>(
+  SUBLEVELS.map((n) => [n, { put: `{"t":"p","s":"${n}","k":"`, del: `{"t":"d","s":"${n}","k":"`, putAfter: `,{"t":"p","s":"${n}","k":"`, delAfter: `,{"t":"d","s":"${n}","k":"` }]),
+);
+
+/** A key JSON.stringify leaves as it is between its quotes (the store's keys are hex, digits, `!` and `_`). */
+const PLAIN_KEY = /^[\w!.~-]*$/;
+
+/**
+ * The write-behind form of a sublevel operation; its journal entry (a
+ * JournalOp, as JSON: what JSON.stringify gives, with a leading comma
+ * unless `first`) is pushed to `parts` in pieces, so that one join makes
+ * the whole line without a string per operation.
+ */
+function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string): EncodedOp {
   const sub = (op as { sublevel?: Sub }).sublevel;
   const name = sub === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(sub.prefix);
   if (sub === undefined || name === undefined) throw new TypeError('batch operation outside the store sublevels');
+  const heads = JOURNAL_HEADS.get(name)!;
   const k = op.key;
+  const key = rootKey ?? `${sub.prefix}${k}`;
+  const quoted = PLAIN_KEY.test(k) ? k : (JSON.stringify(k) as string).slice(1, -1);
   if (op.type === 'put') {
     const value = JSON.stringify(op.value) as string | undefined;
     if (value === undefined) throw new TypeError(`batch put of ${name} ${k} without a JSON value`);
-    lines[i] = `{"t":"p","s":"${name}","k":${JSON.stringify(k)},"v":${value}}`;
-    return { type: 'put', key: `${sub.prefix}${k}`, value, sub, k, raw: op.value };
+    parts.push(first ? heads.put : heads.putAfter, quoted, '","v":', value, '}');
+    return { type: 'put', key, value, sub, k, raw: op.value };
   }
-  lines[i] = `{"t":"d","s":"${name}","k":${JSON.stringify(k)}}`;
-  return { type: 'del', key: `${sub.prefix}${k}`, value: undefined, sub, k, raw: undefined };
+  parts.push(first ? heads.del : heads.delAfter, quoted, '"}');
+  return { type: 'del', key, value: undefined, sub, k, raw: undefined };
 }
 
 function fromJournal(db: Root, op: JournalOp): Op {
@@ -523,13 +540,25 @@ export class CrawlStore implements Store {
     return this.loadSeenKeys(plan, urls.map(urlKey));
   }
 
-  /** loadSeen of urlKeys. */
-  private async loadSeenKeys(plan: Plan, keys: string[]): Promise<void> {
+  /** loadSeen of urlKeys (`more`: a second list, read after `keys`). */
+  private async loadSeenKeys(plan: Plan, keys: readonly string[], more: readonly string[] = []): Promise<void> {
+    // each key once, in order of first appearance: a key already in the
+    // plan was known; one already among the misses waits for the read
+    // (a page's links mostly hit the seen cache: misses are few, and only
+    // many of them, e.g. seeds, get a Set)
     const misses: string[] = [];
-    for (const k of new Set(keys)) {
+    let missed: Set<string> | undefined;
+    for (let i = 0, n = keys.length + more.length; i < n; i++) {
+      const k = i < keys.length ? keys[i]! : more[i - keys.length]!;
+      if (plan.seen.has(k) || (missed !== undefined ? missed.has(k) : misses.includes(k))) continue;
       const known = this.knownSeen(k);
-      if (known !== undefined) plan.seen.set(k, known);
-      else misses.push(k);
+      if (known !== undefined) {
+        plan.seen.set(k, known);
+        continue;
+      }
+      misses.push(k);
+      if (missed !== undefined) missed.add(k);
+      else if (misses.length > 16) missed = new Set(misses);
     }
     if (misses.length === 0) return;
     const values = (await this.seenDb.getMany(misses)) as (SeenValue | undefined)[];
@@ -549,8 +578,9 @@ export class CrawlStore implements Store {
     // caller emit its record) for a batch a closed database will refuse
     if (this.db.status !== 'open') throw new StoreError(`cannot write store ${this.name}: the database is ${this.db.status}`);
     plan.c.b = this.c.b + 1;
-    const ops: Op[] = [...plan.ops.values(), ...extra, { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c }];
+    const counters: Op = { type: 'put', sublevel: this.metaDb, key: COUNTERS_KEY, value: plan.c };
     if (this.journal === undefined) {
+      const ops: Op[] = [...plan.ops.values(), ...extra, counters];
       beforeBatch?.();
       try {
         await this.db.batch(ops);
@@ -560,15 +590,29 @@ export class CrawlStore implements Store {
       this.adopt(plan);
       return;
     }
-    // each value is turned into JSON once, for the journal line and for LevelDB
-    const encoded: EncodedOp[] = new Array<EncodedOp>(ops.length);
-    const lines: string[] = new Array<string>(ops.length);
-    for (let i = 0; i < ops.length; i++) encoded[i] = encodeOp(ops[i]!, lines, i);
+    // each value is turned into JSON once, for the journal line and for
+    // LevelDB; the plan's map keys are the root keys already
+    const n = plan.ops.size + extra.length + 1;
+    const encoded: EncodedOp[] = new Array<EncodedOp>(n);
+    // The line is what JSON.stringify of the JournalEntry { b, ops: [{ t, s,
+    // k, v }, ...] } gives, in pieces joined once (one flat string, which
+    // the journal encodes without copying it again)
+    const parts: string[] = [`{"b":${plan.c.b},"ops":[`];
+    let i = 0;
+    for (const [key, op] of plan.ops) {
+      encoded[i] = encodeOp(op, parts, i === 0, key);
+      i++;
+    }
+    for (const op of extra) {
+      encoded[i] = encodeOp(op, parts, i === 0);
+      i++;
+    }
+    encoded[i] = encodeOp(counters, parts, i === 0);
+    parts.push(']}');
     try {
       // the journal append is the commit point; the caller's record goes out
-      // right after it, and LevelDB catches up behind. The line is what
-      // JSON.stringify of the JournalEntry { b, ops: [{ t, s, k, v }, ...] } gives.
-      this.journal.appendJson(`{"b":${plan.c.b},"ops":[${lines.join(',')}]}`);
+      // right after it, and LevelDB catches up behind
+      this.journal.appendJson(parts.join(''));
     } catch (err) {
       throw new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
     }
@@ -598,7 +642,9 @@ export class CrawlStore implements Store {
       if (v !== null && !this.seenFilter.mayHave(k)) this.seenFilter.add(k);
     }
     if (this.onFrontierChange !== undefined) {
-      const added = [...plan.added].map(([key, { entry }]) => ({ key, entry }));
+      const added = new Array<{ key: string; entry: FrontierEntry }>(plan.added.size);
+      let i = 0;
+      for (const [key, { entry }] of plan.added) added[i++] = { key, entry };
       this.onFrontierChange({ added, removed: [...plan.deleted] });
     }
   }
@@ -610,8 +656,7 @@ export class CrawlStore implements Store {
     this.pending = new Map();
     this.writing = group;
     this.groupsStarted++;
-    const ops = [...group.values()];
-    this.written = this.db.batch(this.rootUtf8 ? ops : ops.map(toSublevelOp)).then(
+    this.written = this.writeGroup(group).then(
       () => {
         this.writing = null;
         this.groupsWritten++;
@@ -625,6 +670,30 @@ export class CrawlStore implements Store {
         this.seenCache.clear();
       },
     );
+  }
+
+  /**
+   * One write-behind group as one atomic LevelDB batch. A utf8 root takes
+   * the encoded keys and values through a chained batch: classic-level
+   * hands each put to LevelDB's WriteBatch as two arguments, where an
+   * array batch copies every operation into a new object and reads its
+   * type, key and value back as properties (~30% less CPU per operation).
+   */
+  private writeGroup(group: Map<string, EncodedOp>): Promise<void> {
+    if (!this.rootUtf8) return this.db.batch([...group.values()].map(toSublevelOp));
+    let batch: ReturnType<Root['batch']> | undefined;
+    try {
+      batch = this.db.batch();
+      for (const op of group.values()) {
+        if (op.type === 'put') batch.put(op.key, op.value);
+        else batch.del(op.key);
+      }
+      return batch.write();
+    } catch (err) {
+      // (a closed database throws at once; an unwritten batch is let go)
+      if (batch !== undefined) batch.close().catch(() => {});
+      return Promise.reject(err);
+    }
   }
 
   /**
@@ -705,7 +774,7 @@ export class CrawlStore implements Store {
       // each URL's key (an MD5) is computed once per commit
       const doneKeys = done.map(urlKey);
       const linkKeys = c.links.map((l) => urlKey(l.url));
-      await this.loadSeenKeys(plan, doneKeys.concat(linkKeys));
+      await this.loadSeenKeys(plan, doneKeys, linkKeys);
       for (const uk of doneKeys) plan.markDone(uk);
       if (c.retryLater === true) plan.put(this.parkedDb, doneKeys[0]!, parkedEntry(c.entry));
       const keepText = c.keepText !== false;

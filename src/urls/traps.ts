@@ -46,6 +46,19 @@ export function pathSegments(url: string): string[] {
   return segments;
 }
 
+/** pathSegments(url).length, without building the segments. */
+export function segmentCount(url: string): number {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return 0;
+  const q = url.indexOf('?', start);
+  const end = q < 0 ? url.length : q;
+  if (end - start === 1) return 0; // the path is '/'
+  let n = 1;
+  for (let i = start + 1; i < end; i++) if (url.charCodeAt(i) === 0x2f) n++;
+  if (url.charCodeAt(end - 1) === 0x2f) n--; // the empty segment after a trailing slash
+  return n;
+}
+
 /**
  * Whether some run of `k` segments occurs more than `maxRepeat` times in a
  * row. A window of (maxRepeat + 1) * k segments has period k exactly when
@@ -73,6 +86,11 @@ export function hasRepetition(segments: readonly string[], maxRepeat: number): b
  */
 export function trapReason(url: string, limits: Readonly<TrapLimits> = DEFAULT_TRAP_LIMITS): TrapReason | null {
   if (url.length > limits.maxUrlLength) return 'url-length';
+  // most URLs have too few segments to repeat any: counted without
+  // splitting (the sink asks for every link of every page)
+  const n = segmentCount(url);
+  if (n > limits.maxSegments) return 'path-segments';
+  if (!(n >= limits.maxRepeat + 1)) return null;
   const segments = pathSegments(url);
   if (segments.length > limits.maxSegments) return 'path-segments';
   if (hasRepetition(segments, limits.maxRepeat)) return 'path-repetition';

@@ -6,7 +6,6 @@
  * anchor text (each token weighted 1) plus its context window
  * (PageLink.context, each token weighted 0.5). Scores lie in [0, 2].
  */
-import { termFreq } from '../text/vector.ts';
 import type { TopicModel } from '../topic.ts';
 import type { PageLink, Scorer } from '../../types.ts';
 import type { ScorerContext } from './context.ts';
@@ -22,9 +21,7 @@ export function anchorSimilarity(topic: TopicModel, anchor: string, context: str
   const anchorTokens = topic.tokens(anchor);
   const contextTokens = topic.tokens(context);
   if (!topic.mentionsTopic(anchorTokens) && !topic.mentionsTopic(contextTokens)) return 0;
-  const tf = termFreq(anchorTokens);
-  termFreq(contextTokens, CONTEXT_WEIGHT, tf);
-  return topic.similarity(tf);
+  return topic.linkSimilarity(anchorTokens, contextTokens, CONTEXT_WEIGHT);
 }
 
 /** Score(P, i) = Sim(P) + Sim(anchor_i). */

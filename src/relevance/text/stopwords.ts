@@ -40,3 +40,40 @@ const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOPWORDS, ...CHINESE
 export function isStopword(token: string): boolean {
   return STOPWORDS.has(token);
 }
+
+/** Length of the longest ASCII stop word. */
+let maxAsciiStop = 0;
+/** The ASCII stop words by spanHash: an ASCII token is looked up without being cut out of its text. */
+const ASCII_STOP_BY_HASH = new Map<number, string[]>();
+for (const w of STOPWORDS) {
+  if (!/^[\x00-\x7f]*$/.test(w)) continue;
+  maxAsciiStop = Math.max(maxAsciiStop, w.length);
+  const h = spanHash(w, 0, w.length);
+  const list = ASCII_STOP_BY_HASH.get(h);
+  if (list === undefined) ASCII_STOP_BY_HASH.set(h, [w]);
+  else list.push(w);
+}
+
+function spanHash(text: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * isStopword(text.slice(start, end)) for a span of ASCII text, without
+ * making the string: the tokenizer asks it for every word, and a stop word
+ * is dropped, so its string was garbage.
+ */
+export function isAsciiStopwordSpan(text: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n > maxAsciiStop || n <= 0) return false;
+  const candidates = ASCII_STOP_BY_HASH.get(spanHash(text, start, end));
+  if (candidates === undefined) return false;
+  outer: for (const w of candidates) {
+    if (w.length !== n) continue;
+    for (let i = 0; i < n; i++) if (w.charCodeAt(i) !== text.charCodeAt(start + i)) continue outer;
+    return true;
+  }
+  return false;
+}

@@ -16,7 +16,7 @@
  * Input length is the caller's to bound (page blocks are capped by the parser).
  */
 import { getSegmenter, type Segmenter } from './segmenter.ts';
-import { isStopword } from './stopwords.ts';
+import { isAsciiStopwordSpan, isStopword } from './stopwords.ts';
 
 export interface TokenizeOptions {
   /** Han segmenter; default getSegmenter() (node-rs jieba, loaded on first Han text) */
@@ -121,9 +121,8 @@ function tokenizeAscii(text: string, dropStop: boolean): string[] {
     if (end - start >= 2 && text.charCodeAt(end - 1) === 0x73 && text.charCodeAt(end - 2) === APOSTROPHE) end -= 2;
     const length = end - start;
     if (length < 2 || (length > 4 && allDigits(text, start, end))) continue;
-    const token = text.slice(start, end);
-    if (dropStop && isStopword(token)) continue;
-    out.push(token);
+    if (dropStop && isAsciiStopwordSpan(text, start, end)) continue;
+    out.push(text.slice(start, end));
   }
   return out;
 }
