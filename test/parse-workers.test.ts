@@ -86,6 +86,45 @@ test('a pool parses as parseBody does; a parse that throws and a worker that die
   assert.deepEqual(await pool.parse(PAGE, 'http://a.example/', null), { error: { code: 'FC_INTERNAL', message: 'the parse workers were closed' } });
 });
 
+// Each page used to be a message of its own to the worker; waking the sleeping worker cost the main
+// thread ~0.25 ms of CPU a message on the 2-core VM (docs/results/workers.md): pages now go in batches.
+test('a pool sends the pages asked for together in one message; a page short of a batch leaves on starved(), or on its own', async () => {
+  const pool = new ParsePool({ size: 1, parse: { contextChars: 20 }, minBatch: 4 });
+  try {
+    const url = (i: number) => `http://a.example/p${i}`;
+    const want = (i: number) => ({ page: parseBody(PAGE, url(i), null, { contextChars: 20 }) });
+    assert.deepEqual(await Promise.all([0, 1, 2, 3].map((i) => pool.parse(PAGE, url(i), null))), [0, 1, 2, 3].map(want));
+    assert.deepEqual(pool.sent, { batches: 1, pages: 4 });
+    const two = Promise.all([4, 5].map((i) => pool.parse(PAGE, url(i), null)));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(pool.sent, { batches: 1, pages: 4 }, 'two pages of a batch of four wait');
+    pool.starved();
+    assert.deepEqual(pool.sent, { batches: 2, pages: 6 }, 'starved() sends them at once');
+    assert.deepEqual(await two, [4, 5].map(want));
+    // nobody calls starved(): the page still leaves, on a timer
+    assert.deepEqual(await pool.parse(PAGE, url(6), null), want(6));
+    assert.deepEqual(pool.sent, { batches: 3, pages: 7 });
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a worker that dies in a batch: the page it was parsing is tried once more, the others are parsed', async () => {
+  const pool = new ParsePool({ size: 1, minBatch: 4, faults: true });
+  try {
+    const urls = ['http://a.example/1', 'http://a.example/crash', 'http://a.example/2', 'http://a.example/throw'];
+    const out = await Promise.all(urls.map((u) => pool.parse(PAGE, u, null)));
+    assert.equal(pool.sent.batches >= 3, true, `${pool.sent.batches} batches`);
+    assert.deepEqual(out[0], { page: parseBody(PAGE, urls[0], null) });
+    assert.equal('error' in out[1] && out[1].error.code, 'FC_WORKER_CRASH');
+    assert.deepEqual(out[2], { page: parseBody(PAGE, urls[2], null) });
+    assert.equal('error' in out[3] && out[3].error.code, 'FC_INTERNAL');
+    assert.equal(pool.restarts, 2);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a pool computes the near-duplicate SimHash the dedup stage would, when asked', async () => {
   const pool = new ParsePool({ size: 1, fingerprint: { minTokens: 5, segmenter: 'node-rs' } });
   try {
@@ -127,6 +166,18 @@ test('parseWorkersStage: items leave in order; error items and null bodies pass 
     assert.ok(kept[0].page !== undefined && kept[0].fetch?.body?.equals(PAGE));
   } finally {
     await pool.close();
+  }
+  // a window smaller than the batch the pool gathers: the stage's starved() sends the pages
+  const batching = new ParsePool({ size: 1, minBatch: 8 });
+  try {
+    const items = Array.from({ length: 12 }, (_, i) => item(`http://a.example/b${i}`, PAGE));
+    const out: CrawlItem[] = [];
+    for await (const it of parseWorkersStage(from(items), { pool: batching, window: 3 })) out.push(it);
+    assert.deepEqual(out.map((i) => i.entry.url), items.map((i) => i.entry.url));
+    for (const i of out) assert.equal(i.page?.links.length, 3);
+    assert.equal(batching.sent.pages, 12);
+  } finally {
+    await batching.close();
   }
 });
 

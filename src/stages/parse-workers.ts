@@ -15,6 +15,8 @@
  * FC_WORKER_CRASH) is set and `fetch.body` dropped unless `keepBody`. With
  * `fingerprint`, a 2xx page also gets `item.fingerprint`, its near-duplicate
  * SimHash, computed in the worker (the dedup stage then only looks it up).
+ * Whenever the next stage would wait for a page still queued in the pool
+ * (gathered into a batch, src/parse/pool.ts), the pool sends it at once.
  */
 import type { ParsePool } from '../parse/pool.ts';
 import type { CrawlItem } from '../types.ts';
@@ -43,5 +45,5 @@ export function parseWorkersStage(source: AsyncIterable<CrawlItem>, opts: ParseW
       if (opts.keepBody !== true) f.body = null;
       return item;
     });
-  });
+  }, () => opts.pool.starved());
 }
