@@ -303,7 +303,7 @@ async function runStages(r: ResolvedConfig, c: Crawl, dedup: NearDuplicates | nu
   const timeLimit = Number.isFinite(r.maxTime) ? setTimeout(() => ac.abort(TIME_LIMIT), Math.max(0, c.started + r.maxTime - Date.now())) : undefined;
   live.start();
   c.reporter = live;
-  const pool = r.workersResolved === 0 ? null : new ParsePool({ size: r.workersResolved, parse: parseOptionsOf(r), fingerprint: workerFingerprint(r), minBatch: PARSE_BATCH });
+  const pool = r.workersResolved === 0 ? null : new ParsePool({ size: r.workersResolved, parse: parseOptionsOf(r), fingerprint: workerFingerprint(r), termCounts: workerTermCounts(r), minBatch: PARSE_BATCH });
   const run: Run = { scheduler, inflight, ctx, dedup, live, output, signal: ac.signal, outputStages, pool };
   const watchdog = watchStall(r, c, run, (err) => ac.abort(err));
   process.on('beforeExit', watchdog.onIdle);
@@ -438,6 +438,17 @@ function workerFingerprint(r: ResolvedConfig): FingerprintOptions | undefined {
   const name = r.segmenter?.name ?? 'node-rs';
   if (r.segmenter !== undefined && (!knownSegmenters().includes(name) || getSegmenter(name) !== r.segmenter)) return undefined;
   return { minTokens: r.nearDupMinTokens ?? DEFAULT_NEAR_DUP_MIN_TOKENS, segmenter: name };
+}
+
+/**
+ * The relevance judge's term counts in the parse workers: when the judge is
+ * the topic's (a topic, no model) and its segmenter a built-in one.
+ */
+function workerTermCounts(r: ResolvedConfig): string | undefined {
+  if (r.topic == null || r.model != null) return undefined;
+  const name = r.segmenter?.name ?? 'node-rs';
+  if (r.segmenter !== undefined && (!knownSegmenters().includes(name) || getSegmenter(name) !== r.segmenter)) return undefined;
+  return name;
 }
 
 /** A redirect hop may be followed: in scope, a public address, allowed by robots.txt, not fetched yet. */

@@ -7,6 +7,7 @@ import { parseWorkersStage } from '../src/stages/parse-workers.ts';
 import { mapOrdered } from '../src/util/iter.ts';
 import { pageFingerprint } from '../src/stages/dedup.ts';
 import { fingerprintToHex } from '../src/relevance/simhash.ts';
+import { PAGE_TERM_FREQ, pageTermCounts, TopicModel } from '../src/relevance/topic.ts';
 import type { CrawlItem } from '../src/types.ts';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
@@ -138,6 +139,35 @@ test('a pool computes the near-duplicate SimHash the dedup stage would, when ask
       assert.equal(got.simhash, fingerprintToHex(want));
       assert.equal(Object.hasOwn(await pool.parse(body, url, null), 'simhash'), false, 'not asked: not computed');
     }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a pool counts the judge\'s terms of each page; the judge takes them and judges as it would have', async () => {
+  const pool = new ParsePool({ size: 1, termCounts: 'node-rs', fingerprint: { minTokens: 5, segmenter: 'node-rs' } });
+  try {
+    const zh = Buffer.from('<title>太阳能</title><h1>Solar</h1><p>太阳能电池把光变成电。光伏板装在屋顶上，晴天发电最多。</p><p>Solar panels on roofs make power.</p>');
+    const topic = { name: 'solar', terms: ['solar', '太阳能', 'photovoltaic'], threshold: 0.2 };
+    const here = new TopicModel(topic);
+    const there = new TopicModel(topic);
+    for (const [i, body] of [PAGE, zh, PAGE].entries()) {
+      const url = `http://a.example/${i}`;
+      const page = parseBody(body, url, null);
+      const got = await pool.parse(body, url, null, i === 1);
+      assert.ok('page' in got && got.terms !== undefined);
+      assert.deepEqual(got.terms, pageTermCounts(page, 'node-rs'));
+      const items = [];
+      for await (const it of parseWorkersStage(from([item(url, body)]), { pool, window: 1 })) items.push(it);
+      assert.deepEqual(items[0].page![PAGE_TERM_FREQ as never], got.terms, 'the stage hands them on with the page');
+      assert.equal(there.judge(items[0].page!), here.judge(page), 'same relevance, same IDF table after');
+    }
+    // read, not recomputed: counts that say otherwise change the verdict
+    const page = parseBody(PAGE, 'http://a.example/', null);
+    const plain = new TopicModel(topic).judge(page);
+    Object.assign(page, { [PAGE_TERM_FREQ]: { segmenter: 'node-rs', terms: ['solar'], counts: new Float64Array([3]) } });
+    assert.notEqual(new TopicModel(topic).judge(page), plain);
+    assert.equal(new TopicModel(topic, { segmenter: { name: 'mine', cut: (t: string) => [t] } }).pageTermFreq(page).has('photovoltaic'), true, 'another segmenter splits the page itself');
   } finally {
     await pool.close();
   }

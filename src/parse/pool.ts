@@ -35,6 +35,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ItemError, ParsedPage } from '../types.ts';
 import type { ParseOptions } from './body.ts';
+import type { PageTermCounts } from '../relevance/topic.ts';
 
 /** A page sent to a worker (in an array: one batch a message). */
 export interface ParseRequest {
@@ -51,6 +52,8 @@ export interface WorkerSetup {
   faults: boolean;
   parse: ParseOptions;
   fingerprint?: FingerprintOptions;
+  /** the segmenter to count the terms of every page with, for the relevance judge */
+  termCounts?: string;
 }
 
 /** The options of pageFingerprint (src/stages/dedup.ts), the segmenter by name. */
@@ -60,10 +63,14 @@ export interface FingerprintOptions {
 }
 
 /** A worker's answer to one ParseRequest (one message each, in the order of the batch). */
-export type ParseAnswer = { id: number; page: ParsedPage; simhash?: string | null } | { id: number; error: ItemError };
+export type ParseAnswer = { id: number; page: ParsedPage; simhash?: string | null; terms?: PageTermCounts } | { id: number; error: ItemError };
 
-/** What parse() resolves to: `simhash` when the fingerprint was asked for (null: too few tokens). */
-export type ParseOutcome = { page: ParsedPage; simhash?: string | null } | { error: ItemError };
+/**
+ * What parse() resolves to: `simhash` when the fingerprint was asked for
+ * (null: too few tokens); `terms`, the judge's term counts of the page
+ * (pageTermCounts, src/relevance/topic.ts), when the pool counts them.
+ */
+export type ParseOutcome = { page: ParsedPage; simhash?: string | null; terms?: PageTermCounts } | { error: ItemError };
 
 /** Batches sent to one worker at a time (one parsing, one waiting). */
 const BATCHES_PER_WORKER = 2;
@@ -100,6 +107,11 @@ export interface ParsePoolOptions {
   parse?: ParseOptions;
   /** near-duplicate fingerprints, for the pages parse() asks it of */
   fingerprint?: FingerprintOptions;
+  /**
+   * count the relevance judge's terms of every parsed page with the
+   * segmenter of this name (pageTermCounts, src/relevance/topic.ts)
+   */
+  termCounts?: string;
   /**
    * pages gathered before a batch leaves unasked (by starved() or flush())
    * (default 1: every page leaves at the end of the event loop's turn it
@@ -216,6 +228,7 @@ export class ParsePool {
         faults: this.#opts.faults ?? process.env.FOCUSCRAWL_TEST_PARSE_FAULTS === '1',
         parse: this.#opts.parse ?? {},
         ...(this.#opts.fingerprint === undefined ? {} : { fingerprint: this.#opts.fingerprint }),
+        ...(this.#opts.termCounts === undefined ? {} : { termCounts: this.#opts.termCounts }),
       } satisfies WorkerSetup,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       // the worker's own output would interleave with the records: it has none, but never stdout
@@ -275,7 +288,13 @@ export class ParsePool {
     if (batch === undefined || batch[0].id !== a.id) return;
     const t = batch.shift()!;
     if (batch.length === 0) slot.sent.shift();
-    t.resolve('page' in a ? (a.simhash === undefined ? { page: a.page } : { page: a.page, simhash: a.simhash }) : { error: a.error });
+    if ('error' in a) t.resolve({ error: a.error });
+    else {
+      const outcome: ParseOutcome = { page: a.page };
+      if (a.simhash !== undefined) outcome.simhash = a.simhash;
+      if (a.terms !== undefined) outcome.terms = a.terms;
+      t.resolve(outcome);
+    }
     if (this.#queue.length >= this.#minBatch) this.#flushSoon();
     else if (this.#queue.length > 0) this.#timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }

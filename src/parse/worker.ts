@@ -3,7 +3,9 @@
  * page is parsed with parseBody (src/parse/body.ts, unchanged, with the
  * pool's options from workerData); its answer is its ParsedPage or the ItemError toItemError makes of what it
  * threw, exactly what the in-thread parse stage would have set; and, when
- * asked, the page's near-duplicate SimHash (pageFingerprint, src/stages/dedup.ts).
+ * asked, the page's near-duplicate SimHash (pageFingerprint, src/stages/dedup.ts)
+ * and the relevance judge's term counts of the page (pageTermCounts,
+ * src/relevance/topic.ts).
  *
  * Pages come in batches (an array of ParseRequest); each answer goes back in
  * a message of its own as soon as its page is parsed, in the batch's order.
@@ -17,6 +19,7 @@ import { toItemError } from '../errors.ts';
 import { pageFingerprint } from '../stages/dedup.ts';
 import { fingerprintToHex } from '../relevance/simhash.ts';
 import { getSegmenter } from '../relevance/text/segmenter.ts';
+import { pageTermCounts } from '../relevance/topic.ts';
 import { parseBody } from './body.ts';
 import type { ParseRequest, ParseAnswer, WorkerSetup } from './pool.ts';
 
@@ -24,6 +27,7 @@ const setup = (workerData ?? {}) as Partial<WorkerSetup>;
 const faults = setup.faults === true;
 const opts = setup.parse ?? {};
 const fingerprint = setup.fingerprint;
+const termCounts = setup.termCounts;
 
 function parseOne(req: ParseRequest): ParseAnswer {
   try {
@@ -37,6 +41,8 @@ function parseOne(req: ParseRequest): ParseAnswer {
       const fp = pageFingerprint(page, fingerprint.minTokens, getSegmenter(fingerprint.segmenter));
       answer.simhash = fp === null ? null : fingerprintToHex(fp);
     }
+    // the relevance judge's term counts (TopicModel.pageTermFreq), from the split the SimHash just made
+    if (termCounts !== undefined) answer.terms = pageTermCounts(page, termCounts);
     return answer;
   } catch (err) {
     return { id: req.id, error: toItemError(err) };
