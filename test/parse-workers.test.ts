@@ -7,6 +7,7 @@ import { parseWorkersStage } from '../src/stages/parse-workers.ts';
 import { mapOrdered } from '../src/util/iter.ts';
 import { pageFingerprint } from '../src/stages/dedup.ts';
 import { fingerprintToHex } from '../src/relevance/simhash.ts';
+import { PAGE_TERM_FREQ, pageTermCounts, TopicModel } from '../src/relevance/topic.ts';
 import type { CrawlItem } from '../src/types.ts';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
@@ -89,6 +90,45 @@ test('a pool parses as parseBody does; a parse that throws and a worker that die
   assert.deepEqual(await pool.parse(PAGE, 'http://a.example/', null), { error: { code: 'FC_INTERNAL', message: 'the parse workers were closed' } });
 });
 
+// Each page used to be a message of its own to the worker; waking the sleeping worker cost the main
+// thread ~0.25 ms of CPU a message on the 2-core VM (docs/results/workers.md): pages now go in batches.
+test('a pool sends the pages asked for together in one message; a page short of a batch leaves on starved(), or on its own', async () => {
+  const pool = new ParsePool({ size: 1, parse: { contextChars: 20 }, minBatch: 4 });
+  try {
+    const url = (i: number) => `http://a.example/p${i}`;
+    const want = (i: number) => ({ page: parseBody(PAGE, url(i), null, { contextChars: 20 }) });
+    assert.deepEqual(await Promise.all([0, 1, 2, 3].map((i) => pool.parse(PAGE, url(i), null))), [0, 1, 2, 3].map(want));
+    assert.deepEqual(pool.sent, { batches: 1, pages: 4 });
+    const two = Promise.all([4, 5].map((i) => pool.parse(PAGE, url(i), null)));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(pool.sent, { batches: 1, pages: 4 }, 'two pages of a batch of four wait');
+    pool.starved();
+    assert.deepEqual(pool.sent, { batches: 2, pages: 6 }, 'starved() sends them at once');
+    assert.deepEqual(await two, [4, 5].map(want));
+    // nobody calls starved(): the page still leaves, on a timer
+    assert.deepEqual(await pool.parse(PAGE, url(6), null), want(6));
+    assert.deepEqual(pool.sent, { batches: 3, pages: 7 });
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a worker that dies in a batch: the page it was parsing is tried once more, the others are parsed', async () => {
+  const pool = new ParsePool({ size: 1, minBatch: 4, faults: true });
+  try {
+    const urls = ['http://a.example/1', 'http://a.example/crash', 'http://a.example/2', 'http://a.example/throw'];
+    const out = await Promise.all(urls.map((u) => pool.parse(PAGE, u, null)));
+    assert.equal(pool.sent.batches >= 3, true, `${pool.sent.batches} batches`);
+    assert.deepEqual(out[0], { page: parseBody(PAGE, urls[0], null) });
+    assert.equal('error' in out[1] && out[1].error.code, 'FC_WORKER_CRASH');
+    assert.deepEqual(out[2], { page: parseBody(PAGE, urls[2], null) });
+    assert.equal('error' in out[3] && out[3].error.code, 'FC_INTERNAL');
+    assert.equal(pool.restarts, 2);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a pool computes the near-duplicate SimHash the dedup stage would, when asked', async () => {
   const pool = new ParsePool({ size: 1, fingerprint: { minTokens: 5, segmenter: 'node-rs' } });
   try {
@@ -102,6 +142,35 @@ test('a pool computes the near-duplicate SimHash the dedup stage would, when ask
       assert.equal(got.simhash, fingerprintToHex(want));
       assert.equal(Object.hasOwn(await pool.parse(body, url, null), 'simhash'), false, 'not asked: not computed');
     }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a pool counts the judge\'s terms of each page; the judge takes them and judges as it would have', async () => {
+  const pool = new ParsePool({ size: 1, termCounts: 'node-rs', fingerprint: { minTokens: 5, segmenter: 'node-rs' } });
+  try {
+    const zh = Buffer.from('<title>太阳能</title><h1>Solar</h1><p>太阳能电池把光变成电。光伏板装在屋顶上，晴天发电最多。</p><p>Solar panels on roofs make power.</p>');
+    const topic = { name: 'solar', terms: ['solar', '太阳能', 'photovoltaic'], threshold: 0.2 };
+    const here = new TopicModel(topic);
+    const there = new TopicModel(topic);
+    for (const [i, body] of [PAGE, zh, PAGE].entries()) {
+      const url = `http://a.example/${i}`;
+      const page = parseBody(body, url, null);
+      const got = await pool.parse(body, url, null, i === 1);
+      assert.ok('page' in got && got.terms !== undefined);
+      assert.deepEqual(got.terms, pageTermCounts(page, 'node-rs'));
+      const items = [];
+      for await (const it of parseWorkersStage(from([item(url, body)]), { pool, window: 1 })) items.push(it);
+      assert.deepEqual(items[0].page![PAGE_TERM_FREQ as never], got.terms, 'the stage hands them on with the page');
+      assert.equal(there.judge(items[0].page!), here.judge(page), 'same relevance, same IDF table after');
+    }
+    // read, not recomputed: counts that say otherwise change the verdict
+    const page = parseBody(PAGE, 'http://a.example/', null);
+    const plain = new TopicModel(topic).judge(page);
+    Object.assign(page, { [PAGE_TERM_FREQ]: { segmenter: 'node-rs', terms: ['solar'], counts: new Float64Array([3]) } });
+    assert.notEqual(new TopicModel(topic).judge(page), plain);
+    assert.equal(new TopicModel(topic, { segmenter: { name: 'mine', cut: (t: string) => [t] } }).pageTermFreq(page).has('photovoltaic'), true, 'another segmenter splits the page itself');
   } finally {
     await pool.close();
   }
@@ -130,6 +199,18 @@ test('parseWorkersStage: items leave in order; error items and null bodies pass 
     assert.ok(kept[0].page !== undefined && kept[0].fetch?.body?.equals(PAGE));
   } finally {
     await pool.close();
+  }
+  // a window smaller than the batch the pool gathers: the stage's starved() sends the pages
+  const batching = new ParsePool({ size: 1, minBatch: 8 });
+  try {
+    const items = Array.from({ length: 12 }, (_, i) => item(`http://a.example/b${i}`, PAGE));
+    const out: CrawlItem[] = [];
+    for await (const it of parseWorkersStage(from(items), { pool: batching, window: 3 })) out.push(it);
+    assert.deepEqual(out.map((i) => i.entry.url), items.map((i) => i.entry.url));
+    for (const i of out) assert.equal(i.page?.links.length, 3);
+    assert.equal(batching.sent.pages, 12);
+  } finally {
+    await batching.close();
   }
 });
 

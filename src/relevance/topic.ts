@@ -11,7 +11,7 @@
 import { TopicError } from '../errors.ts';
 import { formatBytes, readCapped } from '../util/read-capped.ts';
 import type { BlockType, ParsedPage, Topic } from '../types.ts';
-import type { Segmenter } from './text/segmenter.ts';
+import { getSegmenter, knownSegmenters, type Segmenter } from './text/segmenter.ts';
 import { isAscii, tokenize } from './text/tokenize.ts';
 import { blockWords, SHARED_BLOCKS, termFreqWithoutStopwords, type SharedBlock } from './text/page-words.ts';
 import { DocFreq, norm, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
@@ -146,6 +146,55 @@ export const BLOCK_WEIGHTS: Readonly<Record<BlockType, number>> = {
  */
 export const PROFILE_TERMS = 50;
 
+/**
+ * A page's block-weighted term counts (pageTermFreq) computed elsewhere (a
+ * parse worker, src/parse/worker.ts), as parallel arrays in the order of
+ * the map, with the name of the segmenter they were split with. Set on the
+ * ParsedPage under PAGE_TERM_FREQ (a symbol: never cloned, never in a
+ * record); TopicModel.pageTermFreq takes it instead of splitting the page
+ * again when its own segmenter is the one named.
+ */
+export interface PageTermCounts {
+  segmenter: string;
+  terms: string[];
+  counts: Float64Array;
+}
+
+export const PAGE_TERM_FREQ: unique symbol = Symbol('focuscrawl.pageTermFreq');
+
+/**
+ * Block-weighted term counts of a page (BLOCK_WEIGHTS; title = blocks.title,
+ * or page.title when that block is empty): what the judge compares with the
+ * topic. Depends on the page and the segmenter only.
+ */
+export function pageTermFreq(page: ParsedPage, segmenter: Segmenter | undefined): SparseVector {
+  const tf: SparseVector = new Map();
+  for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
+    const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
+    if (!text) continue;
+    // the blocks the near-duplicate check splits too: one split per page (src/relevance/text/page-words.ts)
+    if (text === page.blocks[type] && SHARED.has(type)) termFreqWithoutStopwords(blockWords(page, type as SharedBlock, segmenter), weight, tf);
+    else termFreq(tokenize(text, { segmenter }), weight, tf);
+  }
+  return tf;
+}
+
+/** pageTermFreq as PageTermCounts (parallel arrays: cheap to send between threads). */
+export function pageTermCounts(page: ParsedPage, segmenterName: string): PageTermCounts {
+  const tf = pageTermFreq(page, getSegmenter(segmenterName));
+  const terms = [...tf.keys()];
+  const counts = new Float64Array(terms.length);
+  let i = 0;
+  for (const n of tf.values()) counts[i++] = n;
+  return { segmenter: segmenterName, terms, counts };
+}
+
+/** The name under which getSegmenter gives `segmenter` (undefined: the default), or null (a caller's own). */
+function segmenterName(segmenter: Segmenter | undefined): string | null {
+  if (segmenter === undefined) return 'node-rs';
+  return knownSegmenters().includes(segmenter.name) && getSegmenter(segmenter.name) === segmenter ? segmenter.name : null;
+}
+
 export interface TopicModelOptions {
   /** Han segmenter for topic terms and texts (default: the tokenizer's default) */
   segmenter?: Segmenter;
@@ -193,11 +242,14 @@ export class TopicModel {
   /** finds any ASCII topic token in ASCII text, case-insensitively (null: no topic token is ASCII) */
   readonly #asciiTokens: RegExp | null;
   readonly #segmenter: Segmenter | undefined;
+  /** the name of #segmenter for PageTermCounts (null: a caller's own, never matched) */
+  readonly #segmenterName: string | null;
 
   /** Throws TopicError (FC_BAD_TOPIC) when no topic term leaves an indexable token (e.g. only stop words). */
   constructor(topic: Topic, opts: TopicModelOptions = {}) {
     this.topic = topic;
     this.#segmenter = opts.segmenter;
+    this.#segmenterName = segmenterName(opts.segmenter);
     this.docFreq = opts.docFreq ?? new DocFreq();
     this.termTokens = topic.terms.map((term) => [...new Set(this.tokens(term))]).filter((t) => t.length > 0);
     if (this.termTokens.length === 0) {
@@ -235,17 +287,19 @@ export class TopicModel {
     return tokenize(text, { segmenter: this.#segmenter });
   }
 
-  /** Block-weighted term counts of a page (BLOCK_WEIGHTS; title = blocks.title, or page.title when that block is empty). */
+  /**
+   * Block-weighted term counts of a page (pageTermFreq with this model's
+   * segmenter): the ones a parse worker computed (PAGE_TERM_FREQ) when it
+   * used the same segmenter, else split here.
+   */
   pageTermFreq(page: ParsedPage): SparseVector {
-    const tf: SparseVector = new Map();
-    for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
-      const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
-      if (!text) continue;
-      // the blocks the near-duplicate check splits too: one split per page (src/relevance/text/page-words.ts)
-      if (text === page.blocks[type] && SHARED.has(type)) termFreqWithoutStopwords(blockWords(page, type as SharedBlock, this.#segmenter), weight, tf);
-      else termFreq(this.tokens(text), weight, tf);
+    const pre = (page as { [PAGE_TERM_FREQ]?: PageTermCounts })[PAGE_TERM_FREQ];
+    if (pre !== undefined && pre.segmenter === this.#segmenterName) {
+      const tf: SparseVector = new Map();
+      for (let i = 0; i < pre.terms.length; i++) tf.set(pre.terms[i], pre.counts[i]);
+      return tf;
     }
-    return tf;
+    return pageTermFreq(page, this.#segmenter);
   }
 
   /**

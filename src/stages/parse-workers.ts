@@ -15,8 +15,13 @@
  * FC_WORKER_CRASH) is set and `fetch.body` dropped unless `keepBody`. With
  * `fingerprint`, a 2xx page also gets `item.fingerprint`, its near-duplicate
  * SimHash, computed in the worker (the dedup stage then only looks it up).
+ * When the pool counts the judge's terms, they ride on the page
+ * (PAGE_TERM_FREQ, src/relevance/topic.ts) to the classify stage.
+ * Whenever the next stage would wait for a page still queued in the pool
+ * (gathered into a batch, src/parse/pool.ts), the pool sends it at once.
  */
 import type { ParsePool } from '../parse/pool.ts';
+import { PAGE_TERM_FREQ, type PageTermCounts } from '../relevance/topic.ts';
 import type { CrawlItem } from '../types.ts';
 import { mapOrdered } from '../util/iter.ts';
 
@@ -39,9 +44,11 @@ export function parseWorkersStage(source: AsyncIterable<CrawlItem>, opts: ParseW
       if ('page' in outcome) {
         item.page = outcome.page;
         if (outcome.simhash !== undefined) item.fingerprint = outcome.simhash;
+        // the judge takes them (TopicModel.pageTermFreq) instead of splitting the page again
+        if (outcome.terms !== undefined) (outcome.page as { [PAGE_TERM_FREQ]?: PageTermCounts })[PAGE_TERM_FREQ] = outcome.terms;
       } else item.error = outcome.error;
       if (opts.keepBody !== true) f.body = null;
       return item;
     });
-  });
+  }, () => opts.pool.starved());
 }

@@ -159,9 +159,12 @@ export async function* mapConcurrent<T, U>(source: AsyncIterable<T>, limit: numb
  * `fn` may return its result at once (no promise, no tick lost) or a
  * promise. An error from `source` or `fn` is thrown at once, in place of the
  * next result; results still pending are left to settle unread. When the
- * consumer stops early, the source is closed.
+ * consumer stops early, the source is closed. `onWait`, when given, is
+ * called each time the consumer is about to wait for the oldest item held
+ * (taken, not yet finished): the parse workers send the pages they were
+ * gathering into a batch then (src/parse/pool.ts).
  */
-export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number, fn: (item: T) => U | Promise<U>): AsyncGenerator<U> {
+export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number, fn: (item: T) => U | Promise<U>, onWait?: () => void): AsyncGenerator<U> {
   if (!Number.isInteger(window) || window < 1) throw new TypeError(`window must be a positive integer, got ${window}`);
   const held: { done: boolean; value?: U }[] = [];
   let failure: { err: unknown } | null = null;
@@ -204,6 +207,7 @@ export async function* mapOrdered<T, U>(source: AsyncIterable<T>, window: number
         continue;
       }
       if (src.done && !src.pending && held.length === 0) return;
+      if (onWait !== undefined && held.length > 0) onWait();
       await wakeup.wait();
     }
   } finally {
