@@ -46,6 +46,7 @@ export interface Measured {
   /** peak resident set size, MB (GNU time %M) */
   rssMb: number;
   stdout: string;
+  stderr: string;
 }
 
 /** One run of one contender. */
@@ -80,6 +81,8 @@ export interface MeasureOptions {
   timeoutMs: number;
   /** extra environment variables for the child */
   env?: Record<string, string>;
+  /** stderr lines for which this returns false are not echoed (they are still in `stderr`) */
+  echo?: (line: string) => boolean;
 }
 
 /**
@@ -106,7 +109,7 @@ export async function measure(argv: string[], timeFile: string, label: string, o
   const stderr = Buffer.concat(err).toString('utf8');
   for (const line of stderr.split('\n')) {
     const key = line.replace(/^\(node:\d+\)/, '(node)');
-    if (line.trim() === '' || /^Command (exited|terminated)/.test(line) || echoed.has(key)) continue;
+    if (line.trim() === '' || /^Command (exited|terminated)/.test(line) || echoed.has(key) || opts.echo?.(line) === false) continue;
     echoed.add(key);
     process.stderr.write(`  [${label}] ${line}\n`);
   }
@@ -115,7 +118,7 @@ export async function measure(argv: string[], timeFile: string, label: string, o
     throw new Error(`${label}: ${why}\n${stderr.slice(-2000)}`);
   }
   const [, user, sys, maxKb] = (await readFile(timeFile, 'utf8')).trim().split('\n').pop()!.split(' ').map(Number);
-  return { wall, cpu: user + sys, rssMb: maxKb / 1024, stdout: Buffer.concat(out).toString('utf8') };
+  return { wall, cpu: user + sys, rssMb: maxKb / 1024, stdout: Buffer.concat(out).toString('utf8'), stderr };
 }
 
 /** The code measured: `commit abc1234`, plus a note when src/ or bin/ differ from it; 'unknown' outside git. */
