@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/politeness-cpu.ts [--pages 6000] [--concurrency 64]
  *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR ...] [--cpu-prof DIR] [--gc]
+ *     [--list H[,H...] [--list-order grouped|interleaved]]
  *
  * The synthetic web (fixtures/serve-synthetic.ts, 1,000,000 pages on 10,000
  * hosts, no latency) is served by a proxy in this process (not measured:
@@ -23,10 +24,25 @@
  * Also robots.txt requests and CPU per HTTP request (pages, robots.txt and
  * redirect hops): a polite crawl spreads over more hosts, and a robots.txt
  * fetch per new host is work politeness owes, not waiting.
+ * Also frontier entries added (the final summary's frontier size plus the
+ * records: each record was an entry) and CPU per unit of work, a unit being
+ * an HTML page, a robots.txt request or a frontier entry added.
  * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there. `--gc`
  * counts each crawl's garbage collections (bench/lib/gc-count.mjs, a
  * preload) and reports scavenges and mark-compacts per 1,000 HTML pages:
  * counts, unlike CPU seconds, do not move with the machine's load.
+ *
+ * `--list H[,H...]`: the same-crawl control. Instead of the open crawl from
+ * three seeds, crawl a fixed list of `--pages` page URLs of the synthetic
+ * web, spread evenly over H hosts (`--seeds FILE --max-depth 0`: no link is
+ * queued), once per H. Both delays then fetch the same pages on the same
+ * hosts with the same robots.txt requests, so any difference in CPU per page
+ * is what waiting costs (timers, parking, scans, the source's loop). The
+ * hosts are spread over the web's 10,000 and skip those whose robots.txt
+ * disallows a directory (every listed page is fetched); each host's pages
+ * are its first pages/H (home, then /d0/...). `--list-order grouped` (the
+ * default) lists a host's pages together, as a site's links are found
+ * together; `interleaved` lists one page of every host, then the next.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -35,7 +51,9 @@ import { parseArgs } from 'node:util';
 import { startSyntheticProxy } from '../fixtures/serve-synthetic.ts';
 import { SyntheticWeb } from '../fixtures/synthetic-web.ts';
 import { REPO, binNodeSetup, cell, codeVersion, fmt, machine, measure, spread } from './lib/measure.ts';
-import { SYNTH_SPEC, SYNTH_TOPIC } from './lib/synthetic.ts';
+
+const SYNTH_SPEC = { seed: 1, pages: 1_000_000, hosts: 10_000 };
+const SYNTH_TOPIC = 'astronomy';
 
 const { values } = parseArgs({
   options: {
@@ -47,6 +65,8 @@ const { values } = parseArgs({
     repo: { type: 'string', multiple: true, default: [REPO] },
     'cpu-prof': { type: 'string' },
     gc: { type: 'boolean', default: false },
+    list: { type: 'string' },
+    'list-order': { type: 'string', default: 'grouped' },
   },
   strict: true,
   allowPositionals: false,
@@ -61,6 +81,12 @@ const runs = int('runs', values.runs!);
 const delays = values.delays!.split(',').map((d) => int('delays', d));
 const strategy = values.strategy!;
 const repos = values.repo!.map((r) => path.resolve(r));
+/** host counts of the same-crawl control; empty: the open crawl */
+const lists = values.list === undefined ? [] : values.list.split(',').map((h) => int('list', h));
+const listOrder = values['list-order']!;
+if (listOrder !== 'grouped' && listOrder !== 'interleaved') throw new Error(`--list-order must be grouped or interleaved, got ${listOrder}`);
+/** what is crawled: 0 for the open crawl, else the list's host count */
+const cases = lists.length === 0 ? [0] : lists;
 
 interface Run {
   cpu: number;
@@ -75,9 +101,49 @@ interface Run {
   robots: number;
   /** all requests the proxy answered */
   requests: number;
+  /** frontier entries added: the final frontier size plus the records (each was an entry) */
+  entries: number;
   /** garbage collections (with --gc): scavenges, mark-compacts */
   minor: number;
   major: number;
+}
+
+/** Frontier entries added, from the summary line (`--log-format json`) on a crawl's stderr: its final frontier plus its records. */
+function entriesAdded(stderr: string): number {
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{"type":"summary"')) continue;
+    const s = JSON.parse(line) as { pages: number; errors: number; frontier: number };
+    return s.frontier + s.pages + s.errors;
+  }
+  throw new Error('no summary line on the crawl\'s stderr');
+}
+
+/**
+ * The same-crawl control's list: `pages` page URLs of `web` on `hosts`
+ * hosts spread over its host range, skipping hosts whose robots.txt
+ * disallows a directory; each host's first pages (home, /d0/p1.html, ...).
+ */
+function listUrls(web: SyntheticWeb, pages: number, hosts: number, order: 'grouped' | 'interleaved'): string[] {
+  const perHost = Math.ceil(pages / hosts);
+  const hostSize = Math.floor(web.pages / web.hosts);
+  if (hosts > web.hosts || perHost > hostSize) throw new Error(`--list ${hosts}: ${pages} pages need ${perHost} a host, more than the ${hostSize} a host has (or more hosts than ${web.hosts})`);
+  const chosen: number[] = [];
+  for (let i = 0; i < hosts; i++) {
+    let h = Math.floor((i * web.hosts) / hosts);
+    while (h < web.hosts && (web.disallows(h) || (chosen.length > 0 && chosen[chosen.length - 1] >= h))) h++;
+    if (h >= web.hosts) throw new Error(`--list ${hosts}: ran out of hosts`);
+    chosen.push(h);
+  }
+  const url = (h: number, local: number): string => {
+    const id = Math.ceil((h * web.pages) / web.hosts) + local;
+    const info = web.info(id);
+    if (info.host !== h || info.local !== local) throw new Error(`page ${local} of host ${h}: the layout changed`);
+    return web.urlOf(id);
+  };
+  const out: string[] = [];
+  if (order === 'grouped') for (const h of chosen) for (let j = 0; j < perHost; j++) out.push(url(h, j));
+  else for (let j = 0; j < perHost; j++) for (const h of chosen) out.push(url(h, j));
+  return out.slice(0, pages);
 }
 
 /** HTML pages (status 200, text/html) and all page records of a crawl's NDJSON. */
@@ -108,32 +174,46 @@ const proxy = await startSyntheticProxy(synth, {
     if (url.endsWith('/robots.txt')) asked.robots++;
   },
 });
+const listFiles = new Map<number, string>();
+for (const h of lists) {
+  const file = path.join(tmp, `list-${h}.txt`);
+  await writeFile(file, `${listUrls(synth, pages, h, listOrder).join('\n')}\n`);
+  listFiles.set(h, file);
+}
 const loadBefore = os.loadavg()[0];
-/** results per checkout and delay */
-const key = (repo: string, delay: number): string => `${repo}\0${delay}`;
-const results = new Map<string, Run[]>(repos.flatMap((repo) => delays.map((d) => [key(repo, d), []] as [string, Run[]])));
+/** results per checkout, case and delay */
+const key = (repo: string, c: number, delay: number): string => `${repo}\0${c}\0${delay}`;
+const results = new Map<string, Run[]>();
+for (const repo of repos) for (const c of cases) for (const d of delays) results.set(key(repo, c, d), []);
 try {
-  for (let r = 0; r < runs; r++) for (const [ri, repo] of repos.entries()) {
+  for (let r = 0; r < runs; r++) for (const c of cases) for (const [ri, repo] of repos.entries()) {
     const bin = binNodeSetup(repo);
     for (const delay of delays) {
+      const name = `repo${ri + 1}-${c === 0 ? '' : `list${c}-`}delay${delay}-run${r + 1}`;
       const gc = values.gc ? ['--import', path.join(REPO, 'bench/lib/gc-count.mjs')] : [];
-      const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=repo${ri + 1}-delay${delay}-run${r + 1}.cpuprofile`];
+      const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=${name}.cpuprofile`];
+      const start = c === 0 ? seeds.flatMap((s) => ['--seed', s]) : ['--seeds', listFiles.get(c)!, '--max-depth', '0'];
       asked.requests = 0;
       asked.robots = 0;
       const m = await measure([
-        process.execPath, ...bin.flags, ...gc, ...prof, path.join(repo, 'bin/focuscrawl'), 'crawl', ...seeds.flatMap((s) => ['--seed', s]),
+        process.execPath, ...bin.flags, ...gc, ...prof, path.join(repo, 'bin/focuscrawl'), 'crawl', ...start,
         '--strategy', strategy, ...(strategy === 'bfs' ? [] : ['--topic', topicFile]),
         '--proxy', proxy.url, '--store', path.join(tmp, 'store'), '--fresh', '--max-pages', String(pages),
-        '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay), '--quiet',
-      ], path.join(tmp, 'time'), `delay ${delay}`, { timeoutMs: 300_000, env: bin.env });
+        '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay),
+        '--stats-interval', '0', '--log-format', 'json',
+      ], path.join(tmp, 'time'), `${c === 0 ? '' : `list ${c}, `}delay ${delay}`, {
+        timeoutMs: 300_000,
+        env: bin.env,
+        echo: (line) => !line.startsWith('{"type":"summary"') && !line.startsWith('gc-count: '),
+      });
       const counted = /^gc-count: (.*)$/m.exec(m.stderr);
       const gcs = counted === null ? { minor: NaN, major: NaN } : (JSON.parse(counted[1]) as { minor: number; major: number });
-      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, minor: gcs.minor, major: gcs.major };
-      results.get(key(repo, delay))!.push(run);
+      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, entries: entriesAdded(m.stderr), minor: gcs.minor, major: gcs.major };
+      results.get(key(repo, c, delay))!.push(run);
       process.stderr.write(
-        `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
+        `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}${c === 0 ? '' : `list of ${c} hosts, `}delay ${delay} ms: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
           `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall, ` +
-          `${run.robots} robots.txt of ${run.requests} requests` +
+          `${run.robots} robots.txt of ${run.requests} requests, ${run.entries} frontier entries` +
           (values.gc ? `, ${fmt((run.minor / run.html) * 1000)} scavenges and ${fmt((run.major / run.html) * 1000, 1)} mark-compacts per 1,000 HTML pages` : '') + '\n',
       );
     }
@@ -146,30 +226,40 @@ try {
 const rows: string[] = [];
 const perPage = new Map<string, number>();
 const perRequest = new Map<string, number>();
-for (const repo of repos) for (const delay of delays) {
-  const rs = results.get(key(repo, delay))!;
+const perUnit = new Map<string, number>();
+/** CPU ms per unit of work: an HTML page, a robots.txt request or a frontier entry added */
+const unitMs = (x: Run): number => (x.cpu / (x.html + x.robots + x.entries)) * 1000;
+for (const repo of repos) for (const c of cases) for (const delay of delays) {
+  const k = key(repo, c, delay);
+  const rs = results.get(k)!;
   const ms = spread(rs.map((x) => (x.cpu / x.html) * 1000));
-  perPage.set(key(repo, delay), ms.median);
-  perRequest.set(key(repo, delay), spread(rs.map((x) => (x.cpu / x.requests) * 1000)).median);
-  rows.push(`| ${repos.length > 1 ? `${checkout(repo)} | ` : ''}${delay} | ${fmt(spread(rs.map((x) => x.html)).median)} | ${fmt(spread(rs.map((x) => x.hosts)).median)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
-    `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.rss)))} | ` +
-    `${fmt(spread(rs.map((x) => x.robots)).median)} | ${cell(spread(rs.map((x) => (x.cpu / x.requests) * 1000)), 2)} |` +
+  perPage.set(k, ms.median);
+  perRequest.set(k, spread(rs.map((x) => (x.cpu / x.requests) * 1000)).median);
+  perUnit.set(k, spread(rs.map(unitMs)).median);
+  const med = (f: (x: Run) => number): string => fmt(spread(rs.map(f)).median);
+  rows.push(`| ${repos.length > 1 ? `${checkout(repo)} | ` : ''}${lists.length > 0 ? `${c} | ` : ''}${delay} | ${med((x) => x.html)} | ${med((x) => x.hosts)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
+    `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.wall)), 1)} | ${cell(spread(rs.map((x) => x.rss)))} | ` +
+    `${med((x) => x.robots)} | ${cell(spread(rs.map((x) => (x.cpu / x.requests) * 1000)), 2)} | ${med((x) => x.entries)} | ${cell(spread(rs.map(unitMs)), 3)} |` +
     (values.gc ? ` ${cell(spread(rs.map((x) => (x.minor / x.html) * 1000)))} | ${cell(spread(rs.map((x) => (x.major / x.html) * 1000)), 1)} |` : ''));
 }
 const command = `node --import tsx bench/politeness-cpu.ts ${process.argv.slice(2).join(' ')}`.trim();
+const pct = (m: Map<string, number>, repo: string, c: number, d: number): string =>
+  `${fmt((m.get(key(repo, c, d))! / m.get(key(repo, c, delays[0]))! - 1) * 100, 1)}%`;
 const section = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${repos.map((r) => (r === REPO ? codeVersion() : `in ${r}`)).join(', ')}; ` +
     `1-minute load average ${fmt(loadBefore, 2)} before, ${fmt(os.loadavg()[0], 2)} after. Command: \`${command}\`.`,
   '',
-  `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`; median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}delays alternating.`,
+  `${strategy}, ${fmt(pages)} pages, concurrency ${concurrency}, \`--per-host 1\`` +
+    `${lists.length > 0 ? `, a fixed list of pages on H hosts (\`--seeds FILE --max-depth 0\`, ${listOrder})` : ''}; ` +
+    `median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}delays alternating. A unit of work: an HTML page, a robots.txt request or a frontier entry added.`,
   '',
-  `| ${repos.length > 1 ? 'checkout | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | peak RSS MB | robots.txt requests | CPU ms per request |${values.gc ? ' scavenges per 1,000 HTML pages | mark-compacts per 1,000 |' : ''}`,
-  `|${repos.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|' : ''}`,
+  `| ${repos.length > 1 ? 'checkout | ' : ''}${lists.length > 0 ? 'H | ' : ''}--delay-ms | HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | wall s | peak RSS MB | robots.txt requests | CPU ms per request | frontier entries added | CPU ms per unit of work |${values.gc ? ' scavenges per 1,000 HTML pages | mark-compacts per 1,000 |' : ''}`,
+  `|${repos.length > 1 ? '---|' : ''}${lists.length > 0 ? '---|' : ''}---|---|---|---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|' : ''}`,
   ...rows,
   '',
-  ...repos.flatMap((repo) => delays.slice(1).map((d) =>
-    `CPU per HTML page at ${d} ms against ${delays[0]} ms${repos.length > 1 ? ` (${checkout(repo)})` : ''}: ${fmt((perPage.get(key(repo, d))! / perPage.get(key(repo, delays[0]))! - 1) * 100, 1)}%; ` +
-      `per request: ${fmt((perRequest.get(key(repo, d))! / perRequest.get(key(repo, delays[0]))! - 1) * 100, 1)}%.`)),
+  ...repos.flatMap((repo) => cases.flatMap((c) => delays.slice(1).map((d) =>
+    `${c === 0 ? '' : `H = ${c}: `}CPU per HTML page at ${d} ms against ${delays[0]} ms${repos.length > 1 ? ` (${checkout(repo)})` : ''}: ${pct(perPage, repo, c, d)}; ` +
+      `per request: ${pct(perRequest, repo, c, d)}; per unit of work: ${pct(perUnit, repo, c, d)}.`))),
 ].join('\n');
 process.stdout.write(`${section}\n`);
 

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostScheduler, MAX_ADAPTIVE_DELAY_MS, politeDelayMs, type SchedulerOptions } from '../src/frontier/politeness.ts';
+import { seededRandom } from '../src/util/random.ts';
 
 /** A scheduler on a fake clock the test moves by hand. */
 function sched(opts: Partial<SchedulerOptions> = {}) {
@@ -437,5 +438,69 @@ describe('HostScheduler: readyAt and onRelease (the frontier head parks busy hos
     s.start(A);
     s.finish(A, `http://${A}/3`, false);
     assert.deepEqual(heard, [A, A]);
+  });
+});
+
+describe('HostScheduler: msUntilNextReady over a crawl (issue 23 item 2)', () => {
+  // msUntilNextReady used to walk every known host on each call; with
+  // --delay-ms 1000 the frontier source asks after nearly every commit
+  // (~10,000 calls in a 6,000-page crawl). It now keeps the hosts by their
+  // next start. The wait it names must be exactly the soonest host's: a
+  // later one would leave a free host idle (the source sleeps past it), and
+  // no host may start before its delay has passed.
+  it('names the soonest free host, and a crawl driven by it starts no host before its delay', () => {
+    const rnd = seededRandom(23);
+    let wakes = 0;
+    for (let trial = 0; trial < 20; trial++) {
+      const perHost = 1 + Math.floor(rnd() * 2);
+      const delayMs = [0, 10, 1000][Math.floor(rnd() * 3)];
+      const { s, clock } = sched({ perHost, delayMs });
+      const hosts = Array.from({ length: 2 + Math.floor(rnd() * 12) }, (_, i) => `h${i}.test`);
+      const brute = (): number => {
+        let best = Infinity;
+        for (const h of hosts) {
+          const at = s.readyAt(h);
+          if (at > clock.t && at < Infinity) best = Math.min(best, at - clock.t);
+        }
+        return best;
+      };
+      /** requests in flight: host and when it ends */
+      const flying: { host: string; endsAt: number }[] = [];
+      /** when each host may start again, as the test computes it */
+      const earliest = new Map<string, number>();
+      for (let step = 0; step < 300; step++) {
+        const hint = s.msUntilNextReady();
+        assert.equal(hint, brute(), `trial ${trial}, step ${step}`);
+        const ready = hosts.filter((h) => s.ready(h));
+        if (ready.length > 0 && rnd() < 0.6) {
+          const host = ready[Math.floor(rnd() * ready.length)];
+          assert.ok(clock.t >= (earliest.get(host) ?? 0), `${host} started ${(earliest.get(host) ?? 0) - clock.t} ms before its delay`);
+          s.start(host);
+          flying.push({ host, endsAt: clock.t + Math.floor(rnd() * 50) });
+        } else if (rnd() < 0.1) {
+          const host = hosts[Math.floor(rnd() * hosts.length)];
+          const ms = 1 + Math.floor(rnd() * 2000);
+          s.backoff(host, ms);
+          earliest.set(host, Math.max(earliest.get(host) ?? 0, clock.t + ms));
+        } else {
+          // time passes to the next event: a request ends, or (as the source sleeps) the hint
+          flying.sort((a, b) => a.endsAt - b.endsAt);
+          const next = Math.min(flying[0]?.endsAt ?? Infinity, clock.t + hint);
+          if (!Number.isFinite(next)) continue;
+          clock.t = Math.max(clock.t, next);
+          if (flying[0] !== undefined && flying[0].endsAt <= clock.t) {
+            const { host } = flying.shift()!;
+            const requested = rnd() < 0.9; // else robots.txt refused it: no delay
+            s.finish(host, u(host), false, requested);
+            if (requested) earliest.set(host, Math.max(earliest.get(host) ?? 0, clock.t + delayMs));
+            if (flying.every((f) => f.host !== host) || perHost > 1) assert.equal(s.ready(host), clock.t >= (earliest.get(host) ?? 0));
+          } else {
+            wakes++;
+            assert.ok(hosts.some((h) => s.ready(h)), 'woken by the hint, a host is free');
+          }
+        }
+      }
+    }
+    assert.ok(wakes > 50, `${wakes} wakes by the hint`);
   });
 });

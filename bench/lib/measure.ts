@@ -81,6 +81,8 @@ export interface MeasureOptions {
   timeoutMs: number;
   /** extra environment variables for the child */
   env?: Record<string, string>;
+  /** stderr lines for which this returns false are not echoed (they are still in `stderr`) */
+  echo?: (line: string) => boolean;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function measure(argv: string[], timeFile: string, label: string, o
   const stderr = Buffer.concat(err).toString('utf8');
   for (const line of stderr.split('\n')) {
     const key = line.replace(/^\(node:\d+\)/, '(node)');
-    if (line.trim() === '' || /^Command (exited|terminated)/.test(line) || echoed.has(key)) continue;
+    if (line.trim() === '' || /^Command (exited|terminated)/.test(line) || echoed.has(key) || opts.echo?.(line) === false) continue;
     echoed.add(key);
     process.stderr.write(`  [${label}] ${line}\n`);
   }

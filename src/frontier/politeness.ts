@@ -12,6 +12,7 @@
  * from an archive, not a live server, so the delay does not apply to them
  * unless the user set `--delay-ms` explicitly.
  */
+import { MinHeap } from '../util/heap.ts';
 
 /** Cap of the adaptive part of the delay (delayFactor × request time). */
 export const MAX_ADAPTIVE_DELAY_MS = 30_000;
@@ -28,6 +29,12 @@ export interface SchedulerOptions {
   /** robots.txt Crawl-delay of a URL's host, from the robots cache */
   crawlDelayMs?: (url: string) => number | null;
   now?: () => number;
+}
+
+/** A host's next allowed start, as {@link HostScheduler.msUntilNextReady} keeps them; stale once the host's nextAt moves. */
+interface DueItem {
+  at: number;
+  host: string;
 }
 
 interface HostState {
@@ -58,6 +65,13 @@ export class HostScheduler {
   /** the last answer came from a replay proxy (a guess for hosts not yet answered) */
   #lastReplay = false;
   readonly #releaseListeners = new Set<(host: string) => void>();
+  /**
+   * Hosts waiting on a delay or backoff, by their next allowed start (plus
+   * stale items: a host's nextAt moved, or it was full when met): so
+   * msUntilNextReady does not walk every host it knows (issue 23: with
+   * --delay-ms 1000 the source asks after nearly every commit).
+   */
+  readonly #due = new MinHeap<DueItem>((a, b) => a.at < b.at);
 
   constructor(opts: SchedulerOptions) {
     if (!(opts.perHost >= 1)) throw new TypeError('perHost must be >= 1');
@@ -132,12 +146,23 @@ export class HostScheduler {
     if (s === undefined || s.active === 0) throw new Error(`finish() without start() for ${host}`);
     s.active--;
     for (const listener of this.#releaseListeners) listener(host);
-    if (!requested) return;
-    this.#lastReplay = replay;
-    if (elapsedMs > 0) this.#requestMs = this.#requestMs === 0 ? elapsedMs : this.#requestMs + (elapsedMs - this.#requestMs) / 16;
-    s.replay ||= replay;
-    s.nextAt = Math.max(s.nextAt, this.#opts.now() + this.#delayAfter(url, s.replay, elapsedMs));
-    if (s.active === 0 && s.nextAt <= this.#opts.now()) this.#hosts.delete(host);
+    if (requested) {
+      this.#lastReplay = replay;
+      if (elapsedMs > 0) this.#requestMs = this.#requestMs === 0 ? elapsedMs : this.#requestMs + (elapsedMs - this.#requestMs) / 16;
+      s.replay ||= replay;
+      s.nextAt = Math.max(s.nextAt, this.#opts.now() + this.#delayAfter(url, s.replay, elapsedMs));
+    }
+    const now = this.#opts.now();
+    if (s.nextAt > now) this.#waitFor(host, s.nextAt); // a slot is free: its wait counts again
+    else if (s.active === 0) this.#hosts.delete(host); // idle and ready: forget it
+  }
+
+  /** Note that `host` may start again at `at` (for msUntilNextReady). */
+  #waitFor(host: string, at: number): void {
+    this.#due.push({ at, host });
+    if (this.#due.size > 2 * this.#hosts.size + 1024) {
+      this.#due.filter((d) => this.#hosts.get(d.host)?.nextAt === d.at);
+    }
   }
 
   /** The pause owed after a request for `url` that took `elapsedMs` ends: 0 for replayed hosts unless --delay-ms was explicit. */
@@ -177,6 +202,7 @@ export class HostScheduler {
       this.#hosts.set(host, s);
     }
     s.nextAt = Math.max(s.nextAt, this.#opts.now() + ms);
+    this.#waitFor(host, s.nextAt);
   }
 
   /** How long a request takes, ms: a moving average over the last ~16 that ended (0 before the first). */
@@ -202,12 +228,20 @@ export class HostScheduler {
   /** Milliseconds until some delayed host becomes ready; Infinity when none is waiting on a delay. */
   msUntilNextReady(): number {
     const now = this.#opts.now();
-    let best = Infinity;
-    for (const [host, s] of this.#hosts) {
-      if (s.active === 0 && s.nextAt <= now) this.#hosts.delete(host); // idle and ready: forget it
-      else if (s.active < this.#opts.perHost && s.nextAt > now) best = Math.min(best, s.nextAt - now);
+    for (let d = this.#due.peek(); d !== undefined; d = this.#due.peek()) {
+      const s = this.#hosts.get(d.host);
+      if (s === undefined || s.nextAt !== d.at) {
+        this.#due.pop(); // stale: the host moved on
+      } else if (d.at <= now) {
+        this.#due.pop();
+        if (s.active === 0) this.#hosts.delete(d.host); // idle and ready: forget it
+      } else if (s.active >= this.#opts.perHost) {
+        this.#due.pop(); // all its slots in flight: finish() notes its wait again
+      } else {
+        return d.at - now;
+      }
     }
-    return best;
+    return Infinity;
   }
 
   /** Hosts with a request in flight. */
