@@ -366,7 +366,8 @@ describe('train --layers', () => {
       return JSON.parse(await readFile(out, 'utf8')) as ModelJSON;
     };
     const withPath = join(dir, 'with.json');
-    const withJson = await train(['--layers'], withPath);
+    // layers are fitted by default (--layers is on unless --no-layers)
+    const withJson = await train([], withPath);
     assert.equal(withJson.layers?.top, 3);
     assert.equal(withJson.layers?.classifier.classCounts.reduce((x, y) => x + y, 0), 9);
     const loaded = await loadModel(withPath);
@@ -388,7 +389,7 @@ describe('train --layers', () => {
     assert.equal(modelStrategy(loaded), 'nb-link-layers');
 
     const withoutPath = join(dir, 'without.json');
-    const withoutJson = await train([], withoutPath);
+    const withoutJson = await train(['--no-layers'], withoutPath);
     assert.equal(withoutJson.layers, undefined);
     const plain = await loadModel(withoutPath);
     assert.equal(plain.topLayer, null);

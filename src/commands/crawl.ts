@@ -40,7 +40,7 @@ const FLAGS: Flag[] = [
   { group: SEEDS, name: 'seeds', type: 'string', value: 'FILE', help: 'start URLs, one a line (# comments, blank lines); - reads them from stdin: ... | focuscrawl crawl --seeds - ...' },
 
   { group: TOPIC, name: 'topic', type: 'string', value: 'FILE', help: 'topic.json: {"name": "...", "terms": ["..."], "threshold": 0.2} (docs/topic-format.md)' },
-  { group: TOPIC, name: 'strategy', type: 'choice', value: 'NAME', choices: knownStrategies(), defaultText: 'nb-link-layers with a model that has layers (train --layers), nb-link with another model, best-first with a topic, else bfs', help: `how the frontier is ordered: ${knownStrategies().join(', ')}` },
+  { group: TOPIC, name: 'strategy', type: 'choice', value: 'NAME', choices: knownStrategies(), defaultText: 'nb-link-layers with a model that has layers (train --warc), nb-link with another model (train --texts, --no-layers), best-first with a topic, else bfs', help: `how the frontier is ordered: ${knownStrategies().join(', ')}` },
   { group: TOPIC, name: 'model', type: 'string', value: 'FILE', help: 'a model from `focuscrawl train`: judges page relevance, scores links for nb-link and bayes-kde (docs/model-format.md)' },
   { group: TOPIC, name: 'param', type: 'string', value: 'KEY=VALUE', multiple: true, help: 'a strategy parameter, e.g. roundSize=10; overrides the topic file\'s "params"' },
   { group: TOPIC, name: 'density', type: 'choice', choices: ['kernel', 'gaussian'], defaultText: 'kernel', help: 'the bayes-kde density (the same as --param density=NAME)' },

@@ -33,7 +33,7 @@ export const TRAIN_SPEC: CommandSpec = {
     { group: WARC, name: 'positive-hosts', type: 'string', value: 'FILE', help: 'links to these hosts (one a line) are positive examples (Han et al. 2010, algorithm 2: docs/algorithms.md#automatic-link-labels); pages on them are page examples when the labels file has no row' },
     { group: WARC, name: 'negative-hosts', type: 'string', value: 'FILE', help: 'links to these hosts are negative examples' },
     { group: WARC, name: 'hub-links', type: 'boolean', negatable: true, defaultText: 'on', help: "also count as positive a link to a page that links to a target page other than the link's own page (a hub one step away; context-graph level 1); off: only links to target pages" },
-    { group: WARC, name: 'layers', type: 'boolean', help: "also fit a layered link classifier (context graph, Diligenti et al. 2000): links labelled with their target's distance to a target page (0, 1, 2, 3+) in the WARC's link graph; needed by --strategy context-graph" },
+    { group: WARC, name: 'layers', type: 'boolean', negatable: true, defaultText: 'on', help: "also fit a layered link classifier (context graph, Diligenti et al. 2000): links labelled with their target's distance to a target page (0, 1, 2, 3+) in the WARC's link graph; used by the default nb-link-layers and by context-graph (docs/context-graph.md); off: a model half the size that crawls with nb-link" },
     { group: TEXTS, name: 'texts', type: 'string', value: 'FILE', multiple: true, help: 'NDJSON file' },
     { group: TEXTS, name: 'text-field', type: 'string', value: 'F', help: 'field with the text: the anchor of a link example and the text of a page example' },
     { group: TEXTS, name: 'label-field', type: 'string', value: 'F', help: 'field with the label' },
@@ -164,7 +164,7 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
       positiveHosts: values['positive-hosts'],
       negativeHosts: values['negative-hosts'],
       hubLinks: values['hub-links'] !== false,
-      layers: values.layers === true,
+      layers: values.layers !== false,
       maxExamples,
       log,
     });
