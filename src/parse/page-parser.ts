@@ -407,7 +407,8 @@ interface Frame {
   kind: number;
   /** F_* bits */
   flags: number;
-  anchor: OpenAnchor | null;
+  /** the link whose <a> this element opened, while it is the open anchor */
+  anchor: LinkSpan | null;
   /** opened beyond MAX_NESTING: closed at once, changed no state but an anchor or a skip */
   capped: boolean;
 }
@@ -430,33 +431,28 @@ interface Segment {
   plainChars: number;
 }
 
-/** A link's place in the visible text. */
-interface Span {
+/**
+ * A link's place in the visible text and, for a kept link whose context is
+ * not known yet, what its context needs (one object per link: the span, its
+ * pending context and the open anchor are the same thing).
+ */
+interface LinkSpan {
   start: number;
   end: number;
+  /** the final anchor text once the span ended; a copy (ownCopy) when `link` is kept */
   anchor: string;
-}
-
-/** A kept link whose context is not known yet. */
-interface Pending {
-  link: PageLink;
-  end: number;
-  prevIn: boolean;
-  prevAnchor: string;
-  /** up to N + 1 characters of text before the link ('' when prevIn: the context is anchors then) */
+  /** the kept link (null: dropped, the span only counts for its neighbours' windows) */
+  link: PageLink | null;
+  /** the previous link when it is in the window (its anchor is the context's first half) */
+  prev: LinkSpan | null;
+  /** up to N + 1 characters of text before the link ('' when prev is set: the context is anchors then) */
   before: string;
-  /** up to N + 1 characters of text after the link, while `next` is null ('' when prevIn) */
+  /** up to N + 1 characters of text after the link, while `next` is null ('' when prev is set) */
   after: string;
   /** characters of text after the link seen so far, up to N + 1 */
   afterLen: number;
   /** the next link, when it starts inside this link's after-window */
-  next: Span | null;
-}
-
-interface OpenAnchor {
-  span: Span;
-  pending: Pending | null;
-  text: CappedText;
+  next: LinkSpan | null;
 }
 
 /** Title-heuristic state for the paragraph being read. */
@@ -521,11 +517,13 @@ export class PageParser {
   private readonly stream: Collapser;
   private pos = 0;
   private recent = '';
-  private lastSpan: Span | null = null;
-  private anchor: OpenAnchor | null = null;
+  private lastSpan: LinkSpan | null = null;
+  /** the link of the open <a> (its text is anchorText) */
+  private anchor: LinkSpan | null = null;
   /** the text of the open anchor, or of an area/frame link being made */
   private readonly anchorText: CappedText;
-  private awaiting: Pending[] = [];
+  /** kept links whose context is not known yet */
+  private awaiting: LinkSpan[] = [];
   /** href -> resolve() against the current base, for hrefs not absolute already (bounded: asked for kept links only, at most maxLinks) */
   private resolved: Map<string, string | null> | null = null;
 
@@ -810,7 +808,7 @@ export class PageParser {
     const seg = this.segments[this.segments.length - 1];
     if (this.main !== null && this.navDepth === 0 && forced !== 'navigation') this.main.add(text);
     if (this.anchor !== null) {
-      this.anchor.text.add(text);
+      this.anchorText.add(text);
       this.blocks.anchor.add(text);
       if (seg) seg.anchorChars += visibleLength(text);
       return;
@@ -858,7 +856,7 @@ export class PageParser {
   private visualBreak(): void {
     this.main?.brk();
     this.stream.brk();
-    this.anchor?.text.brk();
+    if (this.anchor !== null) this.anchorText.brk();
     this.blockBreak();
     this.finishUnit();
   }
@@ -957,17 +955,18 @@ export class PageParser {
     }
   }
 
-  /** Start a link span at the current text position; returns its Pending (null when not kept). */
-  private startSpan(tag: string, href: string, rel: string | undefined): { span: Span; pending: Pending | null } {
+  /** Start a link span at the current text position (its `link` null when the link is not kept). */
+  private startSpan(tag: string, href: string, rel: string | undefined): LinkSpan {
     if (this.anchor !== null) this.endAnchor();
-    const span: Span = { start: this.pos, end: this.pos, anchor: '' };
+    const start = this.pos;
+    const span: LinkSpan = { start, end: start, anchor: '', link: null, prev: null, before: '', after: '', afterLen: 0, next: null };
     // the awaiting links this one starts within the after-window of wait for its anchor; the others are done
     const a = this.awaiting;
     let j = 0;
     for (let i = 0; i < a.length; i++) {
       const p = a[i];
       if (p.next === null) {
-        if (span.start - p.end < this.n) p.next = span;
+        if (start - p.end < this.n) p.next = span;
         else {
           this.finish(p, null);
           continue;
@@ -981,10 +980,10 @@ export class PageParser {
     if (this.links.length >= this.maxLinks) {
       // counted, not kept (resolved without the cache, which holds kept links only)
       if (this.resolveOnce(href) !== null && !isNofollow(rel)) this.linksDropped++;
-      return { span, pending: null };
+      return span;
     }
     const url = this.resolve(href);
-    if (url === null) return { span, pending: null };
+    if (url === null) return span;
     const block = this.baseType();
     const link: PageLink = {
       url,
@@ -996,51 +995,41 @@ export class PageParser {
     };
     this.links.push(link);
     if (seg !== undefined && block !== 'navigation') seg.links.push(link);
+    span.link = link;
     const prev = this.lastSpan;
-    const prevIn = prev !== null && span.start - prev.end < this.n;
-    const pending: Pending = {
-      link,
-      end: -1,
-      prevIn,
-      prevAnchor: prev?.anchor ?? '',
-      // with the previous link in the window the context is anchors: no text is cut for it
-      before: prevIn ? '' : this.recent.slice(-(this.n + 1)),
-      after: '',
-      afterLen: 0,
-      next: null,
-    };
-    return { span, pending };
+    // with the previous link in the window the context is anchors: no text is cut for it
+    if (prev !== null && start - prev.end < this.n) span.prev = prev;
+    else span.before = this.recent.slice(-(this.n + 1));
+    return span;
   }
 
   /** End a span at the current text position with its final anchor text. */
-  private endSpan(span: Span, pending: Pending | null, anchor: string): void {
+  private endSpan(span: LinkSpan, anchor: string): void {
     span.end = this.pos;
-    span.anchor = anchor;
+    // a kept link's anchor is copied once: its link and its neighbours' contexts share the copy
+    span.anchor = span.link !== null ? ownCopy(anchor) : anchor;
     const a = this.awaiting;
     let j = 0;
     for (let i = 0; i < a.length; i++) {
       const p = a[i];
-      if (p.next === span) this.finish(p, anchor);
+      if (p.next === span) this.finish(p, span);
       else a[j++] = p;
     }
     a.length = j;
     this.lastSpan = span;
-    if (pending !== null) {
-      pending.end = span.end;
-      pending.link.anchor = ownCopy(anchor);
-      this.awaiting.push(pending);
+    if (span.link !== null) {
+      span.link.anchor = span.anchor;
+      this.awaiting.push(span);
     }
   }
 
   private startAnchor(f: Frame, href: string, rel: string | undefined): void {
-    const { span, pending } = this.startSpan('a', href, rel);
+    const span = this.startSpan('a', href, rel);
     this.blockBreak();
     // a new link ends the open anchor first (startSpan), so one CappedText serves every anchor
-    const text = this.anchorText;
-    text.reset();
-    const a: OpenAnchor = { span, pending, text };
-    this.anchor = a;
-    f.anchor = a;
+    this.anchorText.reset();
+    this.anchor = span;
+    f.anchor = span;
   }
 
   private endAnchor(): void {
@@ -1048,12 +1037,12 @@ export class PageParser {
     this.anchor = null;
     this.looseAnchorDepth = -1;
     this.blockBreak();
-    this.endSpan(a.span, a.pending, a.text.text);
+    this.endSpan(a, this.anchorText.text);
   }
 
   /** area / frame / iframe: a link with an empty span and a given anchor text. */
   private zeroLengthLink(tag: string, href: string, anchorRaw: string, rel: string | undefined): void {
-    const { span, pending } = this.startSpan(tag, href, rel);
+    const span = this.startSpan(tag, href, rel);
     const t = this.anchorText;
     t.reset();
     t.add(squeeze(anchorRaw));
@@ -1064,7 +1053,7 @@ export class PageParser {
       const seg = this.segments[this.segments.length - 1];
       if (seg !== undefined) seg.anchorChars += visibleLength(t.text);
     }
-    this.endSpan(span, pending, t.text);
+    this.endSpan(span, t.text);
   }
 
   /** A piece of the collapsed visible text: ring buffer and after-windows. */
@@ -1086,7 +1075,7 @@ export class PageParser {
       if (p.next === null) {
         if (p.afterLen < keep) {
           const room = keep - p.afterLen;
-          if (!p.prevIn) p.after += piece.length > room ? piece.slice(0, room) : piece;
+          if (p.prev === null) p.after += piece.length > room ? piece.slice(0, room) : piece;
           p.afterLen += piece.length > room ? room : piece.length;
         }
         if (p.afterLen >= keep) {
@@ -1100,14 +1089,16 @@ export class PageParser {
   }
 
   /** Set the link's context: from neighbour anchors, or from plain text. */
-  private finish(p: Pending, nextAnchor: string | null): void {
-    let ctx: string;
-    if (p.prevIn || nextAnchor !== null) {
-      ctx = joinWords(p.prevIn ? p.prevAnchor : '', nextAnchor ?? '');
+  private finish(p: LinkSpan, next: LinkSpan | null): void {
+    const prev = p.prev;
+    if (prev !== null || next !== null) {
+      // kept links' anchors are copies already: a context of them holds no page text
+      const ctx = joinWords(prev !== null ? prev.anchor : '', next !== null ? next.anchor : '');
+      const copied = (prev === null || prev.link !== null) && (next === null || next.link !== null);
+      p.link!.context = copied ? ctx : ownCopy(ctx);
     } else {
-      ctx = joinWords(cutBefore(p.before, this.n), cutAfter(p.after, this.n));
+      p.link!.context = ownCopy(joinWords(cutBefore(p.before, this.n), cutAfter(p.after, this.n)));
     }
-    p.link.context = ownCopy(ctx);
   }
 }
 
