@@ -420,6 +420,9 @@ interface Fragment {
   s: string;
 }
 
+/** The break fragment: every segment shares it (only fragments with a block type are ever changed). */
+const BREAK: Fragment = { t: null, fixed: false, s: '' };
+
 /** A link-list container waiting for its navigation decision. */
 interface Segment {
   frags: Fragment[];
@@ -523,7 +526,13 @@ export class PageParser {
   /** the text of the open anchor, or of an area/frame link being made */
   private readonly anchorText: CappedText;
   /** kept links whose context is not known yet */
-  private awaiting: LinkSpan[] = [];
+  private readonly awaiting: LinkSpan[] = [];
+  /**
+   * awaiting's first nAwaiting entries are the waiting links (a count, not
+   * `length = j`: V8 drops an array's backing store when its length is set
+   * to 0 and allocates a new one at the next push, once per link)
+   */
+  private nAwaiting = 0;
   /** href -> resolve() against the current base, for hrefs not absolute already (bounded: asked for kept links only, at most maxLinks) */
   private resolved: Map<string, string | null> | null = null;
 
@@ -602,8 +611,8 @@ export class PageParser {
     if (this.looseAnchorDepth >= 0) this.endAnchor();
     this.ended = true;
     this.finishUnit();
-    for (const p of this.awaiting) this.finish(p, null);
-    this.awaiting = [];
+    for (let i = 0; i < this.nAwaiting; i++) this.finish(this.awaiting[i], null);
+    this.nAwaiting = 0;
     const rawTitle = this.blocks.title.text;
     let title = rawTitle;
     if (isGenericTitle(rawTitle)) title = this.bestHeading?.text ?? this.firstEmph ?? rawTitle;
@@ -848,7 +857,7 @@ export class PageParser {
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) {
       const last = seg.frags[seg.frags.length - 1];
-      if (last !== undefined && last.t !== null) seg.frags.push({ t: null, fixed: false, s: '' });
+      if (last !== undefined && last.t !== null) seg.frags.push(BREAK);
     }
   }
 
@@ -962,8 +971,9 @@ export class PageParser {
     const span: LinkSpan = { start, end: start, anchor: '', link: null, prev: null, before: '', after: '', afterLen: 0, next: null };
     // the awaiting links this one starts within the after-window of wait for its anchor; the others are done
     const a = this.awaiting;
+    const n = this.nAwaiting;
     let j = 0;
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < n; i++) {
       const p = a[i];
       if (p.next === null) {
         if (start - p.end < this.n) p.next = span;
@@ -974,7 +984,7 @@ export class PageParser {
       }
       a[j++] = p;
     }
-    a.length = j;
+    this.nAwaiting = j;
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) seg.spans++;
     if (this.links.length >= this.maxLinks) {
@@ -1009,17 +1019,18 @@ export class PageParser {
     // a kept link's anchor is copied once: its link and its neighbours' contexts share the copy
     span.anchor = span.link !== null ? ownCopy(anchor) : anchor;
     const a = this.awaiting;
+    const n = this.nAwaiting;
     let j = 0;
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < n; i++) {
       const p = a[i];
       if (p.next === span) this.finish(p, span);
       else a[j++] = p;
     }
-    a.length = j;
+    this.nAwaiting = j;
     this.lastSpan = span;
     if (span.link !== null) {
       span.link.anchor = span.anchor;
-      this.awaiting.push(span);
+      this.awaiting[this.nAwaiting++] = span;
     }
   }
 
@@ -1067,10 +1078,11 @@ export class PageParser {
       if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
     }
     // the awaiting links' after-windows grow; a complete one finishes its link (loops, not closures: this runs for every text piece)
+    const n = this.nAwaiting;
+    if (n === 0) return;
     const a = this.awaiting;
-    if (a.length === 0) return;
     let j = 0;
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < n; i++) {
       const p = a[i];
       if (p.next === null) {
         if (p.afterLen < keep) {
@@ -1085,7 +1097,7 @@ export class PageParser {
       }
       a[j++] = p;
     }
-    a.length = j;
+    this.nAwaiting = j;
   }
 
   /** Set the link's context: from neighbour anchors, or from plain text. */
