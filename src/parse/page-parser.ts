@@ -490,7 +490,9 @@ export class PageParser {
   /** links past maxLinks (http(s), not rel=nofollow) */
   private linksDropped = 0;
 
+  /** the open elements are frames[0 .. depth - 1]; a closed one's Frame is reused by the next element at its depth */
   private readonly frames: Frame[] = [];
+  private depth = 0;
   private skipDepth = 0;
   private titleDepth = 0;
   private titleDone = false;
@@ -571,12 +573,9 @@ export class PageParser {
       const room = BODY_PARAGRAPH_CHARS - this.unit.text.length;
       if (room > 0) this.unit.text += headOf(piece, room);
     });
+    // the page parser is htmlparser2's handler itself (its onopentag, onclosetag and ontext): no closures per page
     this.parser = new CappedParser(
-      {
-        onopentag: (name, attribs) => this.onOpen(name, attribs),
-        onclosetag: (name) => this.onClose(name),
-        ontext: (text) => this.onText(text),
-      },
+      this,
       { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
     );
     this.parser.onStrayClose = (name) => this.onStrayClose(name);
@@ -647,18 +646,27 @@ export class PageParser {
 
   // ---- elements -----------------------------------------------------------
 
-  private onOpen(tag: string, attr: Record<string, string>): void {
+  /** @internal htmlparser2's callback: an element opens */
+  onopentag(tag: string, attr: Record<string, string>): void {
     const kind = TAG_KIND.get(tag) ?? 0;
     const capped = this.parser.beyondCap;
-    const f: Frame = { tag, kind, flags: 0, anchor: null, capped };
-    this.frames.push(f);
+    let f = this.frames[this.depth];
+    if (f === undefined) this.frames.push((f = { tag, kind, flags: 0, anchor: null, capped }));
+    else {
+      f.tag = tag;
+      f.kind = kind;
+      f.flags = 0;
+      f.anchor = null;
+      f.capped = capped;
+    }
+    this.depth++;
     if (this.skipDepth > 0 || (kind & K_SKIP) !== 0) {
       if ((kind & K_SKIP) !== 0) {
         f.flags |= F_SKIP;
         this.skipDepth++;
         if (capped) {
           // closed at once, but its content stays hidden up to its end tag
-          if (this.looseSkips++ === 0) this.looseSkipDepth = this.frames.length - 1;
+          if (this.looseSkips++ === 0) this.looseSkipDepth = this.depth - 1;
         }
       }
       // iframe is a link even though its content is skipped
@@ -708,7 +716,7 @@ export class PageParser {
         if (attr.href !== undefined) {
           this.startAnchor(f, attr.href, attr.rel);
           // closed at once, but its anchor text runs to its </a> (or the next link)
-          if (capped) this.looseAnchorDepth = this.frames.length - 1;
+          if (capped) this.looseAnchorDepth = this.depth - 1;
         }
         break;
       case 'area':
@@ -748,14 +756,15 @@ export class PageParser {
     }
   }
 
-  private onClose(tag: string): void {
-    let i = this.frames.length - 1;
+  /** @internal htmlparser2's callback: an element closes */
+  onclosetag(tag: string): void {
+    let i = this.depth - 1;
     while (i >= 0 && this.frames[i].tag !== tag) i--;
     if (i < 0) return;
     // closing an element that was open when a loose anchor or skip began ends it first
     if (i < this.looseSkipDepth) this.endLooseSkips(this.looseSkips);
     if (i < this.looseAnchorDepth && this.anchor !== null) this.endAnchor();
-    while (this.frames.length > i) this.pop(this.frames.pop()!);
+    while (this.depth > i) this.pop(this.frames[--this.depth]);
   }
 
   /** An end tag that matches no open element: it may end what an element beyond MAX_NESTING began. */
@@ -800,7 +809,8 @@ export class PageParser {
 
   // ---- text ---------------------------------------------------------------
 
-  private onText(raw: string): void {
+  /** @internal htmlparser2's callback: text */
+  ontext(raw: string): void {
     if (this.skipDepth > 0) return;
     const text = squeeze(raw);
     if (this.titleDepth > 0) {
