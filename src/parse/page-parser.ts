@@ -293,6 +293,8 @@ export function squeeze(s: string): string {
     // most text events between tags are one "\n"; a held-back ' ' comes back here too
     const c = s.charCodeAt(0);
     if (c === 32 || (c > 32 && c < 0xa0)) return s;
+    // \n, \t, \r without the regex
+    if (c === 10 || c === 9 || c === 13) return ' ';
     return ALL_SPACE.test(s) ? ' ' : s;
   }
   if (!UNSQUEEZED.test(s)) return s;
@@ -343,6 +345,13 @@ class CappedText extends Collapser {
     if (room <= 0 || this.full) return;
     this.text += piece.length <= room ? piece : headOf(piece, room);
     this.full = piece.length >= room;
+  }
+
+  /** `add(' ')`: a separator before the next text */
+  space(): void {
+    if (this.full) return;
+    if (this.clock !== null) this.seen = this.clock.n;
+    this.brk();
   }
 
   override add(sq: string): void {
@@ -817,8 +826,32 @@ export class PageParser {
       this.blocks.title.add(text);
       return;
     }
+    if (text === ' ') {
+      this.space();
+      return;
+    }
     this.visibleText(text, undefined);
     this.unitAdd(text);
+  }
+
+  /**
+   * `visibleText(' ', undefined)` and `unitAdd(' ')`, for whitespace alone
+   * (most text events: the line breaks between tags). A space asks each
+   * collapser for a separator and nothing more.
+   */
+  private space(): void {
+    this.stream.brk();
+    if (this.main !== null && this.navDepth === 0) this.main.add(' ');
+    if (!this.bodySeen) this.unitText.brk();
+    if (this.anchor !== null) {
+      this.anchorText.space();
+      this.blocks.anchor.space();
+      return;
+    }
+    const type = this.baseType();
+    const seg = this.segments[this.segments.length - 1];
+    if (seg === undefined) this.blocks[type].space();
+    else this.defer(seg, type, ' ');
   }
 
   /** Visible (squeezed) text: into the context stream, and into its block (or `forced`). */
@@ -838,6 +871,11 @@ export class PageParser {
       return;
     }
     seg.plainChars += visibleLength(text);
+    this.defer(seg, type, text);
+  }
+
+  /** Text of a block held back in a link-list container (see closeSegment). */
+  private defer(seg: Segment, type: BlockType, text: string): void {
     const fixed = type === 'navigation';
     const last = seg.frags[seg.frags.length - 1];
     const merge = last !== undefined && last.t === type && last.fixed === fixed;
