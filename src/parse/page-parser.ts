@@ -227,6 +227,12 @@ class CappedParser extends TrailingSafeParser {
 
   override onopentagname(start: number, endIndex: number): void {
     const p = this.internals;
+    // an element adds at most one entry to the stack: below the cap after it whatever it is (the common case)
+    if (p.stack.length < MAX_NESTING) {
+      super.onopentagname(start, endIndex);
+      this.cappedTag = null;
+      return;
+    }
     const foreign = p.isInForeignContext();
     super.onopentagname(start, endIndex);
     this.cappedTag = null;
@@ -942,7 +948,8 @@ export class PageParser {
     }
     for (const fr of seg.frags) {
       if (fr.t === null) this.blockClock.n++;
-      else this.blocks[fr.t].add(squeeze(fr.s));
+      // fr.s is squeezed already: squeezed pieces, cut, joined without two spaces (defer)
+      else this.blocks[fr.t].add(fr.s);
     }
     this.deferredChars = 0;
     this.deferredFull = false;
