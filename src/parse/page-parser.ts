@@ -73,7 +73,9 @@
  * the next link starts (outside) or ends (inside its window), or at end().
  *
  * Strings put into the result are copied with `(' ' + s).slice(1)` (see
- * `ownCopy`), so they do not keep the page's decoded chunks alive.
+ * `ownCopy`) or joined from such copies (a context of neighbour anchors
+ * joins the anchors' copies), so they do not keep the page's decoded
+ * chunks alive.
  */
 import { Parser } from 'htmlparser2';
 import type { BlockType, PageCap, PageLink, ParsedPage } from '../types.ts';
