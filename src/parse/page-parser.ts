@@ -73,7 +73,9 @@
  * the next link starts (outside) or ends (inside its window), or at end().
  *
  * Strings put into the result are copied with `(' ' + s).slice(1)` (see
- * `ownCopy`), so they do not keep the page's decoded chunks alive.
+ * `ownCopy`) or joined from such copies (a context of neighbour anchors
+ * joins the anchors' copies), so they do not keep the page's decoded
+ * chunks alive.
  */
 import { Parser } from 'htmlparser2';
 import type { BlockType, PageCap, PageLink, ParsedPage } from '../types.ts';
@@ -227,6 +229,12 @@ class CappedParser extends TrailingSafeParser {
 
   override onopentagname(start: number, endIndex: number): void {
     const p = this.internals;
+    // an element adds at most one entry to the stack: below the cap after it whatever it is (the common case)
+    if (p.stack.length < MAX_NESTING) {
+      super.onopentagname(start, endIndex);
+      this.cappedTag = null;
+      return;
+    }
     const foreign = p.isInForeignContext();
     super.onopentagname(start, endIndex);
     this.cappedTag = null;
@@ -293,6 +301,8 @@ export function squeeze(s: string): string {
     // most text events between tags are one "\n"; a held-back ' ' comes back here too
     const c = s.charCodeAt(0);
     if (c === 32 || (c > 32 && c < 0xa0)) return s;
+    // \n, \t, \r without the regex
+    if (c === 10 || c === 9 || c === 13) return ' ';
     return ALL_SPACE.test(s) ? ' ' : s;
   }
   if (!UNSQUEEZED.test(s)) return s;
@@ -343,6 +353,13 @@ class CappedText extends Collapser {
     if (room <= 0 || this.full) return;
     this.text += piece.length <= room ? piece : headOf(piece, room);
     this.full = piece.length >= room;
+  }
+
+  /** `add(' ')`: a separator before the next text */
+  space(): void {
+    if (this.full) return;
+    if (this.clock !== null) this.seen = this.clock.n;
+    this.brk();
   }
 
   override add(sq: string): void {
@@ -407,7 +424,8 @@ interface Frame {
   kind: number;
   /** F_* bits */
   flags: number;
-  anchor: OpenAnchor | null;
+  /** the link whose <a> this element opened, while it is the open anchor */
+  anchor: LinkSpan | null;
   /** opened beyond MAX_NESTING: closed at once, changed no state but an anchor or a skip */
   capped: boolean;
 }
@@ -418,6 +436,9 @@ interface Fragment {
   fixed: boolean;
   s: string;
 }
+
+/** The break fragment: every segment shares it (only fragments with a block type are ever changed). */
+const BREAK: Fragment = { t: null, fixed: false, s: '' };
 
 /** A link-list container waiting for its navigation decision. */
 interface Segment {
@@ -430,33 +451,28 @@ interface Segment {
   plainChars: number;
 }
 
-/** A link's place in the visible text. */
-interface Span {
+/**
+ * A link's place in the visible text and, for a kept link whose context is
+ * not known yet, what its context needs (one object per link: the span, its
+ * pending context and the open anchor are the same thing).
+ */
+interface LinkSpan {
   start: number;
   end: number;
+  /** the final anchor text once the span ended; a copy (ownCopy) when `link` is kept */
   anchor: string;
-}
-
-/** A kept link whose context is not known yet. */
-interface Pending {
-  link: PageLink;
-  end: number;
-  prevIn: boolean;
-  prevAnchor: string;
-  /** up to N + 1 characters of text before the link ('' when prevIn: the context is anchors then) */
+  /** the kept link (null: dropped, the span only counts for its neighbours' windows) */
+  link: PageLink | null;
+  /** the previous link when it is in the window (its anchor is the context's first half) */
+  prev: LinkSpan | null;
+  /** up to N + 1 characters of text before the link ('' when prev is set: the context is anchors then) */
   before: string;
-  /** up to N + 1 characters of text after the link, while `next` is null ('' when prevIn) */
+  /** up to N + 1 characters of text after the link, while `next` is null ('' when prev is set) */
   after: string;
   /** characters of text after the link seen so far, up to N + 1 */
   afterLen: number;
   /** the next link, when it starts inside this link's after-window */
-  next: Span | null;
-}
-
-interface OpenAnchor {
-  span: Span;
-  pending: Pending | null;
-  text: CappedText;
+  next: LinkSpan | null;
 }
 
 /** Title-heuristic state for the paragraph being read. */
@@ -491,7 +507,9 @@ export class PageParser {
   /** links past maxLinks (http(s), not rel=nofollow) */
   private linksDropped = 0;
 
+  /** the open elements are frames[0 .. depth - 1]; a closed one's Frame is reused by the next element at its depth */
   private readonly frames: Frame[] = [];
+  private depth = 0;
   private skipDepth = 0;
   private titleDepth = 0;
   private titleDone = false;
@@ -521,11 +539,19 @@ export class PageParser {
   private readonly stream: Collapser;
   private pos = 0;
   private recent = '';
-  private lastSpan: Span | null = null;
-  private anchor: OpenAnchor | null = null;
+  private lastSpan: LinkSpan | null = null;
+  /** the link of the open <a> (its text is anchorText) */
+  private anchor: LinkSpan | null = null;
   /** the text of the open anchor, or of an area/frame link being made */
   private readonly anchorText: CappedText;
-  private awaiting: Pending[] = [];
+  /** kept links whose context is not known yet */
+  private readonly awaiting: LinkSpan[] = [];
+  /**
+   * awaiting's first nAwaiting entries are the waiting links (a count, not
+   * `length = j`: V8 drops an array's backing store when its length is set
+   * to 0 and allocates a new one at the next push, once per link)
+   */
+  private nAwaiting = 0;
   /** href -> resolve() against the current base, for hrefs not absolute already (bounded: asked for kept links only, at most maxLinks) */
   private resolved: Map<string, string | null> | null = null;
 
@@ -564,12 +590,9 @@ export class PageParser {
       const room = BODY_PARAGRAPH_CHARS - this.unit.text.length;
       if (room > 0) this.unit.text += headOf(piece, room);
     });
+    // the page parser is htmlparser2's handler itself (its onopentag, onclosetag and ontext): no closures per page
     this.parser = new CappedParser(
-      {
-        onopentag: (name, attribs) => this.onOpen(name, attribs),
-        onclosetag: (name) => this.onClose(name),
-        ontext: (text) => this.onText(text),
-      },
+      this,
       { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
     );
     this.parser.onStrayClose = (name) => this.onStrayClose(name);
@@ -604,8 +627,8 @@ export class PageParser {
     if (this.looseAnchorDepth >= 0) this.endAnchor();
     this.ended = true;
     this.finishUnit();
-    for (const p of this.awaiting) this.finish(p, null);
-    this.awaiting = [];
+    for (let i = 0; i < this.nAwaiting; i++) this.finish(this.awaiting[i], null);
+    this.nAwaiting = 0;
     const rawTitle = this.blocks.title.text;
     let title = rawTitle;
     if (isGenericTitle(rawTitle)) title = this.bestHeading?.text ?? this.firstEmph ?? rawTitle;
@@ -640,18 +663,27 @@ export class PageParser {
 
   // ---- elements -----------------------------------------------------------
 
-  private onOpen(tag: string, attr: Record<string, string>): void {
+  /** @internal htmlparser2's callback: an element opens */
+  onopentag(tag: string, attr: Record<string, string>): void {
     const kind = TAG_KIND.get(tag) ?? 0;
     const capped = this.parser.beyondCap;
-    const f: Frame = { tag, kind, flags: 0, anchor: null, capped };
-    this.frames.push(f);
+    let f = this.frames[this.depth];
+    if (f === undefined) this.frames.push((f = { tag, kind, flags: 0, anchor: null, capped }));
+    else {
+      f.tag = tag;
+      f.kind = kind;
+      f.flags = 0;
+      f.anchor = null;
+      f.capped = capped;
+    }
+    this.depth++;
     if (this.skipDepth > 0 || (kind & K_SKIP) !== 0) {
       if ((kind & K_SKIP) !== 0) {
         f.flags |= F_SKIP;
         this.skipDepth++;
         if (capped) {
           // closed at once, but its content stays hidden up to its end tag
-          if (this.looseSkips++ === 0) this.looseSkipDepth = this.frames.length - 1;
+          if (this.looseSkips++ === 0) this.looseSkipDepth = this.depth - 1;
         }
       }
       // iframe is a link even though its content is skipped
@@ -701,7 +733,7 @@ export class PageParser {
         if (attr.href !== undefined) {
           this.startAnchor(f, attr.href, attr.rel);
           // closed at once, but its anchor text runs to its </a> (or the next link)
-          if (capped) this.looseAnchorDepth = this.frames.length - 1;
+          if (capped) this.looseAnchorDepth = this.depth - 1;
         }
         break;
       case 'area':
@@ -741,14 +773,15 @@ export class PageParser {
     }
   }
 
-  private onClose(tag: string): void {
-    let i = this.frames.length - 1;
+  /** @internal htmlparser2's callback: an element closes */
+  onclosetag(tag: string): void {
+    let i = this.depth - 1;
     while (i >= 0 && this.frames[i].tag !== tag) i--;
     if (i < 0) return;
     // closing an element that was open when a loose anchor or skip began ends it first
     if (i < this.looseSkipDepth) this.endLooseSkips(this.looseSkips);
     if (i < this.looseAnchorDepth && this.anchor !== null) this.endAnchor();
-    while (this.frames.length > i) this.pop(this.frames.pop()!);
+    while (this.depth > i) this.pop(this.frames[--this.depth]);
   }
 
   /** An end tag that matches no open element: it may end what an element beyond MAX_NESTING began. */
@@ -793,15 +826,40 @@ export class PageParser {
 
   // ---- text ---------------------------------------------------------------
 
-  private onText(raw: string): void {
+  /** @internal htmlparser2's callback: text */
+  ontext(raw: string): void {
     if (this.skipDepth > 0) return;
     const text = squeeze(raw);
     if (this.titleDepth > 0) {
       this.blocks.title.add(text);
       return;
     }
+    if (text === ' ') {
+      this.space();
+      return;
+    }
     this.visibleText(text, undefined);
     this.unitAdd(text);
+  }
+
+  /**
+   * `visibleText(' ', undefined)` and `unitAdd(' ')`, for whitespace alone
+   * (most text events: the line breaks between tags). A space asks each
+   * collapser for a separator and nothing more.
+   */
+  private space(): void {
+    this.stream.brk();
+    if (this.main !== null && this.navDepth === 0) this.main.add(' ');
+    if (!this.bodySeen) this.unitText.brk();
+    if (this.anchor !== null) {
+      this.anchorText.space();
+      this.blocks.anchor.space();
+      return;
+    }
+    const type = this.baseType();
+    const seg = this.segments[this.segments.length - 1];
+    if (seg === undefined) this.blocks[type].space();
+    else this.defer(seg, type, ' ');
   }
 
   /** Visible (squeezed) text: into the context stream, and into its block (or `forced`). */
@@ -810,7 +868,7 @@ export class PageParser {
     const seg = this.segments[this.segments.length - 1];
     if (this.main !== null && this.navDepth === 0 && forced !== 'navigation') this.main.add(text);
     if (this.anchor !== null) {
-      this.anchor.text.add(text);
+      this.anchorText.add(text);
       this.blocks.anchor.add(text);
       if (seg) seg.anchorChars += visibleLength(text);
       return;
@@ -821,6 +879,11 @@ export class PageParser {
       return;
     }
     seg.plainChars += visibleLength(text);
+    this.defer(seg, type, text);
+  }
+
+  /** Text of a block held back in a link-list container (see closeSegment). */
+  private defer(seg: Segment, type: BlockType, text: string): void {
     const fixed = type === 'navigation';
     const last = seg.frags[seg.frags.length - 1];
     const merge = last !== undefined && last.t === type && last.fixed === fixed;
@@ -850,7 +913,7 @@ export class PageParser {
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) {
       const last = seg.frags[seg.frags.length - 1];
-      if (last !== undefined && last.t !== null) seg.frags.push({ t: null, fixed: false, s: '' });
+      if (last !== undefined && last.t !== null) seg.frags.push(BREAK);
     }
   }
 
@@ -858,7 +921,7 @@ export class PageParser {
   private visualBreak(): void {
     this.main?.brk();
     this.stream.brk();
-    this.anchor?.text.brk();
+    if (this.anchor !== null) this.anchorText.brk();
     this.blockBreak();
     this.finishUnit();
   }
@@ -887,7 +950,8 @@ export class PageParser {
     }
     for (const fr of seg.frags) {
       if (fr.t === null) this.blockClock.n++;
-      else this.blocks[fr.t].add(squeeze(fr.s));
+      // fr.s is squeezed already: squeezed pieces, cut, joined without two spaces (defer)
+      else this.blocks[fr.t].add(fr.s);
     }
     this.deferredChars = 0;
     this.deferredFull = false;
@@ -957,17 +1021,19 @@ export class PageParser {
     }
   }
 
-  /** Start a link span at the current text position; returns its Pending (null when not kept). */
-  private startSpan(tag: string, href: string, rel: string | undefined): { span: Span; pending: Pending | null } {
+  /** Start a link span at the current text position (its `link` null when the link is not kept). */
+  private startSpan(tag: string, href: string, rel: string | undefined): LinkSpan {
     if (this.anchor !== null) this.endAnchor();
-    const span: Span = { start: this.pos, end: this.pos, anchor: '' };
+    const start = this.pos;
+    const span: LinkSpan = { start, end: start, anchor: '', link: null, prev: null, before: '', after: '', afterLen: 0, next: null };
     // the awaiting links this one starts within the after-window of wait for its anchor; the others are done
     const a = this.awaiting;
+    const n = this.nAwaiting;
     let j = 0;
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < n; i++) {
       const p = a[i];
       if (p.next === null) {
-        if (span.start - p.end < this.n) p.next = span;
+        if (start - p.end < this.n) p.next = span;
         else {
           this.finish(p, null);
           continue;
@@ -975,16 +1041,16 @@ export class PageParser {
       }
       a[j++] = p;
     }
-    a.length = j;
+    this.nAwaiting = j;
     const seg = this.segments[this.segments.length - 1];
     if (seg !== undefined) seg.spans++;
     if (this.links.length >= this.maxLinks) {
       // counted, not kept (resolved without the cache, which holds kept links only)
       if (this.resolveOnce(href) !== null && !isNofollow(rel)) this.linksDropped++;
-      return { span, pending: null };
+      return span;
     }
     const url = this.resolve(href);
-    if (url === null) return { span, pending: null };
+    if (url === null) return span;
     const block = this.baseType();
     const link: PageLink = {
       url,
@@ -996,51 +1062,42 @@ export class PageParser {
     };
     this.links.push(link);
     if (seg !== undefined && block !== 'navigation') seg.links.push(link);
+    span.link = link;
     const prev = this.lastSpan;
-    const prevIn = prev !== null && span.start - prev.end < this.n;
-    const pending: Pending = {
-      link,
-      end: -1,
-      prevIn,
-      prevAnchor: prev?.anchor ?? '',
-      // with the previous link in the window the context is anchors: no text is cut for it
-      before: prevIn ? '' : this.recent.slice(-(this.n + 1)),
-      after: '',
-      afterLen: 0,
-      next: null,
-    };
-    return { span, pending };
+    // with the previous link in the window the context is anchors: no text is cut for it
+    if (prev !== null && start - prev.end < this.n) span.prev = prev;
+    else span.before = this.recent.slice(-(this.n + 1));
+    return span;
   }
 
   /** End a span at the current text position with its final anchor text. */
-  private endSpan(span: Span, pending: Pending | null, anchor: string): void {
+  private endSpan(span: LinkSpan, anchor: string): void {
     span.end = this.pos;
-    span.anchor = anchor;
+    // a kept link's anchor is copied once: its link and its neighbours' contexts share the copy
+    span.anchor = span.link !== null ? ownCopy(anchor) : anchor;
     const a = this.awaiting;
+    const n = this.nAwaiting;
     let j = 0;
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < n; i++) {
       const p = a[i];
-      if (p.next === span) this.finish(p, anchor);
+      if (p.next === span) this.finish(p, span);
       else a[j++] = p;
     }
-    a.length = j;
+    this.nAwaiting = j;
     this.lastSpan = span;
-    if (pending !== null) {
-      pending.end = span.end;
-      pending.link.anchor = ownCopy(anchor);
-      this.awaiting.push(pending);
+    if (span.link !== null) {
+      span.link.anchor = span.anchor;
+      this.awaiting[this.nAwaiting++] = span;
     }
   }
 
   private startAnchor(f: Frame, href: string, rel: string | undefined): void {
-    const { span, pending } = this.startSpan('a', href, rel);
+    const span = this.startSpan('a', href, rel);
     this.blockBreak();
     // a new link ends the open anchor first (startSpan), so one CappedText serves every anchor
-    const text = this.anchorText;
-    text.reset();
-    const a: OpenAnchor = { span, pending, text };
-    this.anchor = a;
-    f.anchor = a;
+    this.anchorText.reset();
+    this.anchor = span;
+    f.anchor = span;
   }
 
   private endAnchor(): void {
@@ -1048,12 +1105,12 @@ export class PageParser {
     this.anchor = null;
     this.looseAnchorDepth = -1;
     this.blockBreak();
-    this.endSpan(a.span, a.pending, a.text.text);
+    this.endSpan(a, this.anchorText.text);
   }
 
   /** area / frame / iframe: a link with an empty span and a given anchor text. */
   private zeroLengthLink(tag: string, href: string, anchorRaw: string, rel: string | undefined): void {
-    const { span, pending } = this.startSpan(tag, href, rel);
+    const span = this.startSpan(tag, href, rel);
     const t = this.anchorText;
     t.reset();
     t.add(squeeze(anchorRaw));
@@ -1064,7 +1121,7 @@ export class PageParser {
       const seg = this.segments[this.segments.length - 1];
       if (seg !== undefined) seg.anchorChars += visibleLength(t.text);
     }
-    this.endSpan(span, pending, t.text);
+    this.endSpan(span, t.text);
   }
 
   /** A piece of the collapsed visible text: ring buffer and after-windows. */
@@ -1078,15 +1135,16 @@ export class PageParser {
       if (this.recent.length > 4 * keep) this.recent = this.recent.slice(-keep);
     }
     // the awaiting links' after-windows grow; a complete one finishes its link (loops, not closures: this runs for every text piece)
+    const n = this.nAwaiting;
+    if (n === 0) return;
     const a = this.awaiting;
-    if (a.length === 0) return;
     let j = 0;
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < n; i++) {
       const p = a[i];
       if (p.next === null) {
         if (p.afterLen < keep) {
           const room = keep - p.afterLen;
-          if (!p.prevIn) p.after += piece.length > room ? piece.slice(0, room) : piece;
+          if (p.prev === null) p.after += piece.length > room ? piece.slice(0, room) : piece;
           p.afterLen += piece.length > room ? room : piece.length;
         }
         if (p.afterLen >= keep) {
@@ -1096,18 +1154,20 @@ export class PageParser {
       }
       a[j++] = p;
     }
-    a.length = j;
+    this.nAwaiting = j;
   }
 
   /** Set the link's context: from neighbour anchors, or from plain text. */
-  private finish(p: Pending, nextAnchor: string | null): void {
-    let ctx: string;
-    if (p.prevIn || nextAnchor !== null) {
-      ctx = joinWords(p.prevIn ? p.prevAnchor : '', nextAnchor ?? '');
+  private finish(p: LinkSpan, next: LinkSpan | null): void {
+    const prev = p.prev;
+    if (prev !== null || next !== null) {
+      // kept links' anchors are copies already: a context of them holds no page text
+      const ctx = joinWords(prev !== null ? prev.anchor : '', next !== null ? next.anchor : '');
+      const copied = (prev === null || prev.link !== null) && (next === null || next.link !== null);
+      p.link!.context = copied ? ctx : ownCopy(ctx);
     } else {
-      ctx = joinWords(cutBefore(p.before, this.n), cutAfter(p.after, this.n));
+      p.link!.context = ownCopy(joinWords(cutBefore(p.before, this.n), cutAfter(p.after, this.n)));
     }
-    p.link.context = ownCopy(ctx);
   }
 }
 
