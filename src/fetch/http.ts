@@ -316,27 +316,37 @@ class RequestAbort extends EventEmitter {
  * flight), ~1,000 at `--concurrency 1024` with 200 ms answers.
  */
 class CallerSignals {
-  readonly #requests = new WeakMap<AbortSignal, Set<RequestAbort>>();
+  readonly #links = new WeakMap<AbortSignal, { requests: Set<RequestAbort>; onAbort: () => void }>();
 
-  /** Abort `request` when `signal` aborts (at once if it has); returns the unlink. */
+  /**
+   * Abort `request` when `signal` aborts (at once if it has); returns the
+   * unlink. The listener goes when the signal's last request unlinks: a
+   * timeout signal (AbortSignal.timeout, robots.txt) with a listener is
+   * kept alive until it fires.
+   */
   follow(signal: AbortSignal, request: RequestAbort): () => void {
     if (signal.aborted) {
       request.abort(signal.reason);
       return () => {};
     }
-    let requests = this.#requests.get(signal);
-    if (requests === undefined) {
-      const set = new Set<RequestAbort>();
-      requests = set;
-      this.#requests.set(signal, set);
-      signal.addEventListener('abort', () => {
-        for (const r of set) r.abort(signal.reason);
-        set.clear();
-      }, { once: true });
+    let link = this.#links.get(signal);
+    if (link === undefined) {
+      const requests = new Set<RequestAbort>();
+      const onAbort = (): void => {
+        this.#links.delete(signal);
+        for (const r of requests) r.abort(signal.reason);
+      };
+      link = { requests, onAbort };
+      this.#links.set(signal, link);
+      signal.addEventListener('abort', onAbort, { once: true });
     }
-    const set = requests;
-    set.add(request);
-    return () => set.delete(request);
+    const { requests, onAbort } = link;
+    requests.add(request);
+    return () => {
+      if (!requests.delete(request) || requests.size > 0 || this.#links.get(signal)?.requests !== requests) return;
+      this.#links.delete(signal);
+      signal.removeEventListener('abort', onAbort);
+    };
   }
 }
 
