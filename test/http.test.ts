@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
@@ -335,4 +336,67 @@ test('stopping early (cap or corrupt data) closes a response that then stalls', 
   await rejectsWithCode(c.get(`${base}/corrupt`, { maxBytes: MAX }), 'FC_DECODE');
   for (let n = 0; n < 50 && closed.length < 3; n++) await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(closed.sort(), ['/corrupt', '/gzip', '/plain']);
+});
+
+// Requests no longer get an AbortController each, nor a listener each on the
+// caller's signal (issue 23 item 3): the deadlines and aborts must still hold.
+test('fetchTimeoutMs ends a request that gets no answer, or a trickling body, with FC_TIMEOUT', async (t) => {
+  const base = await serve(t, (req, res) => {
+    if (req.url === '/trickle') {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      const tick = setInterval(() => res.write('<p>'), 20); // never a 1 s gap, never the end
+      res.on('close', () => clearInterval(tick));
+    }
+    // '/silent': accept and never answer
+  });
+  for (const proxy of [undefined, base]) {
+    const c = client(t, { proxy, headersTimeoutMs: 60_000, bodyTimeoutMs: 1000, fetchTimeoutMs: 300 });
+    const silent = await rejectsWithCode(c.get(`${base}/silent`, { maxBytes: MAX }), 'FC_TIMEOUT');
+    assert.match(silent.message, /no complete response from .*\/silent within 300 ms/);
+    const trickle = await rejectsWithCode(c.get(`${base}/trickle`, { maxBytes: MAX }), 'FC_TIMEOUT');
+    assert.match(trickle.message, /within 300 ms/);
+    assert.equal(c.outcomes.failed, 2);
+  }
+});
+
+test('one caller signal aborts every request in flight on it, with one listener on it while any is', async (t) => {
+  let hangs = 0;
+  const base = await serve(t, (req, res) => {
+    if (req.url === '/ok') res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>ok</p>');
+    else hangs++; // '/hang': never answers
+  });
+  const c = client(t, { connections: 32 });
+  const ac = new AbortController();
+  assert.equal((await c.get(`${base}/ok`, { maxBytes: MAX, signal: ac.signal })).status, 200);
+  // no request on it: no listener (a timeout signal with one is kept alive until it fires)
+  assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
+  const pending = Array.from({ length: 20 }, (_, i) => c.get(`${base}/hang?${i}`, { maxBytes: MAX, signal: ac.signal }));
+  while (hangs < 20) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(getEventListeners(ac.signal, 'abort').length, 1);
+  ac.abort();
+  for (const p of pending) await rejectsWithCode(p, 'FC_NETWORK');
+  // an aborted signal: refused at once, nothing sent; aborts are not counted as failures
+  await rejectsWithCode(c.get(`${base}/hang?late`, { maxBytes: MAX, signal: ac.signal }), 'FC_NETWORK');
+  assert.equal(hangs, 20);
+  assert.deepEqual({ answered: c.outcomes.answered, failed: c.outcomes.failed }, { answered: 1, failed: 0 });
+});
+
+test('connections are reused, directly and through the proxy pool', async (t) => {
+  const sockets = new Set<unknown>();
+  const base = await serve(t, (req, res) => {
+    sockets.add(req.socket);
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>ok</p>');
+  });
+  for (const proxy of [undefined, base]) {
+    sockets.clear();
+    const c = client(t, { proxy, proxyConnections: 4, connections: 4 });
+    for (let i = 0; i < 10; i++) assert.equal((await c.get(`${base}/seq${i}`, { maxBytes: MAX })).status, 200);
+    // undici frees a connection a tick after its body ends, so the second
+    // request, sent at once, opens a second one; from then on the two serve all
+    assert.ok(sockets.size <= 2, `${sockets.size} connections for 10 sequential requests${proxy === undefined ? '' : ' through the proxy'}`);
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(Array.from({ length: 4 }, (_, i) => c.get(`${base}/par${round}-${i}`, { maxBytes: MAX })));
+    }
+    assert.ok(sockets.size <= 4, `${sockets.size} connections for 4 at a time${proxy === undefined ? '' : ' through the proxy'}`);
+  }
 });

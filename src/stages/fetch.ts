@@ -132,7 +132,8 @@ export async function* fetchStage(
     throw new TypeError(`concurrency must be a positive integer, got ${opts.concurrency}`);
   }
   const abort = new AbortController();
-  // every in-flight request (and the stage itself) listens to this signal
+  // the stage listens to this signal, the HTTP client once for all its requests,
+  // and every redirect hop waiting for its host's delay (beforeHop)
   setMaxListeners(opts.concurrency + 8, abort.signal);
   const onAbort = (): void => abort.abort(opts.signal?.reason);
   if (opts.signal?.aborted === true) return;
