@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { KeyTable } from '../src/store/key-table.ts';
+import { KeyTable } from '../src/util/key-table.ts';
 
 test('KeyTable behaves as a Map: values, sizes and insertion order, across clears and growth', () => {
   // issue 23: the store's per-commit plan keeps its operations, seen marks
@@ -22,9 +22,9 @@ test('KeyTable behaves as a Map: values, sizes and insertion order, across clear
     { weight: 1, arbitrary: fc.record({ t: fc.constant('clear' as const) }) },
   );
   fc.assert(
-    fc.property(fc.array(op, { maxLength: 700, size: 'max' }), fc.constantFrom(1, 8, 64), (ops, capacity) => {
+    fc.property(fc.array(op, { maxLength: 700, size: 'max' }), fc.constantFrom(1, 8, 64), fc.boolean(), (ops, capacity, hashAll) => {
       const map = new Map<string, number>();
-      const table = new KeyTable<number>(capacity, capacity === 1 ? 16 : 4096);
+      const table = new KeyTable<number>(capacity, capacity === 1 ? 16 : 4096, hashAll);
       for (const o of ops) {
         if (o.t === 'set') {
           map.set(o.key, o.v);

@@ -41,7 +41,7 @@ import { StoreError, StoreLockedError, UsageError } from '../errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
 import { SEEN_CACHE_WAYS, SeenCache } from './seen-cache.ts';
 import { SeenFilter } from './seen-filter.ts';
-import { KeyTable } from './key-table.ts';
+import { KeyTable } from '../util/key-table.ts';
 import { STORE_LEVELDB_OPTIONS } from './options.ts';
 import { JOURNAL_FILE, inspectStoreDir, makeStoreDir, notAStore, writeStoreMarker } from './dir.ts';
 import { frontierKey, logKey, seqOf } from './keys.ts';

@@ -1,19 +1,20 @@
 /**
  * A string-keyed table in insertion order, as a `Map` is, for the store's
- * per-commit plan (src/store/level.ts): made once and emptied for every
- * commit, so its arrays keep the size they grew to. A `Map` per commit
- * was made from scratch and grown by rehashing as the commit's 30-odd
- * operations, seen marks and links arrived (~10 KB of a page's
- * allocation, issue 23).
+ * per-commit plan (src/store/level.ts) and the sink's links of a page:
+ * made once and emptied for every use, so its arrays keep the size they
+ * grew to. A `Map` per commit was made from scratch and grown by
+ * rehashing as the commit's 30-odd operations, seen marks and links
+ * arrived (~10 KB of a page's allocation, issue 23).
  *
  * Same behaviour as a Map for get / has / set / delete / size and the
  * order of iteration: a new key goes last, setting a key that is there
  * keeps its place, deleting one and setting it again puts it last.
  * Iteration is by position: `end` positions, each `live` or deleted.
  *
- * Keys are hashed on their last 8 characters and their length: the
- * store's keys end in hex digits of an MD5 or a sequence number, which
- * differ there (others still work, only slower).
+ * By default keys are hashed on their last 8 characters and their
+ * length: the store's keys end in hex digits of an MD5 or a sequence
+ * number, which differ there. Keys that may share their ends (URLs:
+ * `.../index.html`) take `hashAll`, a hash of every character.
  */
 const EMPTY = -1;
 const GONE = -2;
@@ -35,13 +36,16 @@ export class KeyTable<V> {
   readonly #initial: number;
   /** clear() keeps a table of at most this many slots */
   readonly #keep: number;
+  readonly #hashAll: boolean;
 
   /**
    * @param capacity keys held before the table first grows
    * @param keepSlots clear() keeps a table grown to at most this many slots
    *   (twice the keys it held); a larger one starts again at `capacity`
+   * @param hashAll hash every character of a key, not only the last 8
    */
-  constructor(capacity = 32, keepSlots = KEEP_SLOTS) {
+  constructor(capacity = 32, keepSlots = KEEP_SLOTS, hashAll = false) {
+    this.#hashAll = hashAll;
     let n = 16;
     while (n < capacity * 2) n *= 2;
     this.#initial = n;
@@ -161,7 +165,7 @@ export class KeyTable<V> {
   #find(key: string): number {
     const slots = this.#slots;
     const mask = this.#mask;
-    let s = hash(key) & mask;
+    let s = hash(key, this.#hashAll) & mask;
     for (;;) {
       const at = slots[s]!;
       if (at === EMPTY) return s;
@@ -174,7 +178,7 @@ export class KeyTable<V> {
   #firstGone(key: string, stop: number): number {
     const slots = this.#slots;
     const mask = this.#mask;
-    for (let s = hash(key) & mask; s !== stop; s = (s + 1) & mask) if (slots[s] === GONE) return s;
+    for (let s = hash(key, this.#hashAll) & mask; s !== stop; s = (s + 1) & mask) if (slots[s] === GONE) return s;
     return -1;
   }
 
@@ -197,10 +201,10 @@ export class KeyTable<V> {
   }
 }
 
-/** A hash of the last 8 characters and the length. */
-function hash(key: string): number {
+/** A hash of the last 8 characters (`all`: of every character) and the length. */
+function hash(key: string, all: boolean): number {
   const n = key.length;
   let h = n;
-  for (let i = n > 8 ? n - 8 : 0; i < n; i++) h = (Math.imul(h, 0x01000193) ^ key.charCodeAt(i)) | 0;
+  for (let i = all || n <= 8 ? 0 : n - 8; i < n; i++) h = (Math.imul(h, 0x01000193) ^ key.charCodeAt(i)) | 0;
   return (h ^ (h >>> 15)) >>> 0;
 }
