@@ -740,8 +740,11 @@ export class CrawlStore implements Store {
       // 'write' listener (then put adds nothing but checks), the first
       // operation goes through put, which checks the batch is open and makes
       // write() write, and the rest straight to the implementation's
-      // _put/_del (one native call each, the same key and value bytes)
-      const direct = this.db instanceof Level && this.db.hooks.prewrite.noop && this.db.listenerCount('write') === 0 && typeof (batch as Partial<DirectBatch>)._put === 'function';
+      // _put/_del (one native call each, the same key and value bytes).
+      // (`noop` is abstract-level's own flag, not in its types: a version
+      // without it takes the public path)
+      const noHook = (this.db.hooks.prewrite as { noop?: unknown }).noop === true;
+      const direct = this.db instanceof Level && noHook && this.db.listenerCount('write') === 0 && typeof (batch as Partial<DirectBatch>)._put === 'function';
       let first = true;
       for (let at = 0; at < group.end; at++) {
         if (!group.live(at)) continue;
