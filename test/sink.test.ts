@@ -1,5 +1,6 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { MemoryLevel } from 'memory-level';
 import { linksToQueue, SINK_TURN_MS, sinkStage, toRecord } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store/level.ts';
@@ -63,6 +64,32 @@ function byUrl(links: QueuedLink[]): QueuedLink[] {
 }
 
 describe('linksToQueue', () => {
+  it('gives each URL once, in first-seen order with its best score, as a Map of the links did', () => {
+    // issue 23: the page's links by URL went from a new Map per page to a
+    // table reused by every page; order, best score (first on ties) and
+    // the self-link and negative-score drops must stay those of the Map
+    const url = fc.integer({ min: 0, max: 40 }).map((n) => (n === 0 ? 'http://a.test/page' : n === 1 ? 'http://a.test/final' : `http://h${n % 7}.test/d/${n % 5}/index.html`));
+    const link = fc.record({ url, score: fc.oneof(fc.double({ min: -1, max: 2, noNaN: true }), fc.constant(NaN)), anchor: fc.constantFrom('', 'a', 'b') });
+    fc.assert(
+      fc.property(fc.array(link, { maxLength: 120, size: 'max' }), (links) => {
+        const item = pageItem('http://a.test/page', links.map((l) => ({ ...out(l.url, l.score, l.anchor), canonical: l.url })));
+        item.fetch = fetched('http://a.test/page', { finalUrl: 'http://a.test/final', redirects: ['http://a.test/page', 'http://a.test/final'] });
+        const best = new Map<string, { url: string; score: number; anchor: string }>();
+        for (const l of links) {
+          if (l.url === 'http://a.test/page' || l.url === 'http://a.test/final') continue;
+          const score = Number.isFinite(l.score) ? l.score : 0;
+          if (score < 0) continue;
+          const known = best.get(l.url);
+          if (known !== undefined && known.score >= score) continue;
+          best.set(l.url, { url: l.url, score, anchor: l.anchor });
+        }
+        const got = linksToQueue(item, 5).map((q) => ({ url: q.url, score: q.score, anchor: q.anchor }));
+        assert.deepEqual(got, [...best.values()]);
+      }),
+      { seed: 20261127, numRuns: 500 },
+    );
+  });
+
   it('canonicalises, drops non-http(s), unparseable and self links (requested and final URL)', () => {
     const item = pageItem('http://a.test/page', [
       out('HTTP://B.test:80/x/../y#frag', 0.9, 'why'),

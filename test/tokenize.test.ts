@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { tokenize, tokenizeGeneral } from '../src/relevance/text/tokenize.ts';
+import { tokenize, tokenizeGeneral, tokenizeInto } from '../src/relevance/text/tokenize.ts';
 import { getSegmenter, knownSegmenters, type Segmenter } from '../src/relevance/text/segmenter.ts';
 import { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isAsciiStopwordSpan, isStopword } from '../src/relevance/text/stopwords.ts';
 import { DocFreq, cosine, sublinear, termFreq, tfidf } from '../src/relevance/text/vector.ts';
@@ -22,6 +22,39 @@ test('ASCII text: the scanner gives exactly what the general (regex) path gives'
   fc.assert(fc.property(fc.string({ unit: 'binary-ascii', maxLength: 80 }), (text) => {
     assert.deepEqual(tokenize(text), tokenizeGeneral(text));
   }), { seed, numRuns: 5000 });
+});
+
+test('interned tokens and tokenizeInto give what the general path gives, over many distinct words', () => {
+  // issue 23: the ASCII scanner returns a token cut before when its
+  // characters match (a table of 4,096 slots, newer words taking a slot),
+  // and tokenizeInto writes into a reused array: a slot collision, a hash
+  // over the wrong span or a stale tail would change tokens
+  const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const word = fc.array(fc.constantFrom(...letters.split('')), { minLength: 1, maxLength: 15 }).map((a) => a.join(''));
+  const textOf = fc.array(fc.oneof(word, fc.constantFrom('the', "cat's", 'Solar', 'SOLAR', 'solar', 'x', ' ', ', ', "'")), { maxLength: 40 }).map((a) => a.join(' '));
+  const out: string[] = Array.from({ length: 50 }, () => 'stale');
+  fc.assert(
+    fc.property(textOf, (text) => {
+      const expected = tokenizeGeneral(text);
+      assert.deepEqual(tokenize(text), expected);
+      const n = tokenizeInto(text, out);
+      assert.deepEqual(out.slice(0, n), expected);
+      assert.deepEqual(tokenize(text, { stopwords: false }), tokenizeGeneral(text, { stopwords: false }));
+    }),
+    { seed: 20261127, numRuns: 4000 },
+  );
+  // every 3-letter word, twice, in two orders: many slot collisions among
+  // words that differ in one letter only
+  const abc = 'abcdefghijklmnopqrstuvwxyz';
+  const words: string[] = [];
+  for (const a of abc) for (const b of abc) for (const c of abc) words.push(`${a}${b}${c}`);
+  for (const w of [...words, ...words.reverse()]) {
+    const expected = tokenizeGeneral(`${w} ${w}s`);
+    assert.deepEqual(tokenize(`${w} ${w}s`), expected, w);
+  }
+  const han = '太阳能 solar panel 光伏';
+  assert.equal(tokenizeInto(han, out), tokenize(han).length);
+  assert.deepEqual(out.slice(0, tokenize(han).length), tokenize(han));
 });
 
 test('isAsciiStopwordSpan answers isStopword of the span for every span, without cutting it out', () => {

@@ -14,6 +14,7 @@
  * load's iterator reads a snapshot taken before them.
  */
 import { MinHeap } from '../util/heap.ts';
+import { SortedEntries } from './sorted-entries.ts';
 import { hostOfCanonical } from '../urls/canonical.ts';
 import type { FrontierEntry } from '../types.ts';
 
@@ -109,7 +110,8 @@ export class FrontierHead implements FrontierHeadLike {
   readonly #capacity: number;
   readonly #low: number;
   readonly #chunk: number;
-  #buf: KeyedEntry[] = [];
+  /** the buffer, sorted by key (best first) */
+  readonly #buf = new SortedEntries();
   #mark: string | undefined = undefined;
   /** the score of the entry whose key is #mark */
   #markScore = -Infinity;
@@ -124,7 +126,7 @@ export class FrontierHead implements FrontierHeadLike {
    * took beyond the buffer). Changes keep it true (apply); a buffer that
    * gives entries back to the store (its mark moves down) drops it.
    */
-  #beyond: KeyedEntry[] = [];
+  readonly #beyond = new SortedEntries();
   #beyondEnd: string | undefined = undefined;
   /** #beyond reaches the store's end: it holds every entry beyond the mark (none in flight) */
   #beyondAll = false;
@@ -183,7 +185,7 @@ export class FrontierHead implements FrontierHeadLike {
 
   /** The best buffered entry: the one the crawler takes as soon as its host is free. */
   best(): KeyedEntry | undefined {
-    return this.#buf[0];
+    return this.#buf.at(0);
   }
 
   /**
@@ -194,7 +196,7 @@ export class FrontierHead implements FrontierHeadLike {
   scoreAt(fraction: number): number {
     const n = this.#buf.length;
     if (n === 0) return -Infinity;
-    return this.#buf[Math.min(n - 1, Math.max(0, Math.floor(fraction * (n - 1))))].entry.score;
+    return this.#buf.at(Math.min(n - 1, Math.max(0, Math.floor(fraction * (n - 1)))))!.entry.score;
   }
 
   /** Record a committed change to the store's frontier. */
@@ -211,7 +213,7 @@ export class FrontierHead implements FrontierHeadLike {
     }
     while (this.#buf.length > this.#capacity) {
       this.#hosts.remove(this.#buf.pop()!);
-      const last = this.#buf[this.#buf.length - 1];
+      const last = this.#buf.last()!;
       this.#mark = last.key;
       this.#markScore = last.entry.score;
       this.#exhausted = false;
@@ -258,14 +260,15 @@ export class FrontierHead implements FrontierHeadLike {
     // the buffer may have grown past the window's start
     if (this.#beyondEnd !== undefined && this.#beyondEnd <= mark) this.#dropBeyond();
     let drop = 0;
-    while (drop < this.#beyond.length && this.#beyond[drop].key <= mark) drop++;
-    if (drop > 0) for (const ke of this.#beyond.splice(0, drop)) this.#beyondHosts.remove(ke);
+    while (drop < this.#beyond.length && this.#beyond.at(drop)!.key <= mark) drop++;
+    if (drop > 0) for (const ke of this.#beyond.removeRange(0, drop)) this.#beyondHosts.remove(ke);
     // with a gate: the best entry of a host let through now, from the host index (a host that must wait is parked)
     const takes = gate === undefined ? null : (ke: KeyedEntry): Verdict => (verdict(ke) === 'take' ? 'take' : 'skip');
     const fromIndex = (): KeyedEntry | null => {
       const got = this.#beyondHosts.pick(takes!, -Infinity, gate!);
       if (got === undefined) return null;
-      this.#beyond.splice(searchKey(this.#beyond, got.key), 1);
+      const at = this.#beyond.search(got.key);
+      if (at < this.#beyond.length) this.#beyond.removeAt(at);
       return got;
     };
     // first the entries already read, then more of the store, up to `limit` in all
@@ -276,7 +279,7 @@ export class FrontierHead implements FrontierHeadLike {
       seen = this.#beyond.length;
     } else {
       for (; seen < this.#beyond.length && seen < limit; seen++) {
-        if (verdict(this.#beyond[seen]) === 'take') return this.#takeBeyondAt(seen);
+        if (verdict(this.#beyond.at(seen)!) === 'take') return this.#takeBeyondAt(seen);
       }
     }
     if (seen < this.#beyond.length) return null; // the window alone holds `limit` entries
@@ -317,14 +320,14 @@ export class FrontierHead implements FrontierHeadLike {
         continue;
       }
       for (let k = start; k < this.#beyond.length; k++, seen++) {
-        if (verdict(this.#beyond[k]) === 'take') return this.#takeBeyondAt(k);
+        if (verdict(this.#beyond.at(k)!) === 'take') return this.#takeBeyondAt(k);
       }
     }
     return null;
   }
 
   #takeBeyondAt(i: number): KeyedEntry {
-    const ke = this.#beyond.splice(i, 1)[0];
+    const ke = this.#beyond.removeAt(i);
     this.#beyondHosts.remove(ke);
     return ke;
   }
@@ -336,27 +339,27 @@ export class FrontierHead implements FrontierHeadLike {
     const all = this.#beyondAll;
     for (const key of change.removed) {
       if (key > end && !all) continue;
-      const i = searchKey(this.#beyond, key);
-      if (this.#beyond[i]?.key === key) this.#beyondHosts.remove(this.#beyond.splice(i, 1)[0]);
+      const i = this.#beyond.search(key);
+      if (this.#beyond.at(i)?.key === key) this.#beyondHosts.remove(this.#beyond.removeAt(i));
     }
     for (const ke of change.added) {
       if ((ke.key > end && !all) || (this.#mark !== undefined && ke.key <= this.#mark)) continue;
-      const i = searchKey(this.#beyond, ke.key);
-      if (this.#beyond[i]?.key !== ke.key) {
-        this.#beyond.splice(i, 0, ke);
+      const i = this.#beyond.search(ke.key);
+      if (this.#beyond.at(i)?.key !== ke.key) {
+        this.#beyond.insert(i, ke);
         this.#beyondHosts.add(ke);
       }
     }
     if (this.#beyond.length > this.#capacity) {
       // as large as the buffer at most: the worst entries are forgotten (read again when a scan gets there)
-      for (const ke of this.#beyond.splice(this.#capacity)) this.#beyondHosts.remove(ke);
-      this.#beyondEnd = this.#beyond[this.#capacity - 1].key;
+      for (const ke of this.#beyond.removeRange(this.#capacity, Infinity)) this.#beyondHosts.remove(ke);
+      this.#beyondEnd = this.#beyond.at(this.#capacity - 1)!.key;
       this.#beyondAll = false;
     }
   }
 
   #dropBeyond(): void {
-    this.#beyond = [];
+    this.#beyond.clear();
     this.#beyondHosts.clear();
     this.#beyondEnd = undefined;
     this.#beyondAll = false;
@@ -408,10 +411,10 @@ export class FrontierHead implements FrontierHeadLike {
     }
     // a store read may have buffered the window's first entries already
     let drop = 0;
-    while (drop < this.#beyond.length && this.#beyond[drop].key <= mark) drop++;
-    if (drop > 0) for (const ke of this.#beyond.splice(0, drop)) this.#beyondHosts.remove(ke);
+    while (drop < this.#beyond.length && this.#beyond.at(drop)!.key <= mark) drop++;
+    if (drop > 0) for (const ke of this.#beyond.removeRange(0, drop)) this.#beyondHosts.remove(ke);
     if (this.#beyond.length === 0 && !this.#beyondAll) return false;
-    const moved = this.#beyond.splice(0, want);
+    const moved = this.#beyond.removeRange(0, want);
     for (const ke of moved) {
       this.#beyondHosts.remove(ke);
       this.#insert(ke);
@@ -452,9 +455,9 @@ export class FrontierHead implements FrontierHeadLike {
   #takeScanning(verdict: (e: KeyedEntry) => Verdict, above: number): KeyedEntry | null {
     let fallback = -1;
     const bounded = above > -Infinity;
-    for (let i = 0; i < this.#buf.length && !(bounded && this.#buf[i].entry.score <= above); i++) {
+    for (let i = 0; i < this.#buf.length && !(bounded && this.#buf.at(i)!.entry.score <= above); i++) {
       this.#examined++;
-      const v = verdict(this.#buf[i]);
+      const v = verdict(this.#buf.at(i)!);
       if (v === 'take') return this.#takeAt(i);
       if (v === 'fallback' && fallback < 0) fallback = i;
     }
@@ -462,7 +465,7 @@ export class FrontierHead implements FrontierHeadLike {
   }
 
   #takeAt(i: number): KeyedEntry {
-    const ke = this.#buf.splice(i, 1)[0];
+    const ke = this.#buf.removeAt(i);
     this.#hosts.remove(ke);
     return ke;
   }
@@ -470,32 +473,22 @@ export class FrontierHead implements FrontierHeadLike {
   #takeByHost(verdict: (e: KeyedEntry) => Verdict, above: number, gate: HostGate): KeyedEntry | null {
     const got = this.#hosts.pick(verdict, above, gate);
     if (got === undefined) return null;
-    this.#buf.splice(this.#search(got.key), 1);
+    const at = this.#buf.search(got.key);
+    if (at < this.#buf.length) this.#buf.removeAt(at);
     return got;
   }
 
-  #search(key: string): number {
-    let lo = 0;
-    let hi = this.#buf.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#buf[mid].key < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   #insert(ke: KeyedEntry): void {
-    const i = this.#search(ke.key);
-    if (this.#buf[i]?.key !== ke.key) {
-      this.#buf.splice(i, 0, ke);
+    const i = this.#buf.search(ke.key);
+    if (this.#buf.at(i)?.key !== ke.key) {
+      this.#buf.insert(i, ke);
       this.#hosts.add(ke);
     }
   }
 
   #remove(key: string): void {
-    const i = this.#search(key);
-    if (this.#buf[i]?.key === key) this.#hosts.remove(this.#buf.splice(i, 1)[0]);
+    const i = this.#buf.search(key);
+    if (this.#buf.at(i)?.key === key) this.#hosts.remove(this.#buf.removeAt(i));
   }
 }
 

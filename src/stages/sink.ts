@@ -16,6 +16,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { attemptOf, gotNoAnswer, shouldRetry, type RetryPolicy } from '../frontier/retry.ts';
 import type { Store } from '../store/types.ts';
 import { stringifyForTerminal } from '../output/terminal.ts';
+import { KeyTable } from '../util/key-table.ts';
 import type { InScope } from '../urls/scope.ts';
 import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../urls/traps.ts';
 import { canonicalizer, hostOfCanonical, type CanonOptions } from '../urls/canonical.ts';
@@ -124,27 +125,29 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
   // a near-duplicate of an earlier page (src/stages/dedup.ts) is not expanded again
   if (item.duplicateOf !== undefined) return [];
   if (outlinks === undefined || outlinks.length === 0 || entry.depth + 1 > maxDepth) return [];
-  const self = new Set([entry.url, item.fetch?.finalUrl]);
+  const finalUrl = item.fetch?.finalUrl;
   const hops = item.relevant === true || entry.depth === 0 ? 0 : (entry.offTopicHops ?? 0) + 1;
   if (hops > tunnel) return [];
   const capped = item.page?.linksDropped ?? 0;
   if (capped > 0) guard.onCapped?.(capped);
   const parent = item.fetch?.finalUrl ?? entry.url;
-  const best = new Map<string, QueuedLink>();
-  const dropped = new Set<string>();
+  // each URL once, at its first place, with its best score (a table reused by every page)
+  const best = BEST_LINKS;
+  best.clear();
+  let dropped: Set<string> | undefined;
   const canonicalOf = canonicalizer(canon);
   for (const link of outlinks) {
     const url = link.canonical !== undefined ? link.canonical : canonicalOf(link.url);
-    if (url === null || self.has(url)) continue;
+    if (url === null || url === entry.url || url === finalUrl) continue;
     const score = Number.isFinite(link.score) ? link.score : 0;
-    if (score < 0 || dropped.has(url)) continue;
+    if (score < 0 || dropped?.has(url) === true) continue;
     const reason =
       trapReason(url, guard.traps ?? DEFAULT_TRAP_LIMITS) ??
       (guard.inScope !== undefined && !guard.inScope(url) ? 'out-of-scope' : null) ??
       (guard.skipExtension?.(url) === true ? 'file-extension' : null) ??
       (guard.hostFull?.(hostOfCanonical(url)) === true ? 'host-budget' : null);
     if (reason !== null) {
-      dropped.add(url);
+      (dropped ??= new Set()).add(url);
       guard.onDrop?.(url, reason);
       continue;
     }
@@ -154,8 +157,13 @@ export function linksToQueue(item: CrawlItem, maxDepth: number, canon?: CanonOpt
     const context = withText ? link.context.slice(0, MAX_CONTEXT) : '';
     best.set(url, { url, score, depth: entry.depth + 1, parent, anchor, context, offTopicHops: hops });
   }
-  return [...best.values()];
+  const out = best.values();
+  best.clear();
+  return out;
 }
+
+/** linksToQueue's table of a page's links by URL (URLs share their ends: every character hashed) */
+const BEST_LINKS = new KeyTable<QueuedLink>(64, 1 << 14, true);
 
 function errorRecord(entry: FrontierEntry, code: string, message: string, fetchedAt: string, strategy: string): ErrorRecord {
   return { type: 'error', url: entry.url, code, message, fetchedAt, depth: entry.depth, parent: entry.parent, strategy };

@@ -41,6 +41,7 @@ import { StoreError, StoreLockedError, UsageError } from '../errors.ts';
 import { Journal, type JournalOp } from './journal.ts';
 import { SEEN_CACHE_WAYS, SeenCache } from './seen-cache.ts';
 import { SeenFilter } from './seen-filter.ts';
+import { KeyTable } from '../util/key-table.ts';
 import { STORE_LEVELDB_OPTIONS } from './options.ts';
 import { JOURNAL_FILE, inspectStoreDir, makeStoreDir, notAStore, writeStoreMarker } from './dir.ts';
 import { frontierKey, logKey, seqOf } from './keys.ts';
@@ -127,6 +128,12 @@ interface EncodedOp {
   raw: unknown;
 }
 
+/** The implementation side of an abstract-level chained batch (abstract-level's private API, which classic-level implements). */
+interface DirectBatch {
+  _put(key: string, value: string): void;
+  _del(key: string): void;
+}
+
 function toSublevelOp(op: EncodedOp): Op {
   return op.type === 'put' ? { type: 'put', sublevel: op.sub, key: op.k, value: op.raw } : { type: 'del', sublevel: op.sub, key: op.k };
 }
@@ -202,21 +209,30 @@ async function claimStoreDir(dir: string): Promise<boolean> {
   return false;
 }
 
+/** A plan's tables, kept by the store and emptied for each plan (no Maps grown per commit). */
+interface PlanTables {
+  ops: KeyTable<Op>;
+  seen: KeyTable<SeenValue | null>;
+  added: KeyTable<{ uk: string; entry: FrontierEntry }>;
+  outcome: KeyTable<'added' | 'raised'>;
+}
+
 /**
  * The pending effects of one mutation: batch operations (last write per key
  * wins, so a later step can undo an earlier one) plus the seen state as the
  * batch will leave it.
  */
 class Plan {
-  readonly ops = new Map<string, Op>();
+  /** root key (sublevel prefix + key) -> operation */
+  readonly ops: KeyTable<Op>;
   /** urlKey -> seen value after the batch (null: absent) */
-  readonly seen = new Map<string, SeenValue | null>();
+  readonly seen: KeyTable<SeenValue | null>;
   /** frontier keys put by this plan -> urlKey and entry */
-  readonly added = new Map<string, { uk: string; entry: FrontierEntry }>();
+  readonly added: KeyTable<{ uk: string; entry: FrontierEntry }>;
   /** frontier keys of the database deleted by this plan */
   readonly deleted = new Set<string>();
   /** urlKey -> what enqueue did to that URL */
-  readonly outcome = new Map<string, 'added' | 'raised'>();
+  readonly outcome: KeyTable<'added' | 'raised'>;
 
   /** the worst key left by evict (undefined: frontier empty); null: no eviction */
   private survivor: string | undefined | null = null;
@@ -224,12 +240,24 @@ class Plan {
   /**
    * @param c counters to update (a copy)
    * @param storedTail when defined, no stored frontier key is greater
+   * @param tables the store's tables for a plan, emptied here: one plan at a
+   *   time uses them (mutations are serialised)
    */
   constructor(
     readonly store: { frontier: Sub; seen: Sub; settled: () => Promise<void> },
     readonly c: Counters,
     readonly storedTail: string | undefined,
-  ) {}
+    tables: PlanTables,
+  ) {
+    this.ops = tables.ops;
+    this.seen = tables.seen;
+    this.added = tables.added;
+    this.outcome = tables.outcome;
+    this.ops.clear();
+    this.seen.clear();
+    this.added.clear();
+    this.outcome.clear();
+  }
 
   /**
    * When defined, no frontier key is greater once this plan is written; it
@@ -238,7 +266,10 @@ class Plan {
   get tail(): string | undefined {
     if (this.survivor !== null) return this.survivor;
     let t = this.storedTail;
-    if (t !== undefined) for (const k of this.added.keys()) if (k > t) t = k;
+    if (t !== undefined) {
+      const added = this.added;
+      for (let i = 0; i < added.end; i++) if (added.live(i) && added.keyAt(i) > t) t = added.keyAt(i);
+    }
     return t;
   }
 
@@ -314,7 +345,7 @@ class Plan {
    */
   async evict(max: number): Promise<void> {
     if (this.c.frontierSize <= max) return;
-    const pending = [...this.added.keys()].sort().reverse();
+    const pending = this.added.keys().sort().reverse();
     // enough stored rows for every eviction plus the worst survivor, even if
     // every key this plan deletes comes first
     const limit = this.c.frontierSize - max + this.deleted.size + 1;
@@ -350,7 +381,8 @@ class Plan {
 
   count(kind: 'added' | 'raised'): number {
     let n = 0;
-    for (const o of this.outcome.values()) if (o === kind) n++;
+    const outcome = this.outcome;
+    for (let i = 0; i < outcome.end; i++) if (outcome.live(i) && outcome.valueAt(i) === kind) n++;
     return n;
   }
 }
@@ -374,10 +406,18 @@ export class CrawlStore implements Store {
   private tail: string | undefined = undefined;
   /** urlKey -> seen mark as committed (null: none) */
   private readonly seenCache: SeenCache;
-  /** write-behind: operations committed (journaled) and not yet handed to LevelDB, by sublevel prefix + key */
-  private pending = new Map<string, EncodedOp>();
+  /** the tables of the one plan at a time (see Plan) */
+  private readonly planTables: PlanTables = { ops: new KeyTable(), seen: new KeyTable(), added: new KeyTable(), outcome: new KeyTable() };
+  /**
+   * write-behind: operations committed (journaled) and not yet handed to
+   * LevelDB, by sublevel prefix + key. Two tables take turns, pending and
+   * spare (empty): a group's table is emptied once LevelDB wrote it. Each
+   * keeps the size it grew to, up to a group of MAX_PENDING_OPS.
+   */
+  private pending = new KeyTable<EncodedOp>(1024, 4 * MAX_PENDING_OPS);
+  private spare = new KeyTable<EncodedOp>(1024, 4 * MAX_PENDING_OPS);
   /** write-behind: the group LevelDB is writing, by sublevel prefix + key */
-  private writing: Map<string, EncodedOp> | null = null;
+  private writing: KeyTable<EncodedOp> | null = null;
   /** the root database stores utf8 keys and values: write-behind groups go to it pre-encoded (EncodedOp) */
   private readonly rootUtf8: boolean;
   /** write-behind: settles when the group being written has */
@@ -507,7 +547,7 @@ export class CrawlStore implements Store {
   }
 
   private newPlan(): Plan {
-    return new Plan({ frontier: this.frontierDb, seen: this.seenDb, settled: () => this.settled() }, { ...this.c }, this.tail);
+    return new Plan({ frontier: this.frontierDb, seen: this.seenDb, settled: () => this.settled() }, { ...this.c }, this.tail, this.planTables);
   }
 
   /**
@@ -599,8 +639,10 @@ export class CrawlStore implements Store {
     // the journal encodes without copying it again)
     const parts: string[] = [`{"b":${plan.c.b},"ops":[`];
     let i = 0;
-    for (const [key, op] of plan.ops) {
-      encoded[i] = encodeOp(op, parts, i === 0, key);
+    const ops = plan.ops;
+    for (let at = 0; at < ops.end; at++) {
+      if (!ops.live(at)) continue;
+      encoded[i] = encodeOp(ops.valueAt(at), parts, i === 0, ops.keyAt(at));
       i++;
     }
     for (const op of extra) {
@@ -637,14 +679,19 @@ export class CrawlStore implements Store {
   private adopt(plan: Plan): void {
     this.c = plan.c;
     this.tail = plan.tail;
-    for (const [k, v] of plan.seen) {
+    const seen = plan.seen;
+    for (let at = 0; at < seen.end; at++) {
+      if (!seen.live(at)) continue;
+      const k = seen.keyAt(at);
+      const v = seen.valueAt(at);
       this.seenCache.set(k, v);
       if (v !== null && !this.seenFilter.mayHave(k)) this.seenFilter.add(k);
     }
     if (this.onFrontierChange !== undefined) {
-      const added = new Array<{ key: string; entry: FrontierEntry }>(plan.added.size);
+      const table = plan.added;
+      const added = new Array<{ key: string; entry: FrontierEntry }>(table.size);
       let i = 0;
-      for (const [key, { entry }] of plan.added) added[i++] = { key, entry };
+      for (let at = 0; at < table.end; at++) if (table.live(at)) added[i++] = { key: table.keyAt(at), entry: table.valueAt(at).entry };
       this.onFrontierChange({ added, removed: [...plan.deleted] });
     }
   }
@@ -653,18 +700,22 @@ export class CrawlStore implements Store {
   private writeNextGroup(): void {
     if (this.writing !== null || this.pending.size === 0 || this.failed !== null) return;
     const group = this.pending;
-    this.pending = new Map();
+    this.pending = this.spare;
     this.writing = group;
     this.groupsStarted++;
     this.written = this.writeGroup(group).then(
       () => {
         this.writing = null;
+        group.clear();
+        this.spare = group;
         this.groupsWritten++;
         if (this.pending.size === 0) this.journal?.truncateIfLarge();
         this.writeNextGroup();
       },
       (err: unknown) => {
         this.writing = null;
+        group.clear();
+        this.spare = group;
         this.failed = new StoreError(`cannot write store ${this.name}: ${reason(err)}`, { cause: err });
         // the journal holds what the cache believed; a reopen replays it
         this.seenCache.clear();
@@ -679,14 +730,31 @@ export class CrawlStore implements Store {
    * array batch copies every operation into a new object and reads its
    * type, key and value back as properties (~30% less CPU per operation).
    */
-  private writeGroup(group: Map<string, EncodedOp>): Promise<void> {
-    if (!this.rootUtf8) return this.db.batch([...group.values()].map(toSublevelOp));
+  private writeGroup(group: KeyTable<EncodedOp>): Promise<void> {
+    if (!this.rootUtf8) return this.db.batch(group.values().map(toSublevelOp));
     let batch: ReturnType<Root['batch']> | undefined;
     try {
       batch = this.db.batch();
-      for (const op of group.values()) {
-        if (op.type === 'put') batch.put(op.key, op.value);
+      // abstract-level's put builds an operation object per call (~10 KB of
+      // a page's allocation). On classic-level, with no prewrite hook and no
+      // 'write' listener (then put adds nothing but checks), the first
+      // operation goes through put, which checks the batch is open and makes
+      // write() write, and the rest straight to the implementation's
+      // _put/_del (one native call each, the same key and value bytes).
+      // (`noop` is abstract-level's own flag, not in its types: a version
+      // without it takes the public path)
+      const noHook = (this.db.hooks.prewrite as { noop?: unknown }).noop === true;
+      const direct = this.db instanceof Level && noHook && this.db.listenerCount('write') === 0 && typeof (batch as Partial<DirectBatch>)._put === 'function';
+      let first = true;
+      for (let at = 0; at < group.end; at++) {
+        if (!group.live(at)) continue;
+        const op = group.valueAt(at);
+        if (direct && !first) {
+          if (op.type === 'put') (batch as unknown as DirectBatch)._put(op.key, op.value!);
+          else (batch as unknown as DirectBatch)._del(op.key);
+        } else if (op.type === 'put') batch.put(op.key, op.value);
         else batch.del(op.key);
+        first = false;
       }
       return batch.write();
     } catch (err) {

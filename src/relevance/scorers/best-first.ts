@@ -18,10 +18,7 @@ export function anchorSimilarity(topic: TopicModel, anchor: string, context: str
   // most links name no topic word: they are not even tokenized when that is
   // clear from the text, and no term counts are built for them
   if (!topic.mayMention(anchor) && !topic.mayMention(context)) return 0;
-  const anchorTokens = topic.tokens(anchor);
-  const contextTokens = topic.tokens(context);
-  if (!topic.mentionsTopic(anchorTokens) && !topic.mentionsTopic(contextTokens)) return 0;
-  return topic.linkSimilarity(anchorTokens, contextTokens, CONTEXT_WEIGHT);
+  return topic.linkTextSimilarity(anchor, context, CONTEXT_WEIGHT);
 }
 
 /** Score(P, i) = Sim(P) + Sim(anchor_i). */

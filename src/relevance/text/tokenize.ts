@@ -46,8 +46,25 @@ export function isAscii(text: string): boolean {
  * (test/tokenize.test.ts checks both on generated text).
  */
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
-  if (isAscii(text)) return tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true);
+  if (isAscii(text)) {
+    const out: string[] = [];
+    tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true, out);
+    return out;
+  }
   return tokenizeGeneral(text, opts);
+}
+
+/**
+ * tokenize(text, { segmenter }) with stop words dropped, written to
+ * `out[0..n)` (later slots are left as they were); returns n. For callers
+ * that reuse one array per text (every link's anchor and context): no array
+ * is allocated for ASCII text.
+ */
+export function tokenizeInto(text: string, out: string[], segmenter?: Segmenter): number {
+  if (isAscii(text)) return tokenizeAscii(text.toLowerCase(), true, out);
+  const tokens = tokenizeGeneral(text, { segmenter });
+  for (let i = 0; i < tokens.length; i++) out[i] = tokens[i]!;
+  return tokens.length;
 }
 
 /** The general path: any script. Exported for the equivalence test only. */
@@ -97,13 +114,43 @@ function allDigits(text: string, start: number, end: number): boolean {
   return true;
 }
 
+/** Tokens shorter than this are interned (a longer slice would be a view pinning the whole text). */
+const INTERN_MAX = 12;
+const INTERN_MASK = 4095;
+/**
+ * Recently cut ASCII tokens by a hash of their characters, one per slot (a
+ * newer token takes the slot): a word met again is returned as the string
+ * cut before instead of a new one. Most tokens of a crawl are words it has
+ * seen many times; the table holds at most 4,096 strings of ≤ 12 characters.
+ */
+const interned: string[] = new Array<string>(INTERN_MASK + 1).fill('');
+
+/** text.slice(start, end), from the intern table when the same characters were cut before. */
+function cut(text: string, start: number, end: number): string {
+  const length = end - start;
+  if (length > INTERN_MAX) return text.slice(start, end);
+  let h = length;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  const slot = (h ^ (h >>> 13)) & INTERN_MASK;
+  const old = interned[slot]!;
+  if (old.length === length) {
+    let i = 0;
+    while (i < length && old.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+    if (i === length) return old;
+  }
+  const token = text.slice(start, end);
+  interned[slot] = token;
+  return token;
+}
+
 /**
  * WORD_RUN over lower-case ASCII by hand: runs of [a-z0-9] joined by single
  * apostrophes that have a word character on both sides; a trailing 's
- * removed; then the same filters as keep() (no Han in ASCII).
+ * removed; then the same filters as keep() (no Han in ASCII). Writes the
+ * tokens to `out` from index 0; returns how many.
  */
-function tokenizeAscii(text: string, dropStop: boolean): string[] {
-  const out: string[] = [];
+function tokenizeAscii(text: string, dropStop: boolean, out: string[]): number {
+  let count = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -122,7 +169,7 @@ function tokenizeAscii(text: string, dropStop: boolean): string[] {
     const length = end - start;
     if (length < 2 || (length > 4 && allDigits(text, start, end))) continue;
     if (dropStop && isAsciiStopwordSpan(text, start, end)) continue;
-    out.push(text.slice(start, end));
+    out[count++] = cut(text, start, end);
   }
-  return out;
+  return count;
 }
