@@ -128,12 +128,6 @@ interface EncodedOp {
   raw: unknown;
 }
 
-/** The implementation side of an abstract-level chained batch (abstract-level's private API, which classic-level implements). */
-interface DirectBatch {
-  _put(key: string, value: string): void;
-  _del(key: string): void;
-}
-
 function toSublevelOp(op: EncodedOp): Op {
   return op.type === 'put' ? { type: 'put', sublevel: op.sub, key: op.k, value: op.raw } : { type: 'del', sublevel: op.sub, key: op.k };
 }
@@ -735,26 +729,11 @@ export class CrawlStore implements Store {
     let batch: ReturnType<Root['batch']> | undefined;
     try {
       batch = this.db.batch();
-      // abstract-level's put builds an operation object per call (~10 KB of
-      // a page's allocation). On classic-level, with no prewrite hook and no
-      // 'write' listener (then put adds nothing but checks), the first
-      // operation goes through put, which checks the batch is open and makes
-      // write() write, and the rest straight to the implementation's
-      // _put/_del (one native call each, the same key and value bytes).
-      // (`noop` is abstract-level's own flag, not in its types: a version
-      // without it takes the public path)
-      const noHook = (this.db.hooks.prewrite as { noop?: unknown }).noop === true;
-      const direct = this.db instanceof Level && noHook && this.db.listenerCount('write') === 0 && typeof (batch as Partial<DirectBatch>)._put === 'function';
-      let first = true;
       for (let at = 0; at < group.end; at++) {
         if (!group.live(at)) continue;
         const op = group.valueAt(at);
-        if (direct && !first) {
-          if (op.type === 'put') (batch as unknown as DirectBatch)._put(op.key, op.value!);
-          else (batch as unknown as DirectBatch)._del(op.key);
-        } else if (op.type === 'put') batch.put(op.key, op.value);
+        if (op.type === 'put') batch.put(op.key, op.value);
         else batch.del(op.key);
-        first = false;
       }
       return batch.write();
     } catch (err) {
