@@ -126,15 +126,7 @@ export class KeyTable<V> {
     if (this.#end === 0 && this.#used === 0) return;
     if (this.#slots.length > this.#keep) {
       // (a large batch, e.g. many seeds: not worth clearing per commit)
-      const n = this.#initial;
-      this.#slots = new Int32Array(n).fill(EMPTY);
-      this.#mask = n - 1;
-      this.#live = new Uint8Array(n);
-      this.#keys = [];
-      this.#values = [];
-      this.#end = 0;
-      this.#used = 0;
-      this.#size = 0;
+      this.#reset(this.#initial);
       return;
     }
     this.#slots.fill(EMPTY);
@@ -188,7 +180,12 @@ export class KeyTable<V> {
     const values = this.#values;
     const live = this.#live;
     const end = this.#end;
-    const n = this.#slots.length * 2;
+    this.#reset(this.#slots.length * 2);
+    for (let i = 0; i < end; i++) if (live[i] === 1) this.set(keys[i]!, values[i]!);
+  }
+
+  /** Fresh, empty arrays with room for `n` slots. */
+  #reset(n: number): void {
     this.#slots = new Int32Array(n).fill(EMPTY);
     this.#mask = n - 1;
     this.#live = new Uint8Array(n);
@@ -197,7 +194,6 @@ export class KeyTable<V> {
     this.#end = 0;
     this.#used = 0;
     this.#size = 0;
-    for (let i = 0; i < end; i++) if (live[i] === 1) this.set(keys[i]!, values[i]!);
   }
 }
 
