@@ -371,9 +371,9 @@ export class HttpClient {
   private readonly resolver: Resolver;
   /** counted by {@link get} */
   readonly outcomes: RequestOutcomes = { answered: 0, failed: 0, firstFailure: null };
-  /** hostname -> outcome of {@link checkAddress}, kept HOST_CHECK_TTL_MS */
   /** the callers' signals and the requests each aborts */
   private readonly callerSignals = new CallerSignals();
+  /** hostname -> outcome of {@link checkAddress}, kept HOST_CHECK_TTL_MS */
   private readonly hostChecks = new Lru<string, { expires: number; refused: Promise<PrivateAddressError | null>; settled?: { refused: PrivateAddressError | null } }>(HOST_CHECK_CAPACITY);
 
   constructor(opts: HttpClientOptions = {}) {
