@@ -276,9 +276,9 @@ export class TopicModel {
     return this.#asciiTokens !== null && this.#asciiTokens.test(text);
   }
 
-  /** Whether any of `tokens` is a token of a topic term (without one, `similarity` of them is 0). */
-  mentionsTopic(tokens: readonly string[]): boolean {
-    for (const t of tokens) if (this.#topicTokens.has(t)) return true;
+  /** Whether any of `tokens` (the first `n`) is a token of a topic term (without one, `similarity` of them is 0). */
+  mentionsTopic(tokens: readonly string[], n = tokens.length): boolean {
+    for (let i = 0; i < n; i++) if (this.#topicTokens.has(tokens[i]!)) return true;
     return false;
   }
 
@@ -337,14 +337,8 @@ export class TopicModel {
     const s = this.#small;
     const na = tokenizeInto(anchor, s.anchorTokens, this.#segmenter);
     const nc = tokenizeInto(context, s.contextTokens, this.#segmenter);
-    if (!this.#mentions(s.anchorTokens, na) && !this.#mentions(s.contextTokens, nc)) return 0;
+    if (!this.mentionsTopic(s.anchorTokens, na) && !this.mentionsTopic(s.contextTokens, nc)) return 0;
     return this.#linkSimilarity(s.anchorTokens, na, s.contextTokens, nc, contextWeight);
-  }
-
-  /** mentionsTopic of `tokens[0..n)`. */
-  #mentions(tokens: readonly string[], n: number): boolean {
-    for (let i = 0; i < n; i++) if (this.#topicTokens.has(tokens[i]!)) return true;
-    return false;
   }
 
   /** linkSimilarity of `anchorTokens[0..na)` and `contextTokens[0..nc)`. */
