@@ -44,7 +44,14 @@
  * prints (and with --write writes) that comparison (issue 24): pages to
  * 50/80/90% × bfs, harvest@200, each run's worst cell, linear against nb
  * per cell at 80%, and how many of the held-out targets the linear page
- * judge calls hubs (link density above its hubDensity: never relevant).
+ * judge calls hubs (link density above its hubDensity: never relevant);
+ * also × the graph oracle at 90%, each model ÷ nb per cell, and the AUC of
+ * each model's link classifier on the held-out university's link examples
+ * (per cell; per target the mean over the universities and the links
+ * pooled). The linear model's page judge is trained with
+ * DEFAULT_WARC_PAGE_MIN_DF, as `train --warc`'s; `nb-link-layers` (as
+ * context-graph) trains with layers and writes its own section,
+ * webkb-classifier-layers.
  * `--replay LOG` simulates nothing and prints the section's tables from
  * the per-cell JSON an earlier run gave on stderr.
  */
@@ -56,7 +63,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
-import { DEFAULT_HUB_DENSITY, fitModel, type ClassifierKind, type Model } from '../src/relevance/model.ts';
+import { DEFAULT_HUB_DENSITY, DEFAULT_WARC_PAGE_MIN_DF, fitModel, type ClassifierKind, type Model } from '../src/relevance/model.ts';
+import { binaryMetrics } from '../src/relevance/learn/metrics.ts';
 import { linkDensity } from '../src/relevance/learn/features.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';
 import { compileScope } from '../src/urls/scope.ts';
@@ -101,7 +109,7 @@ const strategies = values.strategies!
     const label = own === undefined ? name : `${name} (${own})`;
     return { name, label, params: parseParams(own === undefined ? [] : own.split(',')) };
   });
-const needsLayers = strategies.some((s) => s.name === 'context-graph');
+const needsLayers = strategies.some((s) => s.name === 'context-graph' || s.name === 'nb-link-layers');
 if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore' && values.section !== 'classifier') fail(`--section is holdout, context-graph, explore or classifier, got ${values.section}`);
 const classifiers = values.classifier!.split(',').filter(Boolean) as ClassifierKind[];
 for (const c of classifiers) if (c !== 'nb' && c !== 'linear' && c !== 'blend') fail(`--classifier is nb, linear, blend or a list of them, got ${values.classifier}`);
@@ -150,6 +158,8 @@ interface CgCell {
   /** targets reachable; per classifier: targets its page judge calls relevant (≥ 0.5), and (linear) hubs */
   goals?: number;
   judged?: { classifier: ClassifierKind; relevant: number; hubs: number | null }[];
+  /** --section classifier: the held-out university's link examples, their labels ('0'/'1' per link) and each model's linkProbability (for per-class AUCs, pooled too) */
+  links?: { labels: string; scores: Partial<Record<ClassifierKind, number[]>> };
 }
 const cgCells: CgCell[] = [];
 const rows: string[] = [];
@@ -181,7 +191,8 @@ for (const u of values.replay === undefined ? universities : []) {
     const goals = [...reach].filter(isTarget);
     const data = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: trainWhere(u), hubLinks: flags.hubLinks, layers: needsLayers });
     const models = classifiers.map((c) => {
-      const { json, model } = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks, classifier: c });
+      // as `train --warc`: the linear page judge keeps features of ≥ DEFAULT_WARC_PAGE_MIN_DF pages
+      const { json, model } = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks, classifier: c, ...(c === 'linear' ? { pageMinDf: DEFAULT_WARC_PAGE_MIN_DF } : {}) });
       return { c, model, hubDensity: json.linear?.hubDensity ?? null };
     });
     // how each page judge sees the held-out targets (the linear one: hubs are never relevant)
@@ -189,6 +200,13 @@ for (const u of values.replay === undefined ? universities : []) {
       const parsed = goals.map((v) => web.pages?.[v]).filter((p) => p !== undefined);
       return { classifier: c, relevant: parsed.filter((p) => model.pageProbability(p) >= 0.5).length, hubs: hubDensity === null ? null : parsed.filter((p) => linkDensity(p) > hubDensity).length };
     });
+    // the link classifiers on the held-out university's link examples (as bench/webkb-link-auc.ts reads them)
+    let links: CgCell['links'];
+    if (values.section === 'classifier') {
+      const test = await readWarc({ warcs: [WEBKB_WARC], labels: WEBKB_LABELS, target, where: [{ column: 'university', value: u }], hubLinks: flags.hubLinks });
+      const scores = Object.fromEntries(models.map(({ c, model }) => [c, test.links.map((l) => model.linkProbability(l.anchor, l.context, l.url, { url: l.parentUrl ?? '', title: l.parentTitle ?? '', relevant: l.parentRelevant ?? false }))]));
+      links = { labels: test.links.map((l) => l.label).join(''), scores };
+    }
     const runs: [string, number[][]][] = [
       ['bfs', [simulateCrawl(out, seeds, fifo)]],
       ...(await Promise.all(models.flatMap(({ c, model }) => runsOf.map(async (s) => [withClassifier(s.label, c), await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]])))),
@@ -201,7 +219,7 @@ for (const u of values.replay === undefined ? universities : []) {
     const cellTo = (crawls: number[][], share: number): number | null =>
       medianOrNull(crawls.map((fetched) => pagesToShare(fetched.filter(archived), isTarget, goals.length, share)));
     const base = (name: string): number[][] => runs.find(([n]) => n === name)![1];
-    const cgCell: CgCell = { u, target, bfs: SHARES.map((x) => cellTo(base('bfs'), x)), oracle: SHARES.map((x) => cellTo(base('oracle'), x)), rows: [], goals: goals.length, judged };
+    const cgCell: CgCell = { u, target, bfs: SHARES.map((x) => cellTo(base('bfs'), x)), oracle: SHARES.map((x) => cellTo(base('oracle'), x)), rows: [], goals: goals.length, judged, ...(links === undefined ? {} : { links }) };
     for (const [name, crawls] of runs) {
       if (name === 'bfs' || name === 'oracle-link' || name === 'oracle-layer1') continue;
       const harvest = median(crawls.map((f) => f.filter(archived)).map((o) => (100 * o.slice(0, 200).filter(isTarget).length) / Math.min(200, o.length)));
@@ -249,10 +267,35 @@ if (values.section === 'classifier') {
   const names = (cgCells[0]?.rows.map((r) => r.name) ?? []).filter((n) => !n.startsWith('oracle'));
   const cellRows: string[] = [];
   for (const c of cgCells) {
-    cellRows.push(`| ${c.u} | ${c.target} | bfs | ${c.bfs.map(fmt).join(' / ')} | 1.00 / 1.00 / 1.00 | ${c.bfsHarvest!.toFixed(1)}% |`);
+    cellRows.push(`| ${c.u} | ${c.target} | bfs | ${c.bfs.map(fmt).join(' / ')} | 1.00 / 1.00 / 1.00 | ${x(ratio(c.bfs[2]!, c.oracle[2]!))} | ${c.bfsHarvest!.toFixed(1)}% |`);
     for (const r of c.rows.filter((r) => names.includes(r.name))) {
-      cellRows.push(`| ${c.u} | ${c.target} | ${r.name} | ${r.pages.map(fmt).join(' / ')} | ${r.pages.map((p, i) => x(ratio(p, c.bfs[i]!))).join(' / ')} | ${r.harvest.toFixed(1)}% |`);
+      cellRows.push(`| ${c.u} | ${c.target} | ${r.name} | ${r.pages.map(fmt).join(' / ')} | ${r.pages.map((p, i) => x(ratio(p, c.bfs[i]!))).join(' / ')} | ${x(ratio(r.pages[2]!, c.oracle[2]!))} | ${r.harvest.toFixed(1)}% |`);
     }
+  }
+  // each other model against nb per cell: pages to 50 / 80 / 90% ÷ nb's, harvest@200 difference
+  const otherNames = names.filter((n) => !n.endsWith(' [nb]') && names.includes(n.replace(/ \[[a-z]+\]$/, ' [nb]')));
+  const perCellRows = cgCells.flatMap((c) =>
+    otherNames.map((n) => {
+      const r = c.rows.find((row) => row.name === n)!;
+      const nb = c.rows.find((row) => row.name === n.replace(/ \[[a-z]+\]$/, ' [nb]'))!;
+      const d = r.harvest - nb.harvest;
+      return `| ${c.u} | ${c.target} | ${n} | ${r.pages.map((p, i) => x(ratio(p, nb.pages[i]!))).join(' / ')} | ${d >= 0 ? '+' : ''}${d.toFixed(1)} |`;
+    }),
+  );
+  // link AUC of each model on the held-out links: per cell, the mean of a class's cells, and the class's cells pooled
+  const aucOf = (scores: readonly number[], labels: string): number => binaryMetrics(scores, [...labels].map((y) => (y === '1' ? 1 : 0))).auc;
+  const withLinks = cgCells.filter((c) => c.links !== undefined);
+  const aucRows: string[] = [];
+  for (const c of withLinks) {
+    const a = classifiers.map((k) => aucOf(c.links!.scores[k]!, c.links!.labels));
+    aucRows.push(`| ${c.target} | ${c.u} | ${c.links!.labels.length} (${[...c.links!.labels].filter((y) => y === '1').length} +) | ${a.map((v) => v.toFixed(3)).join(' | ')} |`);
+  }
+  for (const t of [...new Set(withLinks.map((c) => c.target))]) {
+    const of = withLinks.filter((c) => c.target === t);
+    const mean = classifiers.map((k) => of.reduce((sum, c) => sum + aucOf(c.links!.scores[k]!, c.links!.labels), 0) / of.length);
+    const pooled = classifiers.map((k) => aucOf(of.flatMap((c) => c.links!.scores[k]!), of.map((c) => c.links!.labels).join('')));
+    aucRows.push(`| ${t} | mean of ${of.length} | | ${mean.map((v) => v.toFixed(3)).join(' | ')} |`);
+    aucRows.push(`| ${t} | pooled ${of.map((c) => c.u).join(' + ')} | ${of.reduce((n, c) => n + c.links!.labels.length, 0)} | ${pooled.map((v) => v.toFixed(3)).join(' | ')} |`);
   }
   const summaryRows = names.map((name) => {
     const rowsOf = cgCells.map((c) => ({ c, r: c.rows.find((r) => r.name === name)! }));
@@ -287,17 +330,17 @@ if (values.section === 'classifier') {
   const hubTotal = cgCells.reduce((t, c) => t + (c.judged?.find((j) => j.classifier === 'linear')?.hubs ?? 0), 0);
   const goalTotal = cgCells.reduce((t, c) => t + (c.goals ?? 0), 0);
   const doc = [
-    '## NB against linear and blended models in the crawl, leave one university out (WebKB, simulated)',
+    `## NB against linear and blended models in the crawl${needsLayers ? ' with layers' : ''}, leave one university out (WebKB, simulated)`,
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model} (${os.cpus().length} cores), Node ${process.version}, commit ${commit}; ${values.replay === undefined ? `${((Date.now() - started) / 1000).toFixed(0)} s` : `${replaySeconds} s (the tables rendered afterwards from its stderr with \`--replay LOG\`)`}. ` +
       `Command: \`node --import tsx bench/webkb-holdout.ts --section classifier --classifier ${values.classifier} --strategies ${values.strategies}${values['in-flight'] === '8,16,24' ? '' : ` --in-flight ${values['in-flight']}`}${(values.param ?? []).map((p) => ` --param ${p}`).join('')} --write\`.`,
     '',
-    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`, once with each of ${classifiers.map((c) => `\`--classifier ${c}\``).join(', ')}: fitModel's \`classifier\`; ${inFlights.join(', ')} pages in flight, the median of the runs). ` +
+    `The simulation of "Leave one university out" (models trained on every other university with \`${values['train-flags']}\`${needsLayers ? ' and `--layers`' : ''}, the linear page judge with \`--page-min-df ${DEFAULT_WARC_PAGE_MIN_DF}\` as \`train --warc\`, once with each of ${classifiers.map((c) => `\`--classifier ${c}\``).join(', ')}: fitModel's \`classifier\`; ${inFlights.join(', ')} pages in flight, the median of the runs). ` +
       'With a linear model both the link classifier and the page judge (nb-link\'s parent relevance, online\'s labels) are the linear ones, the judge with its hub rule; a blend model has the NB page judge and the stacked NB + linear link classifier. ' +
-      "Pages are archived pages fetched until 50 / 80 / 90% of the held-out university's reachable targets; × bfs divides them by breadth-first's. harvest@200: targets among the first 200 pages. ∞: never reached.",
+      "Pages are archived pages fetched until 50 / 80 / 90% of the held-out university's reachable targets; × bfs divides them by breadth-first's; × oracle at 90% by the graph oracle's (labels and whole graph known). harvest@200: targets among the first 200 pages. ∞: never reached.",
     '',
-    '| held out | target | crawl | pages to 50 / 80 / 90% | × bfs | harvest@200 |',
-    '|---|---|---|---|---|---|',
+    '| held out | target | crawl | pages to 50 / 80 / 90% | × bfs | × oracle, 90% | harvest@200 |',
+    '|---|---|---|---|---|---|---|',
     ...cellRows,
     '',
     'Over the cells: median (range) of × bfs at 50 · 80 · 90%, the worst cell (× bfs at 80%), harvest@200 (median):',
@@ -312,6 +355,22 @@ if (values.section === 'classifier') {
     '|---|---|---|---|---|',
     ...versus,
     '',
+    'Per cell: pages to 50 / 80 / 90% with the model divided by those with the NB model, the same strategy (below 1: fewer pages); harvest@200, the model minus NB in points:',
+    '',
+    '| held out | target | crawl | model ÷ nb, 50 / 80 / 90% | harvest@200 − nb |',
+    '|---|---|---|---|---|',
+    ...perCellRows,
+    '',
+    ...(aucRows.length === 0
+      ? []
+      : [
+          `Link classifiers on the held-out university's link examples (links to its labelled pages, hub links positive, parent relevance the parent's label, as bench/webkb-link-auc.ts): AUC of each model's linkProbability per cell; per class the mean of the held-out universities' AUCs and the AUC of their links pooled (each link scored by the model that did not see its university):`,
+          '',
+          `| target | held out | links | ${classifiers.map((k) => `${k} AUC`).join(' | ')} |`,
+          `|---|---|---|${classifiers.map(() => '---|').join('')}`,
+          ...aucRows,
+          '',
+        ]),
     `The page judges on the held-out targets (reachable target pages of the cell): how many each judge calls relevant (P ≥ 0.5), and how many the linear judge calls hubs (link density above its hubDensity, ${DEFAULT_HUB_DENSITY}: relevance 0 whatever the text); ${hubTotal} of ${goalTotal} over the cells:`,
     '',
     '| held out | target | targets | NB judge: relevant | linear judge: relevant | linear: hubs |',
@@ -319,7 +378,8 @@ if (values.section === 'classifier') {
     ...judgeRows,
   ].join('\n');
   process.stdout.write(`${doc}\n`);
-  if (values.write) await writeSection(resultsDoc('webkb-classifier'), 'webkb-classifier', doc);
+  // nb-link-layers (issue 24 with the default strategy) has its own section beside nb-link's
+  if (values.write) await writeSection(resultsDoc('webkb-classifier'), strategies.some((s) => s.name === 'nb-link-layers') ? 'webkb-classifier-layers' : 'webkb-classifier', doc);
   process.exit(0);
 }
 if (values.section === 'explore') {
