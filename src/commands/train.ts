@@ -141,9 +141,9 @@ async function train(argv: string[], stdout: Writable, log: (line: string) => vo
   const minDf = args.number('min-df')!;
   const pageMinDf = args.number('page-min-df') ?? (fromWarc ? DEFAULT_WARC_PAGE_MIN_DF : minDf);
   // linear: measured better on texts (RESULTS.md, page judge and 5-fold CV). WARC models keep NB:
-  // the linear link classifier's held-out AUC on WebKB is higher (RESULTS.md, webkb-link-auc), but
-  // its crawls (pages to 80%, every cell) are not measured yet, and the linear page judge's hub rule
-  // was chosen on generated portal pages
+  // the linear and blended link classifiers' held-out AUC on WebKB is higher on average
+  // (docs/results/webkb-link-auc.md), but with the default nb-link-layers both need more pages
+  // to 80% than NB in 5 of 9 leave-one-university-out cells (docs/results/webkb-classifier.md)
   const classifier = (args.string('classifier') ?? (fromWarc ? 'nb' : 'linear')) as ClassifierKind;
 
   let data: TrainingData;
