@@ -64,11 +64,11 @@ import { parseArgs, promisify } from 'node:util';
 import { parseParams } from '../src/commands/crawl.ts';
 import { NOT_ARCHIVED, fifo, graphOracle, layerOracle, linkOracle, pagesToShare, readLinkGraph, seedIds, simulateCrawl } from '../src/tools/eval/oracle.ts';
 import { DEFAULT_HUB_DENSITY, DEFAULT_WARC_PAGE_MIN_DF, fitModel, type ClassifierKind, type Model } from '../src/relevance/model.ts';
-import { binaryMetrics } from '../src/relevance/learn/metrics.ts';
 import { linkDensity } from '../src/relevance/learn/features.ts';
 import { parseSkipExtensions } from '../src/urls/extensions.ts';
 import { compileScope } from '../src/urls/scope.ts';
 import { readLabels, readWarc, type WhereFilter } from '../src/relevance/train/from-warc.ts';
+import { linkAucReadings } from './lib/link-auc.ts';
 import { resultsDoc, writeSection, writeSplitSection } from './lib/sections.ts';
 import { median, medianOrNull, parseTrainFlags, scopeGraph, simulateStrategy } from './lib/simulate.ts';
 import { WEBKB_LABELS, WEBKB_TRAIN_FLAGS, WEBKB_UNIVERSITIES, WEBKB_WARC } from './lib/webkb.ts';
@@ -283,20 +283,17 @@ if (values.section === 'classifier') {
     }),
   );
   // link AUC of each model on the held-out links: per cell, the mean of a class's cells, and the class's cells pooled
-  const aucOf = (scores: readonly number[], labels: string): number => binaryMetrics(scores, [...labels].map((y) => (y === '1' ? 1 : 0))).auc;
-  const withLinks = cgCells.filter((c) => c.links !== undefined);
-  const aucRows: string[] = [];
-  for (const c of withLinks) {
-    const a = classifiers.map((k) => aucOf(c.links!.scores[k]!, c.links!.labels));
-    aucRows.push(`| ${c.target} | ${c.u} | ${c.links!.labels.length} (${[...c.links!.labels].filter((y) => y === '1').length} +) | ${a.map((v) => v.toFixed(3)).join(' | ')} |`);
-  }
-  for (const t of [...new Set(withLinks.map((c) => c.target))]) {
-    const of = withLinks.filter((c) => c.target === t);
-    const mean = classifiers.map((k) => of.reduce((sum, c) => sum + aucOf(c.links!.scores[k]!, c.links!.labels), 0) / of.length);
-    const pooled = classifiers.map((k) => aucOf(of.flatMap((c) => c.links!.scores[k]!), of.map((c) => c.links!.labels).join('')));
-    aucRows.push(`| ${t} | mean of ${of.length} | | ${mean.map((v) => v.toFixed(3)).join(' | ')} |`);
-    aucRows.push(`| ${t} | pooled ${of.map((c) => c.u).join(' + ')} | ${of.reduce((n, c) => n + c.links!.labels.length, 0)} | ${pooled.map((v) => v.toFixed(3)).join(' | ')} |`);
-  }
+  const readings = linkAucReadings(
+    cgCells.filter((c) => c.links !== undefined).map((c) => ({ u: c.u, target: c.target, links: c.links! })),
+    classifiers,
+  );
+  const aucRows = [
+    ...readings.cells.map((c) => `| ${c.target} | ${c.u} | ${c.links} (${c.positives} +) | ${c.auc.map((v) => v.toFixed(3)).join(' | ')} |`),
+    ...readings.targets.flatMap((t) => [
+      `| ${t.target} | mean of ${t.universities.length} | | ${t.mean.map((v) => v.toFixed(3)).join(' | ')} |`,
+      `| ${t.target} | pooled ${t.universities.join(' + ')} | ${t.links} | ${t.pooled.map((v) => v.toFixed(3)).join(' | ')} |`,
+    ]),
+  ];
   const summaryRows = names.map((name) => {
     const rowsOf = cgCells.map((c) => ({ c, r: c.rows.find((r) => r.name === name)! }));
     const vsBfs = SHARES.map((_, i) => rowsOf.map(({ c, r }) => ratio(r.pages[i]!, c.bfs[i]!)));
