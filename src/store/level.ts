@@ -148,9 +148,10 @@ const PLAIN_KEY = /^[\w!.~-]*$/;
  * The write-behind form of a sublevel operation; its journal entry (a
  * JournalOp, as JSON: what JSON.stringify gives, with a leading comma
  * unless `first`) is pushed to `parts` in pieces, so that one join makes
- * the whole line without a string per operation.
+ * the whole line without a string per operation. `json`, when given, is
+ * JSON.stringify of a put's value, made by the caller.
  */
-function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string): EncodedOp {
+function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string, json?: string): EncodedOp {
   const sub = (op as { sublevel?: Sub }).sublevel;
   const name = sub === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(sub.prefix);
   if (sub === undefined || name === undefined) throw new TypeError('batch operation outside the store sublevels');
@@ -159,7 +160,7 @@ function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string): En
   const key = rootKey ?? `${sub.prefix}${k}`;
   const quoted = PLAIN_KEY.test(k) ? k : (JSON.stringify(k) as string).slice(1, -1);
   if (op.type === 'put') {
-    const value = JSON.stringify(op.value) as string | undefined;
+    const value = json ?? (JSON.stringify(op.value) as string | undefined);
     if (value === undefined) throw new TypeError(`batch put of ${name} ${k} without a JSON value`);
     parts.push(first ? heads.put : heads.putAfter, quoted, '","v":', value, '}');
     return { type: 'put', key, value, sub, k, raw: op.value };
@@ -607,7 +608,7 @@ export class CrawlStore implements Store {
    * batch is written behind (see the header): done once journaled. Without
    * one, it is done once LevelDB wrote it, and a failure leaves no trace.
    */
-  private async apply(plan: Plan, extra: Op[] = [], beforeBatch?: () => void): Promise<void> {
+  private async apply(plan: Plan, extra: Op[] = [], beforeBatch?: () => void, extraJson?: string): Promise<void> {
     // reads may all have been answered from memory: do not journal (or let the
     // caller emit its record) for a batch a closed database will refuse
     if (this.db.status !== 'open') throw new StoreError(`cannot write store ${this.name}: the database is ${this.db.status}`);
@@ -640,7 +641,8 @@ export class CrawlStore implements Store {
       i++;
     }
     for (const op of extra) {
-      encoded[i] = encodeOp(op, parts, i === 0);
+      // (a caller's JSON of the one extra value, the commit's record)
+      encoded[i] = encodeOp(op, parts, i === 0, undefined, extra.length === 1 ? extraJson : undefined);
       i++;
     }
     encoded[i] = encodeOp(counters, parts, i === 0);
@@ -679,7 +681,7 @@ export class CrawlStore implements Store {
       const k = seen.keyAt(at);
       const v = seen.valueAt(at);
       this.seenCache.set(k, v);
-      if (v !== null && !this.seenFilter.mayHave(k)) this.seenFilter.add(k);
+      if (v !== null) this.seenFilter.addIfMissing(k);
     }
     if (this.onFrontierChange !== undefined) {
       const table = plan.added;
@@ -830,7 +832,7 @@ export class CrawlStore implements Store {
       const n = ++plan.c.committed;
       if (c.countsAsPage) plan.c.pages++;
       if ((c.record as { type?: unknown }).type === 'error') plan.c.errors++;
-      await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }], hooks.beforeBatch);
+      await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }], hooks.beforeBatch, c.recordJson);
       return { added: plan.count('added'), raised: plan.count('raised') };
     });
   }
