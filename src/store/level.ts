@@ -208,6 +208,7 @@ async function claimStoreDir(dir: string): Promise<boolean> {
 interface PlanTables {
   ops: KeyTable<Op>;
   seen: KeyTable<SeenValue | null>;
+  cached: KeyTable<SeenValue | null>;
   added: KeyTable<{ uk: string; entry: FrontierEntry }>;
   outcome: KeyTable<'added' | 'raised'>;
 }
@@ -228,6 +229,11 @@ class Plan {
   readonly deleted = new Set<string>();
   /** urlKey -> what enqueue did to that URL */
   readonly outcome: KeyTable<'added' | 'raised'>;
+  /**
+   * urlKey -> the mark the seen cache gave for it (the same object): a
+   * mark the plan leaves as it found it there need not be cached again
+   */
+  readonly cached: KeyTable<SeenValue | null>;
 
   /** the worst key left by evict (undefined: frontier empty); null: no eviction */
   private survivor: string | undefined | null = null;
@@ -248,10 +254,12 @@ class Plan {
     this.seen = tables.seen;
     this.added = tables.added;
     this.outcome = tables.outcome;
+    this.cached = tables.cached;
     this.ops.clear();
     this.seen.clear();
     this.added.clear();
     this.outcome.clear();
+    this.cached.clear();
   }
 
   /**
@@ -402,7 +410,7 @@ export class CrawlStore implements Store {
   /** urlKey -> seen mark as committed (null: none) */
   private readonly seenCache: SeenCache;
   /** the tables of the one plan at a time (see Plan) */
-  private readonly planTables: PlanTables = { ops: new KeyTable(), seen: new KeyTable(), added: new KeyTable(), outcome: new KeyTable() };
+  private readonly planTables: PlanTables = { ops: new KeyTable(), seen: new KeyTable(), cached: new KeyTable(), added: new KeyTable(), outcome: new KeyTable() };
   /**
    * write-behind: operations committed (journaled) and not yet handed to
    * LevelDB, by sublevel prefix + key. Two tables take turns, pending and
@@ -558,16 +566,18 @@ export class CrawlStore implements Store {
   }
 
   /**
-   * The seen mark of `uk` as far as memory knows it: from the cache or the
-   * groups not yet written, null (none) when the filter has never met the
-   * key; undefined when only a LevelDB read can tell.
+   * The seen mark of `uk` as far as memory knows it: from the cache, null
+   * (none) when the filter has never met the key, from the groups not yet
+   * written; undefined when only a LevelDB read can tell. (The filter is
+   * asked before the unwritten groups: every key that had a mark, written
+   * or not, was added to it by adopt or open, and a key it never met, most
+   * of a page's new links, then costs no lookup in the groups.)
    */
   private knownSeen(uk: string): SeenValue | null | undefined {
     const cached = this.seenCache.get(uk);
     if (cached !== undefined) return cached;
-    const unwritten = this.unwrittenSeen(uk);
-    if (unwritten !== undefined) return unwritten;
-    return this.seenFilter.mayHave(uk) ? undefined : null;
+    if (!this.seenFilter.mayHave(uk)) return null;
+    return this.unwrittenSeen(uk);
   }
 
   /** Load the current seen marks of `urls` into the plan: from memory (knownSeen), the rest with one getMany. */
@@ -586,7 +596,13 @@ export class CrawlStore implements Store {
     for (let i = 0, n = keys.length + more.length; i < n; i++) {
       const k = i < keys.length ? keys[i]! : more[i - keys.length]!;
       if (plan.seen.has(k) || (missed !== undefined ? missed.has(k) : misses.includes(k))) continue;
-      const known = this.knownSeen(k);
+      const cached = this.seenCache.get(k);
+      if (cached !== undefined) {
+        plan.seen.set(k, cached);
+        plan.cached.set(k, cached);
+        continue;
+      }
+      const known = this.seenFilter.mayHave(k) ? this.unwrittenSeen(k) : null;
       if (known !== undefined) {
         plan.seen.set(k, known);
         continue;
@@ -676,10 +692,13 @@ export class CrawlStore implements Store {
     this.c = plan.c;
     this.tail = plan.tail;
     const seen = plan.seen;
+    const cached = plan.cached;
     for (let at = 0; at < seen.end; at++) {
       if (!seen.live(at)) continue;
       const k = seen.keyAt(at);
       const v = seen.valueAt(at);
+      // a mark the cache gave and the plan left alone is there (and in the filter) already
+      if (cached.size > 0 && cached.get(k) === v) continue;
       this.seenCache.set(k, v);
       if (v !== null) this.seenFilter.addIfMissing(k);
     }
