@@ -42,3 +42,8 @@ test('frontierKey writes the same key as toString(16) and pads, and keys sort by
   assert.throws(() => frontierKey(1, -1), TypeError);
   assert.throws(() => frontierKey(1, 2 ** 53), TypeError);
 });
+
+test('seqOf reads what parseInt(key.slice(17), 16) read, odd keys included', () => {
+  const keys = ['0123456789abcdef!00000000000000', '0123456789abcdef!1fffffffffffff', '0123456789abcdef!0000000000ABcd', '0123456789abcdef!12x4', '0123456789abcdef!', '0123456789abcdef!zz', 'short'];
+  for (const k of keys) assert.deepEqual(seqOf(k), parseInt(k.slice(17), 16), k);
+});

@@ -55,3 +55,14 @@ test('seen marks survive reopening (filter rebuilt from the store) and evictions
   assert.deepEqual(r3, { added: 1, raised: 0 }); // only d is new
   await reopened.close();
 });
+
+test('keys of 32 characters that are not lower-case hex go through the other hash, found all the same', () => {
+  const f = new SeenFilter();
+  const keys = ['0123456789ABCDEF0123456789abcdef', `${'g'.repeat(32)}`, `${'f'.repeat(31)}!`, '0123456789abcdef0123456789abcde', '0123456789abcdef0123456789abcdef0'];
+  for (const k of keys) f.add(k);
+  for (const k of keys) assert.ok(f.mayHave(k), k);
+  const g = new SeenFilter();
+  for (let i = 0; i < 3; i++) g.addIfMissing(urlKey('http://a.example/'));
+  assert.ok(g.mayHave(urlKey('http://a.example/')));
+  assert.equal(g.mayHave(urlKey('http://b.example/')), false);
+});

@@ -2,6 +2,10 @@ import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { MemoryLevel } from 'memory-level';
+import { Level } from 'level';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { linksToQueue, SINK_TURN_MS, sinkStage, toRecord } from '../src/stages/sink.ts';
 import { CrawlStore } from '../src/store/level.ts';
 import type { Commit, CommitHooks, Store } from '../src/store/types.ts';
@@ -574,6 +578,29 @@ describe('sinkStage', () => {
     const { run, counts } = await failingRun(t);
     await assert.rejects(run);
     assert.deepEqual(counts, { emitted: 0, committed: 0 });
+  });
+
+  it('a journaled store logs the record as JSON.stringify gives it, while its line escapes what a terminal acts on', async (t) => {
+    // the record is stringified once for the line and the log: the log must
+    // keep JSON.stringify's text (as the sublevels would write it), not the
+    // line's escapes
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'focuscrawl-sink-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const store = await CrawlStore.open(dir);
+    const title = 'next\u0085line \u2028 \u202e "quoted" ünï';
+    const item = pageItem('http://a.test/', [out('http://a.test/b', 0.4)], { page: parsed({ title }) });
+    const lines: string[] = [];
+    await sinkStage(from([item]), { store, strategy: 'best-first', maxDepth: 3, emit: (line) => void lines.push(line) });
+    await store.close();
+    assert.equal(lines.length, 1);
+    assert.ok(lines[0].includes('next\\u0085line \\u2028 \\u202e'), lines[0]);
+    const record = toRecord(item, 'best-first');
+    assert.deepEqual(JSON.parse(lines[0]), record);
+    const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    const rows: string[] = [];
+    for await (const v of db.values({ gt: '!log!', lt: '!log!~' })) rows.push(v);
+    await db.close();
+    assert.deepEqual(rows, [JSON.stringify(record)]);
   });
 
   // Regression: only the batch write was wrapped, so a failing read inside

@@ -74,5 +74,13 @@ const JSON_RAW_ACTIVE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u20
  * stays one inert line on a terminal (`focuscrawl crawl ...` without a pipe).
  */
 export function stringifyForTerminal(value: object): string {
-  return JSON.stringify(value).replace(JSON_RAW_ACTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return jsonForTerminal(JSON.stringify(value));
+}
+
+/**
+ * stringifyForTerminal of a value whose JSON.stringify is `json`: `json`
+ * itself (the same string) when it holds none of those characters.
+ */
+export function jsonForTerminal(json: string): string {
+  return json.replace(JSON_RAW_ACTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

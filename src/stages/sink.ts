@@ -15,7 +15,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { attemptOf, gotNoAnswer, shouldRetry, type RetryPolicy } from '../frontier/retry.ts';
 import type { Store } from '../store/types.ts';
-import { stringifyForTerminal } from '../output/terminal.ts';
+import { jsonForTerminal } from '../output/terminal.ts';
 import { KeyTable } from '../util/key-table.ts';
 import type { InScope } from '../urls/scope.ts';
 import { DEFAULT_TRAP_LIMITS, trapReason, type TrapLimits, type TrapReason } from '../urls/traps.ts';
@@ -272,8 +272,10 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
       continue;
     }
     const record = toRecord(item, opts.strategy, { outlinks: opts.outlinks, canonOptions: opts.canonOptions });
+    // one JSON.stringify for the line and the store's log
+    const json = JSON.stringify(record);
     // escapes what JSON.stringify leaves raw but a terminal acts on (C1, bidi, U+2028)
-    const line = `${stringifyForTerminal(record)}\n`;
+    const line = `${jsonForTerminal(json)}\n`;
     // the store keeps the links' text only for a strategy that reads it back;
     // they carry it when it is kept or the strategy's observe() sees them
     const keepText = opts.scorer === undefined || opts.scorer.readsQueuedText === true;
@@ -284,7 +286,7 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
       let backpressure: Promise<void> | undefined;
       await opts.store.commit(
         // a URL that got no answer is re-tryable on the next run (Commit.retryLater)
-        { entry: item.entry, record, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item), retryLater: gotNoAnswer(item) },
+        { entry: item.entry, record, recordJson: json, countsAsPage: record.type === 'page', alsoDone, links, keepText, hostDelayMs: opts.hostDelayMs?.(item), retryLater: gotNoAnswer(item) },
         { beforeBatch: () => (backpressure = opts.emit(line)) },
       );
       opts.onCommitted?.(item, record);

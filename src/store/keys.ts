@@ -61,9 +61,21 @@ export function frontierKey(score: number, seq: number): string {
   return b.toString('latin1', 0, KEY_LENGTH);
 }
 
-/** The seq part of a frontier key. */
+/**
+ * The seq part of a frontier key: `parseInt(key.slice(17), 16)`, read with
+ * charCodeAt (no slice; the seen cache asks it for every queued mark it
+ * keeps). Hex digits up to the first other character; NaN when there is none.
+ */
 export function seqOf(key: string): number {
-  return parseInt(key.slice(17), 16);
+  let v = 0;
+  let i = 17;
+  for (; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (d < 0) break;
+    v = v * 16 + d;
+  }
+  return i === 17 ? NaN : v;
 }
 
 /** Log key of the n-th committed record (n from 1); `log({ gt: logKey(n) })` resumes after it. */

@@ -148,9 +148,10 @@ const PLAIN_KEY = /^[\w!.~-]*$/;
  * The write-behind form of a sublevel operation; its journal entry (a
  * JournalOp, as JSON: what JSON.stringify gives, with a leading comma
  * unless `first`) is pushed to `parts` in pieces, so that one join makes
- * the whole line without a string per operation.
+ * the whole line without a string per operation. `json`, when given, is
+ * JSON.stringify of a put's value, made by the caller.
  */
-function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string): EncodedOp {
+function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string, json?: string): EncodedOp {
   const sub = (op as { sublevel?: Sub }).sublevel;
   const name = sub === undefined ? undefined : SUBLEVEL_OF_PREFIX.get(sub.prefix);
   if (sub === undefined || name === undefined) throw new TypeError('batch operation outside the store sublevels');
@@ -159,7 +160,7 @@ function encodeOp(op: Op, parts: string[], first: boolean, rootKey?: string): En
   const key = rootKey ?? `${sub.prefix}${k}`;
   const quoted = PLAIN_KEY.test(k) ? k : (JSON.stringify(k) as string).slice(1, -1);
   if (op.type === 'put') {
-    const value = JSON.stringify(op.value) as string | undefined;
+    const value = json ?? (JSON.stringify(op.value) as string | undefined);
     if (value === undefined) throw new TypeError(`batch put of ${name} ${k} without a JSON value`);
     parts.push(first ? heads.put : heads.putAfter, quoted, '","v":', value, '}');
     return { type: 'put', key, value, sub, k, raw: op.value };
@@ -207,6 +208,7 @@ async function claimStoreDir(dir: string): Promise<boolean> {
 interface PlanTables {
   ops: KeyTable<Op>;
   seen: KeyTable<SeenValue | null>;
+  cached: KeyTable<SeenValue | null>;
   added: KeyTable<{ uk: string; entry: FrontierEntry }>;
   outcome: KeyTable<'added' | 'raised'>;
 }
@@ -227,6 +229,11 @@ class Plan {
   readonly deleted = new Set<string>();
   /** urlKey -> what enqueue did to that URL */
   readonly outcome: KeyTable<'added' | 'raised'>;
+  /**
+   * urlKey -> the mark the seen cache gave for it (the same object): a
+   * mark the plan leaves as it found it there need not be cached again
+   */
+  readonly cached: KeyTable<SeenValue | null>;
 
   /** the worst key left by evict (undefined: frontier empty); null: no eviction */
   private survivor: string | undefined | null = null;
@@ -247,10 +254,12 @@ class Plan {
     this.seen = tables.seen;
     this.added = tables.added;
     this.outcome = tables.outcome;
+    this.cached = tables.cached;
     this.ops.clear();
     this.seen.clear();
     this.added.clear();
     this.outcome.clear();
+    this.cached.clear();
   }
 
   /**
@@ -401,7 +410,7 @@ export class CrawlStore implements Store {
   /** urlKey -> seen mark as committed (null: none) */
   private readonly seenCache: SeenCache;
   /** the tables of the one plan at a time (see Plan) */
-  private readonly planTables: PlanTables = { ops: new KeyTable(), seen: new KeyTable(), added: new KeyTable(), outcome: new KeyTable() };
+  private readonly planTables: PlanTables = { ops: new KeyTable(), seen: new KeyTable(), cached: new KeyTable(), added: new KeyTable(), outcome: new KeyTable() };
   /**
    * write-behind: operations committed (journaled) and not yet handed to
    * LevelDB, by sublevel prefix + key. Two tables take turns, pending and
@@ -557,16 +566,18 @@ export class CrawlStore implements Store {
   }
 
   /**
-   * The seen mark of `uk` as far as memory knows it: from the cache or the
-   * groups not yet written, null (none) when the filter has never met the
-   * key; undefined when only a LevelDB read can tell.
+   * The seen mark of `uk` as far as memory knows it: from the cache, null
+   * (none) when the filter has never met the key, from the groups not yet
+   * written; undefined when only a LevelDB read can tell. (The filter is
+   * asked before the unwritten groups: every key that had a mark, written
+   * or not, was added to it by adopt or open, and a key it never met, most
+   * of a page's new links, then costs no lookup in the groups.)
    */
   private knownSeen(uk: string): SeenValue | null | undefined {
     const cached = this.seenCache.get(uk);
     if (cached !== undefined) return cached;
-    const unwritten = this.unwrittenSeen(uk);
-    if (unwritten !== undefined) return unwritten;
-    return this.seenFilter.mayHave(uk) ? undefined : null;
+    if (!this.seenFilter.mayHave(uk)) return null;
+    return this.unwrittenSeen(uk);
   }
 
   /** Load the current seen marks of `urls` into the plan: from memory (knownSeen), the rest with one getMany. */
@@ -585,7 +596,13 @@ export class CrawlStore implements Store {
     for (let i = 0, n = keys.length + more.length; i < n; i++) {
       const k = i < keys.length ? keys[i]! : more[i - keys.length]!;
       if (plan.seen.has(k) || (missed !== undefined ? missed.has(k) : misses.includes(k))) continue;
-      const known = this.knownSeen(k);
+      const cached = this.seenCache.get(k);
+      if (cached !== undefined) {
+        plan.seen.set(k, cached);
+        plan.cached.set(k, cached);
+        continue;
+      }
+      const known = this.seenFilter.mayHave(k) ? this.unwrittenSeen(k) : null;
       if (known !== undefined) {
         plan.seen.set(k, known);
         continue;
@@ -607,7 +624,7 @@ export class CrawlStore implements Store {
    * batch is written behind (see the header): done once journaled. Without
    * one, it is done once LevelDB wrote it, and a failure leaves no trace.
    */
-  private async apply(plan: Plan, extra: Op[] = [], beforeBatch?: () => void): Promise<void> {
+  private async apply(plan: Plan, extra: Op[] = [], beforeBatch?: () => void, extraJson?: string): Promise<void> {
     // reads may all have been answered from memory: do not journal (or let the
     // caller emit its record) for a batch a closed database will refuse
     if (this.db.status !== 'open') throw new StoreError(`cannot write store ${this.name}: the database is ${this.db.status}`);
@@ -640,7 +657,8 @@ export class CrawlStore implements Store {
       i++;
     }
     for (const op of extra) {
-      encoded[i] = encodeOp(op, parts, i === 0);
+      // (a caller's JSON of the one extra value, the commit's record)
+      encoded[i] = encodeOp(op, parts, i === 0, undefined, extra.length === 1 ? extraJson : undefined);
       i++;
     }
     encoded[i] = encodeOp(counters, parts, i === 0);
@@ -674,12 +692,15 @@ export class CrawlStore implements Store {
     this.c = plan.c;
     this.tail = plan.tail;
     const seen = plan.seen;
+    const cached = plan.cached;
     for (let at = 0; at < seen.end; at++) {
       if (!seen.live(at)) continue;
       const k = seen.keyAt(at);
       const v = seen.valueAt(at);
+      // a mark the cache gave and the plan left alone is there (and in the filter) already
+      if (cached.size > 0 && cached.get(k) === v) continue;
       this.seenCache.set(k, v);
-      if (v !== null && !this.seenFilter.mayHave(k)) this.seenFilter.add(k);
+      if (v !== null) this.seenFilter.addIfMissing(k);
     }
     if (this.onFrontierChange !== undefined) {
       const table = plan.added;
@@ -830,7 +851,7 @@ export class CrawlStore implements Store {
       const n = ++plan.c.committed;
       if (c.countsAsPage) plan.c.pages++;
       if ((c.record as { type?: unknown }).type === 'error') plan.c.errors++;
-      await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }], hooks.beforeBatch);
+      await this.apply(plan, [{ type: 'put', sublevel: this.logDb, key: logKey(n), value: c.record }], hooks.beforeBatch, c.recordJson);
       return { added: plan.count('added'), raised: plan.count('raised') };
     });
   }

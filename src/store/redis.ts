@@ -458,7 +458,7 @@ export class RedisStore implements Store {
     try {
       const done = [...new Set([c.entry.url, ...(c.alsoDone ?? [])].map(redisUrlKey))];
       const links = c.links.map((l) => wire(l as FrontierEntry, c.keepText !== false));
-      record = JSON.stringify(c.record);
+      record = c.recordJson ?? JSON.stringify(c.record);
       const isError = (c.record as { type?: unknown }).type === 'error';
       // the next URLs are claimed in the same round-trip; less what commits
       // still in flight will bring

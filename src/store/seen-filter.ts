@@ -38,6 +38,18 @@ export class SeenFilter {
 
   /** Add a url key (32 hex digits; other strings are hashed first). */
   add(key: string): void {
+    hashKey(key);
+    this.#add();
+  }
+
+  /** Add a url key unless mayHave(key) already holds (one hashing for both). */
+  addIfMissing(key: string): void {
+    hashKey(key);
+    if (!this.#has()) this.#add();
+  }
+
+  /** Add the key hashed last (H1, H2). */
+  #add(): void {
     let layer = this.#layers.at(-1);
     if (layer === undefined || layer.count >= layer.capacity) {
       const capacity = FIRST_LAYER_KEYS << this.#layers.length;
@@ -45,7 +57,8 @@ export class SeenFilter {
       layer = { bits: new Uint32Array(size / 32), size, capacity, count: 0 };
       this.#layers.push(layer);
     }
-    const [h1, h2] = hashes(key);
+    const h1 = H1;
+    const h2 = H2;
     const mask = layer.size - 1;
     for (let i = 0; i < PROBES; i++) {
       const bit = (h1 + Math.imul(i, h2)) & mask;
@@ -57,7 +70,14 @@ export class SeenFilter {
   /** False when `key` was certainly never added. */
   mayHave(key: string): boolean {
     if (this.#layers.length === 0) return false;
-    const [h1, h2] = hashes(key);
+    hashKey(key);
+    return this.#has();
+  }
+
+  /** mayHave of the key hashed last (H1, H2). */
+  #has(): boolean {
+    const h1 = H1;
+    const h2 = H2;
     for (const layer of this.#layers) {
       const mask = layer.size - 1;
       let all = true;
@@ -71,16 +91,41 @@ export class SeenFilter {
   }
 }
 
-const HEX_KEY = /^[0-9a-f]{32}$/;
+/** The two hashes of the key last given to hashKey (module scratch: no pair allocated per key). */
+let H1 = 0;
+let H2 = 0;
 
-/** Two 32-bit hashes of a key: MD5 hex digits are uniform already; anything else goes through FNV-1a. */
-function hashes(key: string): [number, number] {
-  if (HEX_KEY.test(key)) return [parseInt(key.slice(0, 8), 16) | 0, parseInt(key.slice(8, 16), 16) | 1];
+/**
+ * Two 32-bit hashes of a key into H1 and H2: a url key's MD5 hex digits are
+ * uniform already (its first 8 and next 8 digits as numbers); anything else
+ * (not 32 lower-case hex digits) goes through FNV-1a. Digits are read with
+ * charCodeAt: a regex test, two slices and two parseInts were ~4% of the
+ * sink and store's CPU (bench/sink-commit.ts).
+ */
+function hashKey(key: string): void {
+  if (key.length === 32) {
+    let a = 0;
+    let b = 0;
+    let i = 0;
+    for (; i < 32; i++) {
+      const c = key.charCodeAt(i);
+      const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+      if (d < 0) break;
+      if (i < 8) a = (a << 4) | d;
+      else if (i < 16) b = (b << 4) | d;
+    }
+    if (i === 32) {
+      H1 = a | 0;
+      H2 = b | 1;
+      return;
+    }
+  }
   let a = 0x811c9dc5;
   let b = 0x01000193;
   for (let i = 0; i < key.length; i++) {
     a = Math.imul(a ^ key.charCodeAt(i), 0x01000193);
     b = Math.imul(b ^ key.charCodeAt(i), 0x5bd1e995);
   }
-  return [a, b | 1];
+  H1 = a;
+  H2 = b | 1;
 }

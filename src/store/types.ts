@@ -25,6 +25,12 @@ export interface Commit {
   entry: FrontierEntry;
   /** the output record, appended to the log */
   record: object;
+  /**
+   * `JSON.stringify(record)`, when the caller made it already (the sink,
+   * for the record's NDJSON line): a store may keep it instead of encoding
+   * the record again
+   */
+  recordJson?: string;
   /** whether the record counts towards `pages` */
   countsAsPage: boolean;
   /** redirect hops: canonical URLs also marked done and removed from the frontier */
