@@ -49,6 +49,7 @@ import { numberParam, type ScorerContext } from './context.ts';
 import { Lru } from '../../util/lru.ts';
 import { hostOfCanonical } from '../../urls/canonical.ts';
 import { Bloom, LIFT_SCORE, RecentHarvest, phi } from './explore.ts';
+import { shapeUnitsOf } from './url-shape.ts';
 
 /**
  * The share a crawl's site lane gets when CrawlConfig.siteLane (--site-lane)
@@ -85,6 +86,13 @@ export const SITE_DEFAULTS = {
    * directory of relevant pages on a mixed host can be the unit taken from
    */
   siteDepth: 0,
+  /**
+   * URL-shape units (url-shape.ts): 0 none; 1 the fine shape (digit runs
+   * and `~user` abstracted); 2 also the coarse shape (the last segment a
+   * wildcard). With shapes, the lane takes from the confident unit of the
+   * highest lower bound (the posterior's `siteConfident` quantile), not mean
+   */
+  siteShape: 0,
   /** hosts tracked (with siteDepth > 0: hosts and directories together) */
   maxHosts: 2_000,
   /** queued URLs per host (with siteDepth > 0: per unit) */
@@ -117,6 +125,18 @@ export function dirUnitOf(url: string, depth: number): string {
   let unit = host;
   for (const d of dirs.slice(0, depth)) unit += `/${d}`;
   return unit === host ? host : `${unit}/`;
+}
+
+/** The z of a normal quantile q in (0.5, 1) (bisection on phi; 1e-6 close): the lower bound's distance in sds. */
+function probit(q: number): number {
+  let lo = 0;
+  let hi = 8;
+  while (hi - lo > 1e-6) {
+    const mid = (lo + hi) / 2;
+    if (phi(mid) < q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
 }
 
 interface Site {
@@ -161,7 +181,10 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const maxLifted = num('maxLifted', { min: 1, integer: true });
   const maxHosts = num('maxHosts', { min: 1, integer: true });
   const depth = num('siteDepth', { min: 0, max: 8, integer: true });
-  /** the distinct path units of a URL, the host first (only the host at siteDepth 0) */
+  const shapes = num('siteShape', { min: 0, max: 2, integer: true });
+  // with shapes: rank confident units by the lower bound m - z·sd, z the confident quantile
+  const z = shapes > 0 ? probit(confident) : 0;
+  /** the distinct units of a URL, the host first (only the host at siteDepth 0 and siteShape 0) */
   const unitsOf = (url: string): string[] => {
     const out = [hostOfCanonical(url)];
     for (let d = 1; d <= depth; d++) {
@@ -169,6 +192,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
       if (unit === out[out.length - 1]) break;
       out.push(unit);
     }
+    if (shapes > 0) out.push(...shapeUnitsOf(url, shapes));
     return out;
   };
   const sites = new Lru<string, Site>(maxHosts);
@@ -206,13 +230,17 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
     const p = prior();
     const bar = recent.rate;
     let top: { host: string; site: Site; mean: number } | null = null;
+    let topRank = -Infinity;
     for (const [host, site] of sites.entries()) {
       if (site.queued.size === 0) continue;
       const m = mean(site, p);
-      if (m <= bar || (top !== null && m <= top.mean)) continue;
+      if (m <= bar || (z === 0 && m <= topRank)) continue;
       const sd = Math.sqrt((m * (1 - m)) / (weight + site.judged + 1));
       if (sd > 0 && phi((m - bar) / sd) < confident) continue;
+      const rank = m - z * sd;
+      if (rank <= topRank) continue;
       top = { host, site, mean: m };
+      topRank = rank;
     }
     return top;
   };
