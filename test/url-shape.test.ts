@@ -18,8 +18,8 @@ const plain: Scorer = { name: 'plain', pageRelevance: () => 0, linkScore: () => 
 const ctx = (params: Record<string, number> = {}): ScorerContext => ({ params: { threshold: 0.5, ...params } }) as unknown as ScorerContext;
 const link = (url: string, score = 0.5): QueuedLink => ({ url, score, depth: 1, parent: 'http://x.test/', anchor: '', context: '', offTopicHops: 0 });
 
-function fetch(s: Scorer, url: string, relevant: boolean, links: QueuedLink[] = []): void {
-  const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent: null }, page: PAGE, relevance: relevant ? 1 : 0 };
+function fetch(s: Scorer, url: string, relevant: boolean, links: QueuedLink[] = [], parent: string | null = null): void {
+  const item: CrawlItem = { entry: { url, score: 0, depth: 1, parent }, page: PAGE, relevance: relevant ? 1 : 0 };
   s.observe!(item, links);
 }
 
@@ -29,21 +29,24 @@ async function lifts(s: Scorer): Promise<string[]> {
   return out.map((r) => r.url);
 }
 
-test('urlShape: digit runs and ~user abstracted (fine); the last segment a wildcard (coarse)', () => {
+test('urlShape: digit runs and ~user abstracted (fine); the file and last directory wildcards (coarse)', () => {
   assert.equal(urlShape('http://h.test/education/courses/467/', 1), 'h.test/education/courses/#/');
   assert.equal(urlShape('http://h.test/education/courses/467/hw1.html', 1), 'h.test/education/courses/#/hw#.html');
-  assert.equal(urlShape('http://h.test/education/courses/467/hw1.html', 2), 'h.test/education/courses/#/*.html');
+  assert.equal(urlShape('http://h.test/education/courses/467/hw1.html', 2), 'h.test/education/courses/*/*.html');
+  assert.equal(urlShape('http://h.test/info/people/kamijo/kamijo.html', 2), 'h.test/info/people/*/*.html', 'a name in the last directory and the file');
   assert.equal(urlShape('http://h.test/homes/jdoe/', 1), 'h.test/homes/jdoe/');
   assert.equal(urlShape('http://h.test/homes/jdoe/', 2), 'h.test/homes/*/');
   assert.equal(urlShape('http://h.test/~jdoe/pubs.html', 1), 'h.test/~*/pubs.html');
   assert.equal(urlShape('http://h.test/~jdoe/', 2), 'h.test/~*/', 'a ~user directory stays ~*');
+  assert.equal(urlShape('http://h.test/~jdoe/pubs.html', 2), 'h.test/~*/*.html');
   assert.equal(urlShape('http://h.test/Info/Courses/Fall-94/CS617/', 1), 'h.test/info/courses/fall-#/cs#/', 'lower case');
   assert.equal(urlShape('http://h.test/2019/0612/n123.html', 1), 'h.test/#/#/n#.html');
   assert.equal(urlShape('http://h.test/a.php?id=12&x=ab3', 1), 'h.test/a.php?id=#&x=ab#');
   assert.equal(urlShape('http://h.test/a.php?id=12&x=ab3', 2), 'h.test/*.php?id&x', 'coarse: query names only');
   assert.equal(urlShape('http://h.test/', 2), 'h.test/');
   assert.equal(urlShape('http://h.test', 1), 'h.test/');
-  assert.equal(urlShape('http://h.test/a/b', 2), 'h.test/a/*', 'no extension: the wildcard alone');
+  assert.equal(urlShape('http://h.test/a/b', 2), 'h.test/*/*', 'no extension: the wildcard alone');
+  assert.equal(urlShape('http://h.test/a.html', 2), 'h.test/*.html');
   // same template, same shape; another template, another
   assert.equal(urlShape('http://h.test/homes/ann/', 2), urlShape('http://h.test/homes/bob/', 2));
   assert.notEqual(urlShape('http://h.test/homes/ann/', 2), urlShape('http://h.test/people/ann/', 2));
@@ -102,7 +105,34 @@ test('siteShape: the unit of the highest lower bound wins over a higher mean on 
   assert.deepEqual(await lifts(byMean), ['http://u.test/few/new.pdf']);
 });
 
+/**
+ * One host: 60 off-topic /misc/ pages, then 8 home pages /people/NAME/NAME.html, each
+ * judged off topic, each followed by a relevant page it linked to (a course it
+ * teaches), then 50 off-topic /misc/ pages. Queued: /people/new/new.html at 0.1.
+ */
+function hubs(s: Scorer): void {
+  for (let i = 0; i < 60; i++) fetch(s, `http://u.test/misc/p${i}.html`, i % 10 === 0, i === 0 ? [link('http://u.test/misc/next.html', 0.9)] : []);
+  for (let i = 0; i < 8; i++) {
+    const name = `n${String.fromCharCode(97 + i)}`;
+    const home = `http://u.test/people/${name}/${name}.html`;
+    fetch(s, home, false, i === 0 ? [link('http://u.test/people/new/new.html', 0.1)] : []);
+    fetch(s, `http://u.test/c/${name}.htm`, true, [], home);
+  }
+  for (let i = 60; i < 110; i++) fetch(s, `http://u.test/misc/p${i}.html`, false);
+}
+
+test('shapeHubs 1: a shape of off-topic pages whose links led to relevant pages is taken', async () => {
+  const plainShapes = withSiteLane(plain, ctx({ siteShape: 2 }), 1);
+  hubs(plainShapes);
+  assert.ok(!(await lifts(plainShapes)).includes('http://u.test/people/new/new.html'), 'without hubs: home pages are off topic');
+  const s = withSiteLane(plain, ctx({ siteShape: 2, shapeHubs: 1 }), 1);
+  hubs(s);
+  assert.equal(s.siteStats().best?.host, `${SHAPE_PREFIX}u.test/people/*/*.html`);
+  assert.deepEqual(await lifts(s), ['http://u.test/people/new/new.html']);
+});
+
 test('a bad siteShape is FC_USAGE', () => {
   assert.throws(() => withSiteLane(plain, ctx({ siteShape: 3 }), 0.5), { code: 'FC_USAGE' });
   assert.throws(() => withSiteLane(plain, ctx({ siteShape: 0.5 }), 0.5), { code: 'FC_USAGE' });
+  assert.throws(() => withSiteLane(plain, ctx({ siteShape: 2, shapeHubs: 2 }), 0.5), { code: 'FC_USAGE' });
 });

@@ -93,6 +93,13 @@ export const SITE_DEFAULTS = {
    * highest lower bound (the posterior's `siteConfident` quantile), not mean
    */
   siteShape: 0,
+  /**
+   * with siteShape: 1 also counts a fetched page judged off topic as a hit
+   * of its shapes once a page it linked to (its frontier parent) is judged
+   * relevant: shapes of the pages that lead to targets (home pages that
+   * list courses) are taken too, not only shapes of targets
+   */
+  shapeHubs: 0,
   /** hosts tracked (with siteDepth > 0: hosts and directories together) */
   maxHosts: 2_000,
   /** queued URLs per host (with siteDepth > 0: per unit) */
@@ -103,6 +110,8 @@ export const SITE_DEFAULTS = {
 } as const;
 
 const BLOOM_BITS = 2 ** 23;
+/** shapeHubs: pages judged off topic remembered, awaiting a relevant child */
+const HUB_PAGES = 20_000;
 
 /**
  * The path unit of a canonical URL at `depth`: its host and the first
@@ -184,6 +193,9 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const shapes = num('siteShape', { min: 0, max: 2, integer: true });
   // with shapes: rank confident units by the lower bound m - z·sd, z the confident quantile
   const z = shapes > 0 ? probit(confident) : 0;
+  const hubs = shapes > 0 && num('shapeHubs', { min: 0, max: 1, integer: true }) === 1;
+  // shapeHubs: recent pages judged off topic, which a relevant child makes a hit of their shapes (once)
+  const offTopic = new Lru<string, true>(HUB_PAGES);
   /** the distinct units of a URL, the host first (only the host at siteDepth 0 and siteShape 0) */
   const unitsOf = (url: string): string[] => {
     const out = [hostOfCanonical(url)];
@@ -307,6 +319,18 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
           const site = siteOf(unit);
           site.judged++;
           if (isRelevant) site.relevant++;
+        }
+        if (hubs) {
+          const parent = item.entry.parent;
+          if (isRelevant && parent !== null && offTopic.get(parent) === true) {
+            offTopic.delete(parent);
+            for (const unit of shapeUnitsOf(parent, shapes)) {
+              const site = sites.peek(unit);
+              if (site !== undefined && site.relevant < site.judged) site.relevant++;
+            }
+          } else if (!isRelevant) {
+            offTopic.set(self, true);
+          }
         }
         judged++;
         if (isRelevant) relevantTotal++;

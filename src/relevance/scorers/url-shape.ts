@@ -16,12 +16,14 @@
  *   `#`, a segment starting with `~` (a user's directory) `~*`, query
  *   values digit-abstracted too: `h/education/courses/#/`,
  *   `h/~*\/pubs.html`, `h/#/#/n#.html`;
- * - **coarse** (level 2): the fine shape with its last path segment a
- *   wildcard (a file keeps its extension) and the query's values dropped:
- *   `h/homes/*\/` for every `/homes/NAME/`, `h/education/courses/#/*.html`
- *   for every page of a course directory. The last segment is where the
- *   template's variable part (a name, an id) most often sits; a variable
- *   part higher up is what the digit and `~` rules catch.
+ * - **coarse** (level 2): the fine shape with its file name and its last
+ *   directory wildcards (a file keeps its extension; `~*` stays) and the
+ *   query's values dropped: `h/homes/*\/` for every `/homes/NAME/`,
+ *   `h/people/*\/*.html` for every `/people/NAME/NAME.html`,
+ *   `h/education/courses/*\/*.html` for every page of a course directory.
+ *   The last directory and the file are where a template's variable part
+ *   (a name, an id) most often sits; a variable part higher up is what
+ *   the digit and `~` rules catch.
  *
  * Pure functions of the URL (canonical form, src/urls/canonical.ts); O(length).
  */
@@ -55,13 +57,13 @@ export function urlShape(url: string, level: 1 | 2): string {
   const query = pathEnd < end ? url.slice(pathEnd + 1, end) : null;
   // segments' last element: the file name ('' for a directory URL)
   if (level === 2) {
+    // the file name (a directory URL has none) and the last directory: wildcards
     const last = segments.length - 1;
     if (segments[last] !== '') {
       const dot = segments[last]!.lastIndexOf('.');
       segments[last] = dot > 0 ? `*${segments[last]!.slice(dot)}` : '*';
-    } else if (last > 0) {
-      segments[last - 1] = segments[last - 1] === '~*' ? '~*' : '*';
     }
+    if (last > 0 && segments[last - 1] !== '~*') segments[last - 1] = '*';
   }
   let shape = `${host}/${segments.join('/')}`;
   if (query !== null) {
