@@ -32,6 +32,15 @@
  * `maxPerHost` the queue of each unit, and `maxQueued` counts a URL once
  * in each of its units (up to D + 1 times).
  *
+ * `siteShape` L (default 0) adds URL-shape units ({@link shapeUnitsOf},
+ * url-shape.ts: L 1 the fine shape, L 2 the coarse one too), under the same
+ * rule and caps; with shapes the lane takes from the confident unit of the
+ * highest lower bound (the posterior's `siteConfident` quantile), so a
+ * shape of a few relevant pages does not outrank one of many. `shapeHubs`
+ * 1 also counts an off-topic page as a hit of its shapes once a page it
+ * linked to (its frontier parent) is judged relevant. Measured in
+ * docs/results/tail.md ("URL-shape units").
+ *
  * The strategy's link scores and page relevance are unchanged; X = 0 does
  * not wrap (paper-faithful). A crawl's default: {@link defaultSiteLane}
  * (0.5 for nb-link, nb-link-layers and online with a model, else 0).
@@ -40,7 +49,8 @@
  * seen go), `maxPerHost` (500) queued URLs per host (the lowest score
  * goes), `maxQueued` (20,000) queued URLs in all (the least recently seen
  * host's queue goes), `maxLifted` (1,000) lifted URLs awaiting their
- * fetch, and a 1 MiB Bloom filter of fetched URLs: a few MB of heap. Per
+ * fetch, a 1 MiB Bloom filter of fetched URLs, and with shapeHubs 20,000
+ * off-topic page URLs awaiting a relevant child: a few MB of heap. Per
  * page: O(links) in observe (O(maxPerHost) for a link into a full host);
  * per lift O(hosts + maxPerHost). Deterministic.
  */
