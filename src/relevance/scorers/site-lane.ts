@@ -32,6 +32,15 @@
  * `maxPerHost` the queue of each unit, and `maxQueued` counts a URL once
  * in each of its units (up to D + 1 times).
  *
+ * `siteShape` L (default 0) adds URL-shape units ({@link shapeUnitsOf},
+ * url-shape.ts: L 1 the fine shape, L 2 the coarse one too), under the same
+ * rule and caps; with shapes the lane takes from the confident unit of the
+ * highest lower bound (the posterior's `siteConfident` quantile), so a
+ * shape of a few relevant pages does not outrank one of many. `shapeHubs`
+ * 1 also counts an off-topic page as a hit of its shapes once a page it
+ * linked to (its frontier parent) is judged relevant. Measured in
+ * docs/results/tail.md ("URL-shape units").
+ *
  * The strategy's link scores and page relevance are unchanged; X = 0 does
  * not wrap (paper-faithful). A crawl's default: {@link defaultSiteLane}
  * (0.5 for nb-link, nb-link-layers and online with a model, else 0).
@@ -40,7 +49,8 @@
  * seen go), `maxPerHost` (500) queued URLs per host (the lowest score
  * goes), `maxQueued` (20,000) queued URLs in all (the least recently seen
  * host's queue goes), `maxLifted` (1,000) lifted URLs awaiting their
- * fetch, and a 1 MiB Bloom filter of fetched URLs: a few MB of heap. Per
+ * fetch, a 1 MiB Bloom filter of fetched URLs, and with shapeHubs 20,000
+ * off-topic page URLs awaiting a relevant child: a few MB of heap. Per
  * page: O(links) in observe (O(maxPerHost) for a link into a full host);
  * per lift O(hosts + maxPerHost). Deterministic.
  */
@@ -49,6 +59,7 @@ import { numberParam, type ScorerContext } from './context.ts';
 import { Lru } from '../../util/lru.ts';
 import { hostOfCanonical } from '../../urls/canonical.ts';
 import { Bloom, LIFT_SCORE, RecentHarvest, phi } from './explore.ts';
+import { shapeUnitsOf } from './url-shape.ts';
 
 /**
  * The share a crawl's site lane gets when CrawlConfig.siteLane (--site-lane)
@@ -85,6 +96,20 @@ export const SITE_DEFAULTS = {
    * directory of relevant pages on a mixed host can be the unit taken from
    */
   siteDepth: 0,
+  /**
+   * URL-shape units (url-shape.ts): 0 none; 1 the fine shape (digit runs
+   * and `~user` abstracted); 2 also the coarse shape (the last segment a
+   * wildcard). With shapes, the lane takes from the confident unit of the
+   * highest lower bound (the posterior's `siteConfident` quantile), not mean
+   */
+  siteShape: 0,
+  /**
+   * with siteShape: 1 also counts a fetched page judged off topic as a hit
+   * of its shapes once a page it linked to (its frontier parent) is judged
+   * relevant: shapes of the pages that lead to targets (home pages that
+   * list courses) are taken too, not only shapes of targets
+   */
+  shapeHubs: 0,
   /** hosts tracked (with siteDepth > 0: hosts and directories together) */
   maxHosts: 2_000,
   /** queued URLs per host (with siteDepth > 0: per unit) */
@@ -95,6 +120,8 @@ export const SITE_DEFAULTS = {
 } as const;
 
 const BLOOM_BITS = 2 ** 23;
+/** shapeHubs: pages judged off topic remembered, awaiting a relevant child */
+const HUB_PAGES = 20_000;
 
 /**
  * The path unit of a canonical URL at `depth`: its host and the first
@@ -117,6 +144,18 @@ export function dirUnitOf(url: string, depth: number): string {
   let unit = host;
   for (const d of dirs.slice(0, depth)) unit += `/${d}`;
   return unit === host ? host : `${unit}/`;
+}
+
+/** The z of a normal quantile q in (0.5, 1) (bisection on phi; 1e-6 close): the lower bound's distance in sds. */
+function probit(q: number): number {
+  let lo = 0;
+  let hi = 8;
+  while (hi - lo > 1e-6) {
+    const mid = (lo + hi) / 2;
+    if (phi(mid) < q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
 }
 
 interface Site {
@@ -161,7 +200,13 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
   const maxLifted = num('maxLifted', { min: 1, integer: true });
   const maxHosts = num('maxHosts', { min: 1, integer: true });
   const depth = num('siteDepth', { min: 0, max: 8, integer: true });
-  /** the distinct path units of a URL, the host first (only the host at siteDepth 0) */
+  const shapes = num('siteShape', { min: 0, max: 2, integer: true });
+  // with shapes: rank confident units by the lower bound m - z·sd, z the confident quantile
+  const z = shapes > 0 ? probit(confident) : 0;
+  const hubs = shapes > 0 && num('shapeHubs', { min: 0, max: 1, integer: true }) === 1;
+  // shapeHubs: recent pages judged off topic, which a relevant child makes a hit of their shapes (once)
+  const offTopic = new Lru<string, true>(HUB_PAGES);
+  /** the distinct units of a URL, the host first (only the host at siteDepth 0 and siteShape 0) */
   const unitsOf = (url: string): string[] => {
     const out = [hostOfCanonical(url)];
     for (let d = 1; d <= depth; d++) {
@@ -169,6 +214,7 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
       if (unit === out[out.length - 1]) break;
       out.push(unit);
     }
+    if (shapes > 0) out.push(...shapeUnitsOf(url, shapes));
     return out;
   };
   const sites = new Lru<string, Site>(maxHosts);
@@ -206,13 +252,17 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
     const p = prior();
     const bar = recent.rate;
     let top: { host: string; site: Site; mean: number } | null = null;
+    let topRank = -Infinity;
     for (const [host, site] of sites.entries()) {
       if (site.queued.size === 0) continue;
       const m = mean(site, p);
-      if (m <= bar || (top !== null && m <= top.mean)) continue;
+      if (m <= bar || (z === 0 && m <= topRank)) continue;
       const sd = Math.sqrt((m * (1 - m)) / (weight + site.judged + 1));
       if (sd > 0 && phi((m - bar) / sd) < confident) continue;
+      const rank = m - z * sd;
+      if (rank <= topRank) continue;
       top = { host, site, mean: m };
+      topRank = rank;
     }
     return top;
   };
@@ -279,6 +329,18 @@ export function withSiteLane(inner: Scorer, ctx: ScorerContext, share: number): 
           const site = siteOf(unit);
           site.judged++;
           if (isRelevant) site.relevant++;
+        }
+        if (hubs) {
+          const parent = item.entry.parent;
+          if (isRelevant && parent !== null && offTopic.get(parent) === true) {
+            offTopic.delete(parent);
+            for (const unit of shapeUnitsOf(parent, shapes)) {
+              const site = sites.peek(unit);
+              if (site !== undefined && site.relevant < site.judged) site.relevant++;
+            }
+          } else if (!isRelevant) {
+            offTopic.set(self, true);
+          }
         }
         judged++;
         if (isRelevant) relevantTotal++;
