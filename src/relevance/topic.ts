@@ -10,10 +10,10 @@
  */
 import { TopicError } from '../errors.ts';
 import { formatBytes, readCapped } from '../util/read-capped.ts';
-import type { BlockType, ParsedPage, Topic } from '../types.ts';
+import type { BlockType, PageLink, ParsedPage, Topic } from '../types.ts';
 import { getSegmenter, knownSegmenters, type Segmenter } from './text/segmenter.ts';
 import { isAscii, tokenize, tokenizeInto } from './text/tokenize.ts';
-import { blockWords, SHARED_BLOCKS, termFreqWithoutStopwords, type SharedBlock } from './text/page-words.ts';
+import { blockWords, contextOfNeighbours, linkIndex, linkWords, SHARED_BLOCKS, termFreqWithoutStopwords, type LinkWords, type SharedBlock } from './text/page-words.ts';
 import { DocFreq, norm, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
 
 /** The only `version` a topic file may declare (the key is optional). */
@@ -169,12 +169,18 @@ export const PAGE_TERM_FREQ: unique symbol = Symbol('focuscrawl.pageTermFreq');
  */
 export function pageTermFreq(page: ParsedPage, segmenter: Segmenter | undefined): SparseVector {
   const tf: SparseVector = new Map();
+  let links: LinkWords | undefined;
   for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
     const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
     if (!text) continue;
     // the blocks the near-duplicate check splits too: one split per page (src/relevance/text/page-words.ts)
     if (text === page.blocks[type] && SHARED.has(type)) termFreqWithoutStopwords(blockWords(page, type as SharedBlock, segmenter), weight, tf);
-    else termFreq(tokenize(text, { segmenter }), weight, tf);
+    else if (type === 'anchor' && page.links.length > 0 && (links ??= linkWords(page, segmenter)).anchorBlockIsJoin) {
+      // the anchors' tokens in turn: split once per page, the link scorer
+      // and the near-duplicate check read them too
+      const keys = links.keys;
+      for (let i = 0; i < keys.length; i++) tf.set(keys[i]!, (tf.get(keys[i]!) ?? 0) + weight);
+    } else termFreq(tokenize(text, { segmenter }), weight, tf);
   }
   return tf;
 }
@@ -339,6 +345,37 @@ export class TopicModel {
     const nc = tokenizeInto(context, s.contextTokens, this.#segmenter);
     if (!this.mentionsTopic(s.anchorTokens, na) && !this.mentionsTopic(s.contextTokens, nc)) return 0;
     return this.#linkSimilarity(s.anchorTokens, na, s.contextTokens, nc, contextWeight);
+  }
+
+  /**
+   * linkTextSimilarity(link.anchor, link.context, contextWeight) for a link
+   * of `page`, from the page's anchors split once (page-words.ts
+   * linkWords): a context made of the neighbouring links' anchors is not
+   * split again, and a link whose texts name no topic token costs a few
+   * set lookups. The same number to the last bit (test/page-words.test.ts).
+   */
+  linkSimilarityOnPage(page: ParsedPage, link: PageLink, contextWeight: number): number {
+    const i = linkIndex(page, link);
+    if (i < 0) return this.mayMention(link.anchor) || this.mayMention(link.context) ? this.linkTextSimilarity(link.anchor, link.context, contextWeight) : 0;
+    const { keys, keyStarts } = linkWords(page, this.#segmenter);
+    const s = this.#small;
+    const anchorTokens = s.anchorTokens;
+    const contextTokens = s.contextTokens;
+    let na = 0;
+    for (let j = keyStarts[i]!; j < keyStarts[i + 1]!; j++) anchorTokens[na++] = keys[j]!;
+    const anchorNames = this.mentionsTopic(anchorTokens, na);
+    let nc = 0;
+    const from = contextOfNeighbours(page.links, i);
+    if (from !== 0) {
+      if (from !== 2) for (let j = keyStarts[i - 1]!; j < keyStarts[i]!; j++) contextTokens[nc++] = keys[j]!;
+      if (from !== 1) for (let j = keyStarts[i + 1]!; j < keyStarts[i + 2]!; j++) contextTokens[nc++] = keys[j]!;
+    } else {
+      // the context is its own text: mayMention spares splitting most of them
+      if (!anchorNames && !this.mayMention(link.context)) return 0;
+      nc = tokenizeInto(link.context, contextTokens, this.#segmenter);
+    }
+    if (!anchorNames && !this.mentionsTopic(contextTokens, nc)) return 0;
+    return this.#linkSimilarity(anchorTokens, na, contextTokens, nc, contextWeight);
   }
 
   /** linkSimilarity of `anchorTokens[0..na)` and `contextTokens[0..nc)`. */

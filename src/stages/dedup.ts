@@ -29,7 +29,7 @@ import { toItemError } from '../errors.ts';
 import { fingerprintFromHex, fingerprintToHex, simhashTokens, SimHashIndex, type Fingerprint } from '../relevance/simhash.ts';
 import type { Segmenter } from '../relevance/text/segmenter.ts';
 import { tokenize } from '../relevance/text/tokenize.ts';
-import { blockWords, SHARED_BLOCKS } from '../relevance/text/page-words.ts';
+import { blockWords, cachedLinkWords, SHARED_BLOCKS } from '../relevance/text/page-words.ts';
 import type { CrawlItem, ParsedPage } from '../types.ts';
 
 /** Pages with fewer distinct tokens than this are never near-duplicates. */
@@ -49,26 +49,40 @@ const SEPARATOR = ' \n ';
 
 /** The SimHash of a parsed page's text, or null when it has fewer than `minTokens` distinct tokens. */
 export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_MIN_TOKENS, segmenter?: Segmenter): Fingerprint | null {
-  const anchors: string[] = [];
+  const links = page.links;
   let length = 0;
   for (const b of BLOCKS) length += page.blocks[b].length + SEPARATOR.length;
-  for (const link of page.links) {
+  let anchors = 0;
+  for (const link of links) {
     if (link.block !== 'navigation' && link.anchor !== '') {
-      anchors.push(link.anchor);
+      anchors++;
       length += link.anchor.length + SEPARATOR.length;
     }
   }
   let tokens: string[];
   if (length - SEPARATOR.length <= MAX_FINGERPRINT_CHARS) {
     // no word crosses a separator, so the joined text's tokens are the
-    // blocks' tokens in turn: the blocks' split is the one the judge made
-    // (src/relevance/text/page-words.ts)
+    // blocks' tokens in turn, then the anchors': the blocks' split is the
+    // one the judge made, and so are the anchors' when the link scorer
+    // split them (src/relevance/text/page-words.ts)
     tokens = [];
     for (const b of BLOCKS) for (const t of blockWords(page, b, segmenter)) tokens.push(t);
-    if (anchors.length > 0) for (const t of tokenize(anchors.join(SEPARATOR), { stopwords: false, segmenter })) tokens.push(t);
+    const split = anchors > 0 ? cachedLinkWords(page, segmenter) : undefined;
+    if (split !== undefined) {
+      const { words, starts } = split;
+      for (let i = 0; i < links.length; i++) {
+        const link = links[i]!;
+        if (link.block === 'navigation') continue;
+        for (let j = starts[i]!; j < starts[i + 1]!; j++) tokens.push(words[j]!);
+      }
+    } else if (anchors > 0) {
+      const parts: string[] = [];
+      for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
+      for (const t of tokenize(parts.join(SEPARATOR), { stopwords: false, segmenter })) tokens.push(t);
+    }
   } else {
     const parts: string[] = BLOCKS.map((b) => page.blocks[b]);
-    for (const a of anchors) parts.push(a);
+    for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
     tokens = tokenize(parts.join(SEPARATOR).slice(0, MAX_FINGERPRINT_CHARS), { stopwords: false, segmenter });
   }
   // distinct words: a page that repeats a few words (a template around an

@@ -48,7 +48,7 @@ export function isAscii(text: string): boolean {
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
   if (isAscii(text)) {
     const out: string[] = [];
-    tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true, out);
+    tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true, out, 0);
     return out;
   }
   return tokenizeGeneral(text, opts);
@@ -61,10 +61,19 @@ export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
  * is allocated for ASCII text.
  */
 export function tokenizeInto(text: string, out: string[], segmenter?: Segmenter): number {
-  if (isAscii(text)) return tokenizeAscii(text.toLowerCase(), true, out);
-  const tokens = tokenizeGeneral(text, { segmenter });
-  for (let i = 0; i < tokens.length; i++) out[i] = tokens[i]!;
-  return tokens.length;
+  return tokenizeAppend(text, out, 0, true, segmenter);
+}
+
+/**
+ * tokenize(text, { stopwords: dropStopwords, segmenter }) written to
+ * `out[at..)`; returns the index after the last token written. For
+ * callers that collect the tokens of many short texts in one array.
+ */
+export function tokenizeAppend(text: string, out: string[], at: number, dropStopwords: boolean, segmenter?: Segmenter): number {
+  if (isAscii(text)) return tokenizeAscii(text.toLowerCase(), dropStopwords, out, at);
+  const tokens = tokenizeGeneral(text, { segmenter, stopwords: dropStopwords });
+  for (let i = 0; i < tokens.length; i++) out[at + i] = tokens[i]!;
+  return at + tokens.length;
 }
 
 /** The general path: any script. Exported for the equivalence test only. */
@@ -147,10 +156,10 @@ function cut(text: string, start: number, end: number): string {
  * WORD_RUN over lower-case ASCII by hand: runs of [a-z0-9] joined by single
  * apostrophes that have a word character on both sides; a trailing 's
  * removed; then the same filters as keep() (no Han in ASCII). Writes the
- * tokens to `out` from index 0; returns how many.
+ * tokens to `out` from index `at`; returns the index after the last one.
  */
-function tokenizeAscii(text: string, dropStop: boolean, out: string[]): number {
-  let count = 0;
+function tokenizeAscii(text: string, dropStop: boolean, out: string[], at = 0): number {
+  let count = at;
   const n = text.length;
   let i = 0;
   while (i < n) {
