@@ -225,3 +225,66 @@ test('crawl: a resumed crawl still knows the fingerprints of the first run', asy
   assert.equal(mirror?.duplicateOf, `${base}/orig/`, 'found through the index rebuilt from the store');
   assert.equal(hits.get('/mirror/child'), undefined);
 });
+
+// issue 23: simhashTokens reuses its token-hash and vote arrays from call
+// to call (and grows the first); a stale vote or hash would change the
+// fingerprint of the next page. Reference: the function as it was, with
+// arrays of its own per call.
+function referenceSimhash(tokens: readonly string[]): { hi: number; lo: number } {
+  const fmix = (h: number): number => {
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    return h >>> 0;
+  };
+  const n = tokens.length;
+  const th = new Uint32Array(2 * n);
+  tokens.forEach((s, i) => {
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
+    for (let j = 0; j < s.length; j++) {
+      a = Math.imul(a ^ s.charCodeAt(j), 0x01000193);
+      b = Math.imul(b ^ s.charCodeAt(j), 0x5bd1e995);
+    }
+    th[2 * i] = fmix(a);
+    th[2 * i + 1] = fmix(b ^ 0x27d4eb2f);
+  });
+  const v = new Int32Array(64);
+  const w = Math.min(3, n);
+  for (let s = 0; s < n - w + 1; s++) {
+    let x = 0x2545f491 ^ w;
+    let y = 0x68e31da4 ^ w;
+    for (let j = 0; j < w; j++) {
+      x = Math.imul((x << 5) | (x >>> 27), 0x9e3779b1) ^ th[2 * (s + j)]!;
+      y = Math.imul((y << 7) | (y >>> 25), 0x85ebca77) ^ th[2 * (s + j) + 1]!;
+    }
+    const lo = fmix(x);
+    const hi = fmix(y ^ lo);
+    for (let b = 0; b < 32; b++) {
+      v[b]! += ((lo >>> b) & 1) * 2 - 1;
+      v[32 + b]! += ((hi >>> b) & 1) * 2 - 1;
+    }
+  }
+  let lo = 0;
+  let hi = 0;
+  for (let b = 0; b < 32; b++) {
+    if (v[b]! > 0) lo |= 1 << b;
+    if (v[32 + b]! > 0) hi |= 1 << b;
+  }
+  return { hi: hi >>> 0, lo: lo >>> 0 };
+}
+
+test('simhashTokens with its reused arrays gives what fresh arrays gave, call after call', () => {
+  const r = rng(23);
+  for (let i = 0; i < 400; i++) {
+    // short and long lists alternating (past the hash array's first size)
+    const n = 1 + Math.floor(r() * (i % 7 === 0 ? 3000 : 60));
+    const tokens = Array.from({ length: n }, () => `w${Math.floor(r() * (i % 2 === 0 ? 20 : 2000)).toString(36)}`);
+    assert.deepEqual(simhashTokens(tokens), referenceSimhash(tokens), `list ${i} of ${n}`);
+    // the first `count` of a longer array: what the list cut there gives
+    const count = Math.max(1, Math.floor(n / 2));
+    assert.deepEqual(simhashTokens(tokens, 1, count), referenceSimhash(tokens.slice(0, count)), `list ${i}, first ${count}`);
+  }
+});

@@ -10,7 +10,7 @@ import { UsageError } from '../src/errors.ts';
 test('ASCII text: the scanner gives exactly what the general (regex) path gives', () => {
   // The fast path re-implements WORD_RUN, the possessive rule and the number
   // and length filters by hand; any divergence changes every score.
-  const chars = fc.constantFrom(...'aAbzZ09 5\'\'s-.,!?\n\t"<>&'.split(''), 'the ', "it's ", "'s", '12345', 'cs101 ', 'Don\'t ');
+  const chars = fc.constantFrom(...'aAbzZ09 5\'\'sS@[`{-.,!?\n\t"<>&'.split(''), 'the ', 'THE ', "it's ", "IT'S ", "'s", "'S", '12345', 'cs101 ', 'Don\'t ');
   const ascii = fc.array(chars, { maxLength: 60 }).map((a) => a.join(''));
   const seed = Number(process.env.FUZZ_SEED ?? 20261125);
   fc.assert(

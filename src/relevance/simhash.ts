@@ -67,16 +67,23 @@ function hashToken(s: string, out: Uint32Array, i: number): void {
   out[2 * i + 1] = fmix32(b ^ 0x27d4eb2f);
 }
 
+let tokenHashes = new Uint32Array(1024);
+const votes = new Int32Array(64);
+
 /**
- * The SimHash of a token list, or null when it has fewer than `minTokens`
+ * The SimHash of a token list (its first `count`), or null when it has fewer than `minTokens`
  * tokens (default 1): too little text to say anything.
  */
-export function simhashTokens(tokens: readonly string[], minTokens = 1): Fingerprint | null {
-  const n = tokens.length;
+export function simhashTokens(tokens: readonly string[], minTokens = 1, count = tokens.length): Fingerprint | null {
+  const n = count;
   if (n < Math.max(1, minTokens)) return null;
-  const th = new Uint32Array(2 * n);
+  // the token hashes and bit votes in arrays reused from call to call: a
+  // typed array of more than 64 bytes is backed outside the heap, costly to
+  // make and to collect for every page
+  if (tokenHashes.length < 2 * n) tokenHashes = new Uint32Array(Math.max(2 * n, 2 * tokenHashes.length));
+  const th = tokenHashes;
   for (let i = 0; i < n; i++) hashToken(tokens[i], th, i);
-  const v = new Int32Array(64);
+  const v = votes.fill(0);
   const w = Math.min(SHINGLE, n);
   const shingles = n - w + 1;
   for (let s = 0; s < shingles; s++) {

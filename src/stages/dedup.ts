@@ -60,42 +60,54 @@ export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_M
     }
   }
   let tokens: string[];
+  let count: number;
   if (length - SEPARATOR.length <= MAX_FINGERPRINT_CHARS) {
     // no word crosses a separator, so the joined text's tokens are the
     // blocks' tokens in turn, then the anchors': the blocks' split is the
     // one the judge made, and so are the anchors' when the link scorer
     // split them (src/relevance/text/page-words.ts)
-    tokens = [];
-    for (const b of BLOCKS) for (const t of blockWords(page, b, segmenter)) tokens.push(t);
+    // collected in an array reused from page to page (simhashTokens reads
+    // it before the next call)
+    tokens = scratchTokens;
+    count = 0;
+    for (const b of BLOCKS) {
+      const words = blockWords(page, b, segmenter);
+      for (let i = 0; i < words.length; i++) tokens[count++] = words[i]!;
+    }
     const split = anchors > 0 ? cachedLinkWords(page, segmenter) : undefined;
     if (split !== undefined) {
       const { words, starts } = split;
       for (let i = 0; i < links.length; i++) {
         const link = links[i]!;
         if (link.block === 'navigation') continue;
-        for (let j = starts[i]!; j < starts[i + 1]!; j++) tokens.push(words[j]!);
+        for (let j = starts[i]!; j < starts[i + 1]!; j++) tokens[count++] = words[j]!;
       }
     } else if (anchors > 0) {
       const parts: string[] = [];
       for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
-      for (const t of tokenize(parts.join(SEPARATOR), { stopwords: false, segmenter })) tokens.push(t);
+      for (const t of tokenize(parts.join(SEPARATOR), { stopwords: false, segmenter })) tokens[count++] = t;
     }
   } else {
     const parts: string[] = BLOCKS.map((b) => page.blocks[b]);
     for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
     tokens = tokenize(parts.join(SEPARATOR).slice(0, MAX_FINGERPRINT_CHARS), { stopwords: false, segmenter });
+    count = tokens.length;
   }
   // distinct words: a page that repeats a few words (a template around an
   // id) carries too little text to be called anyone's duplicate
-  if (tokens.length < minTokens || !atLeastDistinct(tokens, minTokens)) return null;
-  return simhashTokens(tokens);
+  if (count < minTokens || !atLeastDistinct(tokens, count, minTokens)) return null;
+  return simhashTokens(tokens, 1, count);
 }
 
-/** Whether `tokens` hold at least `k` distinct words (`new Set(tokens).size >= k`), counting only until `k`. */
-function atLeastDistinct(tokens: readonly string[], k: number): boolean {
+/** pageFingerprint's tokens (entries past the page's count are stale) */
+const scratchTokens: string[] = [];
+
+/** Whether the first `n` of `tokens` hold at least `k` distinct words (`new Set(tokens).size >= k`), counting only until `k`. */
+function atLeastDistinct(tokens: readonly string[], n: number, k: number): boolean {
   if (k <= 0) return true;
   const seen = new Set<string>();
-  for (const t of tokens) {
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i]!;
     seen.add(t);
     if (seen.size >= k) return true;
   }

@@ -30,9 +30,9 @@ interface Split {
  */
 export interface LinkWords {
   readonly words: readonly string[];
-  readonly starts: Int32Array;
+  readonly starts: readonly number[];
   readonly keys: readonly string[];
-  readonly keyStarts: Int32Array;
+  readonly keyStarts: readonly number[];
   /** page.blocks.anchor is the non-empty anchors joined by single spaces (so its tokens are theirs in turn) */
   readonly anchorBlockIsJoin: boolean;
 }
@@ -107,10 +107,14 @@ export function cachedLinkWords(page: ParsedPage, segmenter: Segmenter | undefin
 function splitLinks(page: ParsedPage, segmenter: Segmenter | undefined): LinkWords {
   const links = page.links;
   const n = links.length;
-  const words: string[] = [];
-  const keys: string[] = [];
-  const starts = new Int32Array(n + 1);
-  const keyStarts = new Int32Array(n + 1);
+  // tokens go to reused arrays first, then are copied out at their size
+  // (no garbage from growing arrays token by token)
+  const words = scratchWords;
+  const keys = scratchKeys;
+  // small-integer arrays, not Int32Arrays: a typed array of more than 64
+  // bytes gets an ArrayBuffer outside the heap, costly to make and collect
+  const starts: number[] = [0];
+  const keyStarts: number[] = [0];
   let w = 0;
   let k = 0;
   for (let i = 0; i < n; i++) {
@@ -118,11 +122,14 @@ function splitLinks(page: ParsedPage, segmenter: Segmenter | undefined): LinkWor
     const from = w;
     if (anchor !== '') w = tokenizeAppend(anchor, words, w, false, segmenter);
     for (let j = from; j < w; j++) if (!isStopword(words[j]!)) keys[k++] = words[j]!;
-    starts[i + 1] = w;
-    keyStarts[i + 1] = k;
+    starts.push(w);
+    keyStarts.push(k);
   }
-  return { words, starts, keys, keyStarts, anchorBlockIsJoin: isAnchorJoin(page.blocks.anchor, links) };
+  return { words: words.slice(0, w), starts, keys: keys.slice(0, k), keyStarts, anchorBlockIsJoin: isAnchorJoin(page.blocks.anchor, links) };
 }
+
+const scratchWords: string[] = [];
+const scratchKeys: string[] = [];
 
 /** Whether `block` is the non-empty anchors of `links` joined by single spaces (checked without building the join). */
 function isAnchorJoin(block: string, links: readonly { anchor: string }[]): boolean {

@@ -77,3 +77,22 @@ export function isAsciiStopwordSpan(text: string, start: number, end: number): b
   }
   return false;
 }
+
+/**
+ * isStopword(text.slice(start, end).toLowerCase()) for a span of ASCII
+ * letters, digits and apostrophes (which `| 0x20` lower-cases), given `h`,
+ * spanHash of the lower-cased span: the tokenizer's question, asked
+ * without lower-casing the text or cutting the span out.
+ */
+export function isFoldedAsciiStopword(text: string, start: number, end: number, h: number): boolean {
+  const n = end - start;
+  if (n > maxAsciiStop || n <= 0) return false;
+  const candidates = ASCII_STOP_BY_HASH.get(h);
+  if (candidates === undefined) return false;
+  outer: for (const w of candidates) {
+    if (w.length !== n) continue;
+    for (let i = 0; i < n; i++) if (w.charCodeAt(i) !== (text.charCodeAt(start + i) | 0x20)) continue outer;
+    return true;
+  }
+  return false;
+}
