@@ -495,7 +495,9 @@ export class TopicModel {
       const x = sublinear(tf.get(t)!);
       profileSq += x * x;
     }
-    for (const t of strongestTerms(tf, PROFILE_TERMS)) {
+    const strong = strongest(tf, PROFILE_TERMS);
+    for (let i = 0; i < strong; i++) {
+      const t = strongTerms[i]!;
       if (topicTf.has(t)) continue;
       const x = sublinear(tf.get(t)!);
       profileSq += x * x;
@@ -575,23 +577,45 @@ function hasAll(tf: SparseVector, tokens: readonly string[]): boolean {
  * cut to k, gives) without sorting or copying the whole vector.
  */
 export function strongestTerms(tf: SparseVector, k: number): string[] {
-  const terms: string[] = [];
-  const counts: number[] = [];
-  if (k <= 0) return terms;
-  tf.forEach((n, t) => {
-    let i = terms.length;
-    if (i === k) {
-      if (!(n > counts[k - 1])) return;
-      i = k - 1; // the weakest held term drops out
-    }
-    // shift weaker terms down; equal counts keep their order of arrival
-    while (i > 0 && counts[i - 1] < n) {
-      terms[i] = terms[i - 1];
-      counts[i] = counts[i - 1];
-      i--;
-    }
-    terms[i] = t;
-    counts[i] = n;
-  });
-  return terms;
+  return strongTerms.slice(0, strongest(tf, k));
+}
+
+/**
+ * The strongest terms of the last `strongest` call and their counts, in
+ * arrays reused from call to call (arrays grown per page and a closure per
+ * call were ~2.5 KB of garbage a page).
+ */
+const strongTerms: string[] = [];
+const strongCounts: number[] = [];
+let strongLen = 0;
+let strongK = 0;
+
+/** strongestTerms(tf, k) written to strongTerms[0..) (counts to strongCounts); returns how many. */
+function strongest(tf: SparseVector, k: number): number {
+  strongLen = 0;
+  if (k <= 0) return 0;
+  strongK = k;
+  tf.forEach(visitStrong);
+  return strongLen;
+}
+
+function visitStrong(n: number, t: string): void {
+  const k = strongK;
+  const terms = strongTerms;
+  const counts = strongCounts;
+  let i = strongLen;
+  if (i === k) {
+    if (!(n > counts[k - 1]!)) return;
+    i = k - 1; // the weakest held term drops out
+  } else {
+    strongLen++;
+  }
+  // shift weaker terms down; equal counts keep their order of arrival
+  while (i > 0 && counts[i - 1]! < n) {
+    terms[i] = terms[i - 1]!;
+    counts[i] = counts[i - 1]!;
+    i--;
+  }
+  terms[i] = t;
+  counts[i] = n;
 }

@@ -47,12 +47,25 @@ export function isAscii(text: string): boolean {
  */
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
   if (isAscii(text)) {
-    const out: string[] = [];
-    tokenizeAscii(text, opts.stopwords ?? true, out, 0);
-    return out;
+    if (text.length > SCRATCH_TEXT_MAX) {
+      const out: string[] = [];
+      tokenizeAscii(text, opts.stopwords ?? true, out, 0);
+      return out;
+    }
+    // into a reused array, then copied out at its size: an array grown
+    // token by token left one to two times its size as garbage
+    return scratch.slice(0, tokenizeAscii(text, opts.stopwords ?? true, scratch, 0));
   }
   return tokenizeGeneral(text, opts);
 }
+
+/**
+ * tokenize's array for ASCII texts of at most SCRATCH_TEXT_MAX characters
+ * (a bound on what stale entries can keep alive: a token longer than
+ * INTERN_MAX is a slice of its text).
+ */
+const scratch: string[] = [];
+const SCRATCH_TEXT_MAX = 4096;
 
 /**
  * tokenize(text, { segmenter }) with stop words dropped, written to
