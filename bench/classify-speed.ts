@@ -90,7 +90,7 @@ const bodies: { url: string; body: Buffer }[] = [];
       yield { entry: { url }, url, depth: 0, fetch: { finalUrl: url, status: 200, headerCharset: 'utf-8', body } } as unknown as CrawlItem;
     }
     for await (const item of classifyStage(parseStage(one(), {}), { scorer, threshold: topic.threshold ?? 0.2 })) {
-      for (const o of item.outlinks ?? []) push(o.canonical, o.score);
+      for (const o of item.outlinks ?? []) push(o.canonical ?? o.url, o.score);
     }
   }
 }

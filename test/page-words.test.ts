@@ -2,11 +2,11 @@
 // (issue 23): both must give exactly what each tokenising on its own gave.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TopicModel, BLOCK_WEIGHTS } from '../src/relevance/topic.ts';
+import { TopicModel, BLOCK_WEIGHTS, PAGE_TERM_FREQ, pageTermCounts } from '../src/relevance/topic.ts';
 import { pageFingerprint, MAX_FINGERPRINT_CHARS } from '../src/stages/dedup.ts';
 import { fingerprintToHex, simhashTokens, type Fingerprint } from '../src/relevance/simhash.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
-import { termFreq } from '../src/relevance/text/vector.ts';
+import { DocFreq, TermCounts, termFreq } from '../src/relevance/text/vector.ts';
 import { blockWords } from '../src/relevance/text/page-words.ts';
 import { makePage } from './helpers/pages.ts';
 import { anchorSimilarity, bestFirstScore, CONTEXT_WEIGHT } from '../src/relevance/scorers/best-first.ts';
@@ -208,3 +208,57 @@ test('pages of the synthetic web and of mixed scripts, parsed: the old numbers',
   }
   assert.ok(scored > 150, `${scored} links scored above 0`);
 });
+
+// The judge counts a page's terms in TermCounts (reused arrays and an
+// open-addressing table) and computes the similarity on arrays: no Map per
+// page. Reference: the judge as it was, Map counts, addDistinct, similarity.
+test('TermCounts counts what termFreq\'s Map counts, in its order, page after page', () => {
+  const r = rng(7);
+  const counter = new TermCounts();
+  for (let i = 0; i < 300; i++) {
+    counter.reset();
+    const want = new Map<string, number>();
+    // up to 3,000 distinct terms: the table grows past its first 1,024 slots mid-text
+    const n = Math.floor(r() * (i % 10 === 0 ? 6000 : 200));
+    const vocab = i % 10 === 0 ? 3000 : 1 + Math.floor(r() * 300);
+    for (let j = 0; j < n; j++) {
+      const t = `t${Math.floor(r() * vocab).toString(36)}`;
+      const w = [1, 0.5, 3, 0.25][Math.floor(r() * 4)]!;
+      counter.add(t, w);
+      termFreq([t], w, want);
+    }
+    assert.deepEqual(
+      counter.terms.slice(0, counter.size).map((t, k) => [t, counter.counts[k]]),
+      [...want],
+      `text ${i}`,
+    );
+  }
+});
+
+test('the judge on arrays gives what the judge on Maps gave, and learns the same IDF table', () => {
+  // a small IDF table too: terms are evicted on the way (oldest first among equal counts)
+  for (const capacity of [200_000, 300]) judgeAgainstReference(capacity);
+});
+
+function judgeAgainstReference(capacity: number): void {
+  const r = rng(2026112801);
+  const terms = ['solar energy', 'panel', 'über', 'w1', 'roof'];
+  const model = new TopicModel({ name: 't', terms, threshold: 0.2 }, { docFreq: new DocFreq(capacity) });
+  const ref = new TopicModel({ name: 't', terms, threshold: 0.2 }, { docFreq: new DocFreq(capacity) });
+  let positive = 0;
+  for (let i = 0; i < 400; i++) {
+    const page = i % 2 === 0 ? linkedPage(r) : randomPage(r, i % 25 === 0 ? 2500 : 20 + Math.floor(r() * 300));
+    const fresh = structuredClone(page);
+    // some pages come with the counts a parse worker made
+    if (i % 5 === 0) (page as unknown as Record<symbol, unknown>)[PAGE_TERM_FREQ] = pageTermCounts(structuredClone(fresh), 'node-rs');
+    const tf = referenceTermFreq(fresh);
+    ref.docFreq.addDistinct(tf.keys());
+    const want = ref.similarity(tf);
+    assert.equal(model.judge(page), want, `capacity ${capacity}, page ${i}`);
+    if (want > 0) positive++;
+    assert.equal(model.docFreq.documents, ref.docFreq.documents);
+    assert.equal(model.docFreq.size, ref.docFreq.size);
+  }
+  for (const t of ['solar', 'energy', 'panel', 'the', 'w1', 'über', 'οδος']) assert.equal(model.docFreq.df(t), ref.docFreq.df(t), t);
+  assert.ok(positive > 100, `${positive} pages judged above 0`);
+}

@@ -13,8 +13,9 @@ import { formatBytes, readCapped } from '../util/read-capped.ts';
 import type { BlockType, PageLink, ParsedPage, Topic } from '../types.ts';
 import { getSegmenter, knownSegmenters, type Segmenter } from './text/segmenter.ts';
 import { isAscii, tokenize, tokenizeInto } from './text/tokenize.ts';
-import { blockWords, contextOfNeighbours, linkIndex, linkWords, SHARED_BLOCKS, termFreqWithoutStopwords, type LinkWords, type SharedBlock } from './text/page-words.ts';
-import { DocFreq, norm, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+import { blockWords, contextOfNeighbours, linkIndex, linkWords, SHARED_BLOCKS, type LinkWords, type SharedBlock } from './text/page-words.ts';
+import { DocFreq, norm, sublinear, TermCounts, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+import { isStopword } from './text/stopwords.ts';
 
 /** The only `version` a topic file may declare (the key is optional). */
 export const TOPIC_VERSION = 1;
@@ -168,21 +169,43 @@ export const PAGE_TERM_FREQ: unique symbol = Symbol('focuscrawl.pageTermFreq');
  * topic. Depends on the page and the segmenter only.
  */
 export function pageTermFreq(page: ParsedPage, segmenter: Segmenter | undefined): SparseVector {
+  const counter = sharedCounts;
+  countPageTerms(page, segmenter, counter);
   const tf: SparseVector = new Map();
+  for (let i = 0; i < counter.size; i++) tf.set(counter.terms[i]!, counter.counts[i]!);
+  return tf;
+}
+
+/** pageTermFreq's counter (reset by each countPageTerms) */
+const sharedCounts = new TermCounts();
+
+/** The per-block weight pairs of BLOCK_WEIGHTS, made once. */
+const WEIGHTED_BLOCKS = Object.entries(BLOCK_WEIGHTS) as [BlockType, number][];
+
+/** pageTermFreq's counts into `counter` (reset first), in the order the Map would hold them. */
+function countPageTerms(page: ParsedPage, segmenter: Segmenter | undefined, counter: TermCounts): void {
+  counter.reset();
   let links: LinkWords | undefined;
-  for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
+  for (const [type, weight] of WEIGHTED_BLOCKS) {
     const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
     if (!text) continue;
-    // the blocks the near-duplicate check splits too: one split per page (src/relevance/text/page-words.ts)
-    if (text === page.blocks[type] && SHARED.has(type)) termFreqWithoutStopwords(blockWords(page, type as SharedBlock, segmenter), weight, tf);
-    else if (type === 'anchor' && page.links.length > 0 && (links ??= linkWords(page, segmenter)).anchorBlockIsJoin) {
+    let tokens: readonly string[];
+    if (text === page.blocks[type] && SHARED.has(type)) {
+      // the blocks the near-duplicate check splits too: one split per page
+      // (src/relevance/text/page-words.ts); stop words dropped here
+      tokens = blockWords(page, type as SharedBlock, segmenter);
+      for (let i = 0; i < tokens.length; i++) if (!isStopword(tokens[i]!)) counter.add(tokens[i]!, weight);
+      continue;
+    }
+    if (type === 'anchor' && page.links.length > 0 && (links ??= linkWords(page, segmenter)).anchorBlockIsJoin) {
       // the anchors' tokens in turn: split once per page, the link scorer
       // and the near-duplicate check read them too
-      const keys = links.keys;
-      for (let i = 0; i < keys.length; i++) tf.set(keys[i]!, (tf.get(keys[i]!) ?? 0) + weight);
-    } else termFreq(tokenize(text, { segmenter }), weight, tf);
+      tokens = links.keys;
+    } else {
+      tokens = tokenize(text, { segmenter });
+    }
+    for (let i = 0; i < tokens.length; i++) counter.add(tokens[i]!, weight);
   }
-  return tf;
 }
 
 /** pageTermFreq as PageTermCounts (parallel arrays: cheap to send between threads). */
@@ -314,10 +337,21 @@ export class TopicModel {
    * once per fetched page (each call counts a document).
    */
   judge(page: ParsedPage): number {
-    const tf = this.pageTermFreq(page);
-    this.docFreq.addDistinct(tf.keys());
-    return this.similarity(tf);
+    // pageTermFreq, addDistinct and similarity of the counts, on arrays:
+    // no Map per page (the same numbers, test/page-words.test.ts)
+    const pre = (page as { [PAGE_TERM_FREQ]?: PageTermCounts })[PAGE_TERM_FREQ];
+    if (pre !== undefined && pre.segmenter === this.#segmenterName) {
+      this.docFreq.addDistinctTerms(pre.terms, pre.terms.length);
+      return this.#similarityOfCounts(pre.terms, pre.counts, pre.terms.length);
+    }
+    const c = this.#pageCounts;
+    countPageTerms(page, this.#segmenter, c);
+    this.docFreq.addDistinctTerms(c.terms, c.size);
+    return this.#similarityOfCounts(c.terms, c.counts, c.size);
   }
+
+  /** judge's term counts of the current page */
+  readonly #pageCounts = new TermCounts();
 
   /**
    * `similarity` of the term counts of a link's anchor tokens (weight 1)
@@ -384,10 +418,21 @@ export class TopicModel {
       return this.similarity(termFreq(contextTokens.slice(0, contextCount), contextWeight, termFreq(anchorTokens.slice(0, anchorCount))));
     }
     const s = this.#small;
-    const { terms, counts, topicAt, topicCounts } = s;
+    const { terms, counts } = s;
     // tf = termFreq(anchor) then termFreq(context, contextWeight, tf): terms in order of first occurrence
     let n = countInto(terms, counts, 0, anchorTokens, anchorCount, 1);
     n = countInto(terms, counts, n, contextTokens, contextCount, contextWeight);
+    return this.#similarityOfCounts(terms, counts, n);
+  }
+
+  /**
+   * similarity() of the counts `counts[0..n)` of the distinct `terms[0..n)`
+   * (in the order a Map of them would be iterated), to the last bit,
+   * without a Map.
+   */
+  #similarityOfCounts(terms: readonly string[], counts: ArrayLike<number>, n: number): number {
+    const s = this.#small;
+    const { topicAt, topicCounts } = s;
     // where each topic token is among the terms (one lookup per term, not a
     // scan of the terms per topic token)
     const { at: where, touched } = s;
@@ -544,7 +589,7 @@ function countInto(terms: string[], counts: number[], n: number, tokens: readonl
  * positions: writes them to `out` (with their counts to `outCounts`) and
  * returns how many.
  */
-function strongestInto(counts: readonly number[], n: number, k: number, out: number[], outCounts: number[]): number {
+function strongestInto(counts: ArrayLike<number>, n: number, k: number, out: number[], outCounts: number[]): number {
   let len = 0;
   for (let q = 0; q < n; q++) {
     const c = counts[q]!;
