@@ -29,6 +29,7 @@ import { toItemError } from '../errors.ts';
 import { fingerprintFromHex, fingerprintToHex, simhashTokens, SimHashIndex, type Fingerprint } from '../relevance/simhash.ts';
 import type { Segmenter } from '../relevance/text/segmenter.ts';
 import { tokenize } from '../relevance/text/tokenize.ts';
+import { TermCounts } from '../relevance/text/vector.ts';
 import { blockWords, cachedLinkWords, SHARED_BLOCKS } from '../relevance/text/page-words.ts';
 import type { CrawlItem, ParsedPage } from '../types.ts';
 
@@ -105,14 +106,17 @@ const scratchTokens: string[] = [];
 /** Whether the first `n` of `tokens` hold at least `k` distinct words (`new Set(tokens).size >= k`), counting only until `k`. */
 function atLeastDistinct(tokens: readonly string[], n: number, k: number): boolean {
   if (k <= 0) return true;
-  const seen = new Set<string>();
+  // a counter reused from page to page instead of a Set per page
+  const seen = distinct;
+  seen.reset();
   for (let i = 0; i < n; i++) {
-    const t = tokens[i]!;
-    seen.add(t);
+    seen.add(tokens[i]!, 1);
     if (seen.size >= k) return true;
   }
   return false;
 }
+
+const distinct = new TermCounts();
 
 export interface NearDuplicatesOptions {
   /** Hamming distance that makes a near-duplicate (1..10) */
