@@ -232,6 +232,9 @@ test('TermCounts counts what termFreq\'s Map counts, in its order, page after pa
       [...want],
       `text ${i}`,
     );
+    for (const t of ['t0', 't1', 'tzz', 'missing', ...[...want.keys()].slice(0, 20)]) {
+      assert.equal(counter.indexOf(t), want.has(t) ? [...want.keys()].indexOf(t) : -1, `text ${i}: ${t}`);
+    }
   }
 });
 

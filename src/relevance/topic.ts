@@ -285,7 +285,10 @@ export class TopicModel {
       throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
     }
     this.#topicTokens = new Set(this.termTokens.flat());
-    for (const t of this.#topicTokens) this.#topicIndex.set(t, this.#topicIndex.size);
+    for (const t of this.#topicTokens) {
+      this.#topicIndex.set(t, this.#topicIndex.size);
+      this.#topicTokenList.push(t);
+    }
     this.#termIds = this.termTokens.map((tokens) => tokens.map((t) => this.#topicIndex.get(t)!));
     this.#small.at = new Int32Array(this.#topicIndex.size).fill(-1);
     // tokens hold letters, digits, marks and inner apostrophes only; escaped
@@ -347,7 +350,7 @@ export class TopicModel {
     const c = this.#pageCounts;
     countPageTerms(page, this.#segmenter, c);
     this.docFreq.addDistinctTerms(c.terms, c.size);
-    return this.#similarityOfCounts(c.terms, c.counts, c.size);
+    return this.#similarityOfCounts(c.terms, c.counts, c.size, c);
   }
 
   /** judge's term counts of the current page */
@@ -430,18 +433,31 @@ export class TopicModel {
    * (in the order a Map of them would be iterated), to the last bit,
    * without a Map.
    */
-  #similarityOfCounts(terms: readonly string[], counts: ArrayLike<number>, n: number): number {
+  #similarityOfCounts(terms: readonly string[], counts: ArrayLike<number>, n: number, table?: TermCounts): number {
     const s = this.#small;
     const { topicAt, topicCounts } = s;
     // where each topic token is among the terms (one lookup per term, not a
     // scan of the terms per topic token)
     const { at: where, touched } = s;
     let marked = 0;
-    for (let q = 0; q < n; q++) {
-      const ti = this.#topicIndex.get(terms[q]!);
-      if (ti !== undefined) {
-        where[ti] = q;
-        touched[marked++] = ti;
+    if (table !== undefined) {
+      // a page: its counts' own table answers for each topic token (a
+      // topic has far fewer tokens than a page has terms)
+      const tokens = this.#topicTokenList;
+      for (let ti = 0; ti < tokens.length; ti++) {
+        const q = table.indexOf(tokens[ti]!);
+        if (q >= 0) {
+          where[ti] = q;
+          touched[marked++] = ti;
+        }
+      }
+    } else {
+      for (let q = 0; q < n; q++) {
+        const ti = this.#topicIndex.get(terms[q]!);
+        if (ti !== undefined) {
+          where[ti] = q;
+          touched[marked++] = ti;
+        }
       }
     }
     // topicTf: the tokens of every present topic term, counted per term
@@ -516,6 +532,8 @@ export class TopicModel {
     /** ids set in `at` */
     touched: [] as number[],
   };
+  /** topic tokens by id */
+  readonly #topicTokenList: string[] = [];
   /** topic token -> id (its place in #topicTokens) */
   readonly #topicIndex = new Map<string, number>();
   /** termTokens as topic token ids */

@@ -69,6 +69,18 @@ export class TermCounts {
     }
   }
 
+  /** The position of `term` among terms[0..size), or -1. */
+  indexOf(term: string): number {
+    const stamp = this.#stamp;
+    const epoch = this.#epoch;
+    let h = termHash(term) & this.#mask;
+    for (;;) {
+      if (stamp[h] !== epoch) return -1;
+      if (this.#keys[h] === term) return this.#at[h]!;
+      h = (h + 1) & this.#mask;
+    }
+  }
+
   /** A table twice as large, holding the terms counted so far. */
   #grow(): void {
     const cap = 2 * (this.#mask + 1);
