@@ -14,7 +14,9 @@ import {
   SimHashIndex,
   type Fingerprint,
 } from '../src/relevance/simhash.ts';
-import { pageFingerprint } from '../src/stages/dedup.ts';
+import { dedupStage, NearDuplicates, pageFingerprint } from '../src/stages/dedup.ts';
+import { makePage } from './helpers/pages.ts';
+import type { CrawlItem } from '../src/types.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { parseBody } from '../src/parse/body.ts';
 import { parseLines, tempDir, runMain } from './helpers/cli.ts';
@@ -287,4 +289,50 @@ test('simhashTokens with its reused arrays gives what fresh arrays gave, call af
     const count = Math.max(1, Math.floor(n / 2));
     assert.deepEqual(simhashTokens(tokens, 1, count), referenceSimhash(tokens.slice(0, count)), `list ${i}, first ${count}`);
   }
+});
+
+// issue 23: the dedup stage no longer awaits once per page; it awaits only
+// when an earlier duplicate's URL must be read from the store. Each way a
+// check can end must still end the same.
+test('NearDuplicates: pending and committed originals, the page itself, a failing read', async () => {
+  const words = Array.from({ length: 60 }, (_, i) => `word${i}x`).join(' ');
+  const item = (url: string, content = words) =>
+    ({ entry: { url }, fetch: { status: 200, finalUrl: url }, page: makePage('', { content }, []) }) as unknown as CrawlItem;
+  const reads: number[] = [];
+  const dedup = new NearDuplicates({ maxDistance: 3, urlOfCommit: async (n) => (reads.push(n), n === 1 ? 'http://a/' : null) });
+  const a = item('http://a/');
+  assert.equal(dedup.checkNow(a), undefined);
+  assert.equal(a.duplicateOf, undefined);
+  // a's entry is pending (not committed): its URL from memory, no read
+  const b = item('http://b/');
+  assert.equal(dedup.checkNow(b), undefined);
+  assert.equal(b.duplicateOf, 'http://a/');
+  dedup.committed(a, 1);
+  // committed: the URL is read (a promise), then the item is marked
+  const c = item('http://c/');
+  const pending = dedup.checkNow(c);
+  assert.ok(pending instanceof Promise);
+  assert.equal(c.duplicateOf, undefined);
+  await pending;
+  assert.equal(c.duplicateOf, 'http://a/');
+  assert.deepEqual(reads, [1]);
+  // the original is the page itself (a re-fetch): not a duplicate, indexed
+  const again = item('http://a/');
+  await dedup.check(again);
+  assert.equal(again.duplicateOf, undefined);
+  assert.equal(dedup.found, 2);
+  assert.equal(dedup.index.size, 2);
+  // a read that fails becomes the item's error in the stage; the next page goes on
+  const failing = new NearDuplicates({ maxDistance: 3, urlOfCommit: async () => { throw new Error('store gone'); } });
+  const first = item('http://x/');
+  failing.checkNow(first);
+  failing.committed(first, 1);
+  async function* two(): AsyncGenerator<CrawlItem> {
+    yield item('http://y/');
+    yield item('http://z/', 'other words entirely');
+  }
+  const out: CrawlItem[] = [];
+  for await (const it of dedupStage(two(), { dedup: failing })) out.push(it);
+  assert.equal(out[0]!.error?.code, 'FC_INTERNAL');
+  assert.equal(out[1]!.error, undefined);
 });

@@ -177,6 +177,16 @@ export class NearDuplicates {
    * is not a duplicate joins the index.
    */
   async check(item: CrawlItem): Promise<void> {
+    const pending = this.checkNow(item);
+    if (pending !== undefined) await pending;
+  }
+
+  /**
+   * check(), settled at once unless an earlier near-duplicate's URL must
+   * be read from the store: then the promise of that (the stage awaits
+   * only then, not once per page).
+   */
+  checkNow(item: CrawlItem): Promise<void> | undefined {
     const status = item.fetch?.status ?? 0;
     if (item.error !== undefined || item.page === undefined || status < 200 || status >= 300) return;
     const t0 = performance.now();
@@ -188,12 +198,22 @@ export class NearDuplicates {
     item.simhash = fingerprintToHex(fp);
     const match = this.index.nearest(fp);
     if (match !== null) {
-      const url = this.pending.get(match.id) ?? (match.ref > 0 ? await this.urlOfCommit(match.ref) : null);
-      if (url !== null && url !== item.entry.url && url !== item.fetch?.finalUrl) {
-        item.duplicateOf = url;
-        this.found++;
+      const url = this.pending.get(match.id);
+      if (url !== undefined) {
+        this.#settle(item, fp, url);
         return;
       }
+      if (match.ref > 0) return this.urlOfCommit(match.ref).then((read) => this.#settle(item, fp, read));
+    }
+    this.#settle(item, fp, null);
+  }
+
+  /** The end of check(): a duplicate of the page at `url` (unless that is the page itself), else indexed. */
+  #settle(item: CrawlItem, fp: Fingerprint, url: string | null): void {
+    if (url !== null && url !== item.entry.url && url !== item.fetch?.finalUrl) {
+      item.duplicateOf = url;
+      this.found++;
+      return;
     }
     const id = this.index.add(fp, 0);
     this.pending.set(id, item.entry.url);
@@ -217,7 +237,8 @@ export class NearDuplicates {
 export async function* dedupStage(source: AsyncIterable<CrawlItem>, opts: { dedup: NearDuplicates }): AsyncGenerator<CrawlItem> {
   for await (const item of source) {
     try {
-      await opts.dedup.check(item);
+      const pending = opts.dedup.checkNow(item);
+      if (pending !== undefined) await pending;
     } catch (err) {
       item.error = toItemError(err);
     }
