@@ -7,7 +7,7 @@ import { pageFingerprint, MAX_FINGERPRINT_CHARS } from '../src/stages/dedup.ts';
 import { fingerprintToHex, simhashTokens, type Fingerprint } from '../src/relevance/simhash.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { DocFreq, TermCounts, termFreq } from '../src/relevance/text/vector.ts';
-import { blockWords } from '../src/relevance/text/page-words.ts';
+import { blockWords, linkIndex } from '../src/relevance/text/page-words.ts';
 import { makePage } from './helpers/pages.ts';
 import { anchorSimilarity, bestFirstScore, CONTEXT_WEIGHT } from '../src/relevance/scorers/best-first.ts';
 import { parseBody } from '../src/parse/body.ts';
@@ -265,3 +265,16 @@ function judgeAgainstReference(capacity: number): void {
   for (const t of ['solar', 'energy', 'panel', 'the', 'w1', 'über', 'οδος']) assert.equal(model.docFreq.df(t), ref.docFreq.df(t), t);
   assert.ok(positive > 100, `${positive} pages judged above 0`);
 }
+
+test('linkIndex: in order with gaps, out of order, another page, a stranger', () => {
+  const links = Array.from({ length: 50 }, (_, i) => ({ url: `http://h/${i}`, anchor: `a${i}`, context: '', nofollow: false, block: 'content' }) as PageLink);
+  const page = makePage('t', {}, links);
+  const other = makePage('t', {}, [...links].reverse());
+  // every third link, as classify asks when it skips nofollow links
+  for (let i = 0; i < 50; i += 3) assert.equal(linkIndex(page, links[i]!), i);
+  assert.equal(linkIndex(page, links[4]!), 4);
+  assert.equal(linkIndex(other, links[4]!), 45);
+  assert.equal(linkIndex(page, links[49]!), 49);
+  assert.equal(linkIndex(page, { ...links[10]! }), -1);
+  assert.equal(linkIndex(page, links[10]!), 10);
+});

@@ -149,10 +149,19 @@ function isAnchorJoin(block: string, links: readonly { anchor: string }[]): bool
 let hintPage: ParsedPage | null = null;
 let hintIndex = -1;
 
-/** The index of `link` in `page.links` (-1 when absent); links asked for in order cost one comparison each. */
+/**
+ * The index of `link` in `page.links` (-1 when absent). Links asked for in
+ * order (classify skips nofollow links and links without a canonical form)
+ * are searched for from the last one found: a page's links cost one pass,
+ * not one pass each.
+ */
 export function linkIndex(page: ParsedPage, link: object): number {
   const links = page.links;
-  if (hintPage === page && links[hintIndex + 1] === link) return ++hintIndex;
+  if (hintPage === page) {
+    for (let i = hintIndex + 1; i < links.length; i++) {
+      if (links[i] === link) return (hintIndex = i);
+    }
+  }
   const i = links.indexOf(link as ParsedPage['links'][number]);
   hintPage = i < 0 ? null : page;
   hintIndex = i;
