@@ -14,7 +14,9 @@ import {
   SimHashIndex,
   type Fingerprint,
 } from '../src/relevance/simhash.ts';
-import { pageFingerprint } from '../src/stages/dedup.ts';
+import { dedupStage, NearDuplicates, pageFingerprint } from '../src/stages/dedup.ts';
+import { makePage } from './helpers/pages.ts';
+import type { CrawlItem } from '../src/types.ts';
 import { tokenize } from '../src/relevance/text/tokenize.ts';
 import { parseBody } from '../src/parse/body.ts';
 import { parseLines, tempDir, runMain } from './helpers/cli.ts';
@@ -224,4 +226,116 @@ test('crawl: a resumed crawl still knows the fingerprints of the first run', asy
   const mirror = parseLines(second.stdout).find((x) => new URL(x.url).pathname === '/mirror/');
   assert.equal(mirror?.duplicateOf, `${base}/orig/`, 'found through the index rebuilt from the store');
   assert.equal(hits.get('/mirror/child'), undefined);
+});
+
+// issue 23: simhashTokens reuses its token-hash and vote arrays from call
+// to call (and grows the first); a stale vote or hash would change the
+// fingerprint of the next page. Reference: the function as it was, with
+// arrays of its own per call.
+function referenceSimhash(tokens: readonly string[]): { hi: number; lo: number } {
+  const fmix = (h: number): number => {
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    return h >>> 0;
+  };
+  const n = tokens.length;
+  const th = new Uint32Array(2 * n);
+  tokens.forEach((s, i) => {
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
+    for (let j = 0; j < s.length; j++) {
+      a = Math.imul(a ^ s.charCodeAt(j), 0x01000193);
+      b = Math.imul(b ^ s.charCodeAt(j), 0x5bd1e995);
+    }
+    th[2 * i] = fmix(a);
+    th[2 * i + 1] = fmix(b ^ 0x27d4eb2f);
+  });
+  const v = new Int32Array(64);
+  const w = Math.min(3, n);
+  for (let s = 0; s < n - w + 1; s++) {
+    let x = 0x2545f491 ^ w;
+    let y = 0x68e31da4 ^ w;
+    for (let j = 0; j < w; j++) {
+      x = Math.imul((x << 5) | (x >>> 27), 0x9e3779b1) ^ th[2 * (s + j)]!;
+      y = Math.imul((y << 7) | (y >>> 25), 0x85ebca77) ^ th[2 * (s + j) + 1]!;
+    }
+    const lo = fmix(x);
+    const hi = fmix(y ^ lo);
+    for (let b = 0; b < 32; b++) {
+      v[b]! += ((lo >>> b) & 1) * 2 - 1;
+      v[32 + b]! += ((hi >>> b) & 1) * 2 - 1;
+    }
+  }
+  let lo = 0;
+  let hi = 0;
+  for (let b = 0; b < 32; b++) {
+    if (v[b]! > 0) lo |= 1 << b;
+    if (v[32 + b]! > 0) hi |= 1 << b;
+  }
+  return { hi: hi >>> 0, lo: lo >>> 0 };
+}
+
+test('simhashTokens with its reused arrays gives what fresh arrays gave, call after call', () => {
+  const r = rng(23);
+  for (let i = 0; i < 400; i++) {
+    // short and long lists alternating (past the hash array's first size)
+    const n = 1 + Math.floor(r() * (i % 7 === 0 ? 3000 : 60));
+    // every 5th list repeats one to three words: the same shingle hundreds
+    // of times, so a bit's count passes what the bit slices hold (255)
+    const vocab = i % 5 === 0 ? 1 + (i % 3) : i % 2 === 0 ? 20 : 2000;
+    const tokens = Array.from({ length: i % 5 === 0 ? n + 600 : n }, () => `w${Math.floor(r() * vocab).toString(36)}`);
+    assert.deepEqual(simhashTokens(tokens), referenceSimhash(tokens), `list ${i} of ${tokens.length}`);
+    // the first `count` of a longer array: what the list cut there gives
+    const count = Math.max(1, Math.floor(tokens.length / 2));
+    assert.deepEqual(simhashTokens(tokens, 1, count), referenceSimhash(tokens.slice(0, count)), `list ${i}, first ${count}`);
+  }
+});
+
+// issue 23: the dedup stage no longer awaits once per page; it awaits only
+// when an earlier duplicate's URL must be read from the store. Each way a
+// check can end must still end the same.
+test('NearDuplicates: pending and committed originals, the page itself, a failing read', async () => {
+  const words = Array.from({ length: 60 }, (_, i) => `word${i}x`).join(' ');
+  const item = (url: string, content = words) =>
+    ({ entry: { url }, fetch: { status: 200, finalUrl: url }, page: makePage('', { content }, []) }) as unknown as CrawlItem;
+  const reads: number[] = [];
+  const dedup = new NearDuplicates({ maxDistance: 3, urlOfCommit: async (n) => (reads.push(n), n === 1 ? 'http://a/' : null) });
+  const a = item('http://a/');
+  assert.equal(dedup.checkNow(a), undefined);
+  assert.equal(a.duplicateOf, undefined);
+  // a's entry is pending (not committed): its URL from memory, no read
+  const b = item('http://b/');
+  assert.equal(dedup.checkNow(b), undefined);
+  assert.equal(b.duplicateOf, 'http://a/');
+  dedup.committed(a, 1);
+  // committed: the URL is read (a promise), then the item is marked
+  const c = item('http://c/');
+  const pending = dedup.checkNow(c);
+  assert.ok(pending instanceof Promise);
+  assert.equal(c.duplicateOf, undefined);
+  await pending;
+  assert.equal(c.duplicateOf, 'http://a/');
+  assert.deepEqual(reads, [1]);
+  // the original is the page itself (a re-fetch): not a duplicate, indexed
+  const again = item('http://a/');
+  await dedup.check(again);
+  assert.equal(again.duplicateOf, undefined);
+  assert.equal(dedup.found, 2);
+  assert.equal(dedup.index.size, 2);
+  // a read that fails becomes the item's error in the stage; the next page goes on
+  const failing = new NearDuplicates({ maxDistance: 3, urlOfCommit: async () => { throw new Error('store gone'); } });
+  const first = item('http://x/');
+  failing.checkNow(first);
+  failing.committed(first, 1);
+  async function* two(): AsyncGenerator<CrawlItem> {
+    yield item('http://y/');
+    yield item('http://z/', 'other words entirely');
+  }
+  const out: CrawlItem[] = [];
+  for await (const it of dedupStage(two(), { dedup: failing })) out.push(it);
+  assert.equal(out[0]!.error?.code, 'FC_INTERNAL');
+  assert.equal(out[1]!.error, undefined);
 });

@@ -10,7 +10,7 @@ import { UsageError } from '../src/errors.ts';
 test('ASCII text: the scanner gives exactly what the general (regex) path gives', () => {
   // The fast path re-implements WORD_RUN, the possessive rule and the number
   // and length filters by hand; any divergence changes every score.
-  const chars = fc.constantFrom(...'aAbzZ09 5\'\'s-.,!?\n\t"<>&'.split(''), 'the ', "it's ", "'s", '12345', 'cs101 ', 'Don\'t ');
+  const chars = fc.constantFrom(...'aAbzZ09 5\'\'sS@[`{-.,!?\n\t"<>&'.split(''), 'the ', 'THE ', "it's ", "IT'S ", "'s", "'S", '12345', 'cs101 ', 'Don\'t ');
   const ascii = fc.array(chars, { maxLength: 60 }).map((a) => a.join(''));
   const seed = Number(process.env.FUZZ_SEED ?? 20261125);
   fc.assert(
@@ -199,4 +199,23 @@ test('DocFreq is bounded: the rarest terms are evicted first', () => {
   assert.equal(df.df('rare0'), 0);
   assert.equal(df.df('rare29'), 1);
   assert.throws(() => new DocFreq(0), TypeError);
+});
+
+// issue 23: the ASCII scanner finds stop words in an open-addressing table
+// by a hash of the lower-cased span (no Map of boxed hashes, no lower-cased
+// copy of the text). Words that share a slot must all still be found.
+test('every ASCII stop word is dropped by the scanner, in any case, and kept on request', () => {
+  const words = [...ENGLISH_STOPWORDS, ...CHINESE_STOPWORDS].filter((w) => /^[\x00-\x7f]+$/.test(w) && tokenizeGeneral(w, { stopwords: false }).length === 1);
+  assert.ok(words.length > 100, `${words.length} ASCII stop words`);
+  let dropped = 0;
+  for (const w of words) {
+    for (const form of [w, w.toUpperCase(), w[0]!.toUpperCase() + w.slice(1)]) {
+      assert.deepEqual(tokenize(`x ${form} y`), tokenizeGeneral(`x ${form} y`), form);
+      assert.deepEqual(tokenize(form), tokenizeGeneral(form), form);
+      assert.deepEqual(tokenize(form, { stopwords: false }), tokenizeGeneral(form, { stopwords: false }), form);
+      if (tokenize(form).length === 0) dropped++;
+    }
+  }
+  // all but the possessive-looking ones ("let's" is "let")
+  assert.ok(dropped > 3 * words.length - 30, `${dropped} of ${3 * words.length} dropped`);
 });

@@ -67,18 +67,33 @@ function hashToken(s: string, out: Uint32Array, i: number): void {
   out[2 * i + 1] = fmix32(b ^ 0x27d4eb2f);
 }
 
+let tokenHashes = new Uint32Array(1024);
+const votes = new Int32Array(64);
+
 /**
- * The SimHash of a token list, or null when it has fewer than `minTokens`
+ * The SimHash of a token list (its first `count`), or null when it has fewer than `minTokens`
  * tokens (default 1): too little text to say anything.
  */
-export function simhashTokens(tokens: readonly string[], minTokens = 1): Fingerprint | null {
-  const n = tokens.length;
+export function simhashTokens(tokens: readonly string[], minTokens = 1, count = tokens.length): Fingerprint | null {
+  const n = count;
   if (n < Math.max(1, minTokens)) return null;
-  const th = new Uint32Array(2 * n);
+  // the token hashes and bit votes in arrays reused from call to call: a
+  // typed array of more than 64 bytes is backed outside the heap, costly to
+  // make and to collect for every page
+  if (tokenHashes.length < 2 * n) tokenHashes = new Uint32Array(Math.max(2 * n, 2 * tokenHashes.length));
+  const th = tokenHashes;
   for (let i = 0; i < n; i++) hashToken(tokens[i], th, i);
-  const v = new Int32Array(64);
+  // bit i of the result is 1 when more than half of the shingles have it:
+  // the set bits of each shingle hash are counted per position in bit
+  // slices (eight 32-bit planes per half, plane p holding bit p of each
+  // position's count: an add is a ripple of ANDs and XORs, not 64 adds),
+  // emptied into `ones` every 255 shingles
+  const ones = votes.fill(0);
   const w = Math.min(SHINGLE, n);
   const shingles = n - w + 1;
+  let l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0;
+  let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0;
+  let held = 0;
   for (let s = 0; s < shingles; s++) {
     // combine the window's token hashes (order matters), then avalanche
     let x = 0x2545f491 ^ w;
@@ -89,16 +104,42 @@ export function simhashTokens(tokens: readonly string[], minTokens = 1): Fingerp
     }
     const lo = fmix32(x);
     const hi = fmix32(y ^ lo);
-    for (let b = 0; b < 32; b++) {
-      v[b] += ((lo >>> b) & 1) * 2 - 1;
-      v[32 + b] += ((hi >>> b) & 1) * 2 - 1;
+    let c = lo;
+    let t = l0 & c; l0 ^= c; c = t;
+    t = l1 & c; l1 ^= c; c = t;
+    t = l2 & c; l2 ^= c; c = t;
+    t = l3 & c; l3 ^= c; c = t;
+    t = l4 & c; l4 ^= c; c = t;
+    t = l5 & c; l5 ^= c; c = t;
+    t = l6 & c; l6 ^= c; c = t;
+    l7 ^= c;
+    c = hi;
+    t = h0 & c; h0 ^= c; c = t;
+    t = h1 & c; h1 ^= c; c = t;
+    t = h2 & c; h2 ^= c; c = t;
+    t = h3 & c; h3 ^= c; c = t;
+    t = h4 & c; h4 ^= c; c = t;
+    t = h5 & c; h5 ^= c; c = t;
+    t = h6 & c; h6 ^= c; c = t;
+    h7 ^= c;
+    if (++held === 255 || s === shingles - 1) {
+      for (let b = 0; b < 32; b++) {
+        ones[b] += ((l0 >>> b) & 1) | (((l1 >>> b) & 1) << 1) | (((l2 >>> b) & 1) << 2) | (((l3 >>> b) & 1) << 3) |
+          (((l4 >>> b) & 1) << 4) | (((l5 >>> b) & 1) << 5) | (((l6 >>> b) & 1) << 6) | (((l7 >>> b) & 1) << 7);
+        ones[32 + b] += ((h0 >>> b) & 1) | (((h1 >>> b) & 1) << 1) | (((h2 >>> b) & 1) << 2) | (((h3 >>> b) & 1) << 3) |
+          (((h4 >>> b) & 1) << 4) | (((h5 >>> b) & 1) << 5) | (((h6 >>> b) & 1) << 6) | (((h7 >>> b) & 1) << 7);
+      }
+      l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = 0;
+      h0 = h1 = h2 = h3 = h4 = h5 = h6 = h7 = 0;
+      held = 0;
     }
   }
+  // more ones than zeros: 2 * ones - shingles > 0
   let lo = 0;
   let hi = 0;
   for (let b = 0; b < 32; b++) {
-    if (v[b] > 0) lo |= 1 << b;
-    if (v[32 + b] > 0) hi |= 1 << b;
+    if (2 * ones[b] > shingles) lo |= 1 << b;
+    if (2 * ones[32 + b] > shingles) hi |= 1 << b;
   }
   return { hi: hi >>> 0, lo: lo >>> 0 };
 }

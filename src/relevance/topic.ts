@@ -10,11 +10,12 @@
  */
 import { TopicError } from '../errors.ts';
 import { formatBytes, readCapped } from '../util/read-capped.ts';
-import type { BlockType, ParsedPage, Topic } from '../types.ts';
+import type { BlockType, PageLink, ParsedPage, Topic } from '../types.ts';
 import { getSegmenter, knownSegmenters, type Segmenter } from './text/segmenter.ts';
 import { isAscii, tokenize, tokenizeInto } from './text/tokenize.ts';
-import { blockWords, SHARED_BLOCKS, termFreqWithoutStopwords, type SharedBlock } from './text/page-words.ts';
-import { DocFreq, norm, sublinear, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+import { blockWords, contextOfNeighbours, linkIndex, linkWords, SHARED_BLOCKS, type LinkWords, type SharedBlock } from './text/page-words.ts';
+import { DocFreq, norm, sublinear, TermCounts, termFreq, tfidf, type SparseVector } from './text/vector.ts';
+import { isStopword } from './text/stopwords.ts';
 
 /** The only `version` a topic file may declare (the key is optional). */
 export const TOPIC_VERSION = 1;
@@ -168,15 +169,43 @@ export const PAGE_TERM_FREQ: unique symbol = Symbol('focuscrawl.pageTermFreq');
  * topic. Depends on the page and the segmenter only.
  */
 export function pageTermFreq(page: ParsedPage, segmenter: Segmenter | undefined): SparseVector {
+  const counter = sharedCounts;
+  countPageTerms(page, segmenter, counter);
   const tf: SparseVector = new Map();
-  for (const [type, weight] of Object.entries(BLOCK_WEIGHTS) as [BlockType, number][]) {
+  for (let i = 0; i < counter.size; i++) tf.set(counter.terms[i]!, counter.counts[i]!);
+  return tf;
+}
+
+/** pageTermFreq's counter (reset by each countPageTerms) */
+const sharedCounts = new TermCounts();
+
+/** The per-block weight pairs of BLOCK_WEIGHTS, made once. */
+const WEIGHTED_BLOCKS = Object.entries(BLOCK_WEIGHTS) as [BlockType, number][];
+
+/** pageTermFreq's counts into `counter` (reset first), in the order the Map would hold them. */
+function countPageTerms(page: ParsedPage, segmenter: Segmenter | undefined, counter: TermCounts): void {
+  counter.reset();
+  let links: LinkWords | undefined;
+  for (const [type, weight] of WEIGHTED_BLOCKS) {
     const text = type === 'title' ? page.blocks.title || page.title : page.blocks[type];
     if (!text) continue;
-    // the blocks the near-duplicate check splits too: one split per page (src/relevance/text/page-words.ts)
-    if (text === page.blocks[type] && SHARED.has(type)) termFreqWithoutStopwords(blockWords(page, type as SharedBlock, segmenter), weight, tf);
-    else termFreq(tokenize(text, { segmenter }), weight, tf);
+    let tokens: readonly string[];
+    if (text === page.blocks[type] && SHARED.has(type)) {
+      // the blocks the near-duplicate check splits too: one split per page
+      // (src/relevance/text/page-words.ts); stop words dropped here
+      tokens = blockWords(page, type as SharedBlock, segmenter);
+      for (let i = 0; i < tokens.length; i++) if (!isStopword(tokens[i]!)) counter.add(tokens[i]!, weight);
+      continue;
+    }
+    if (type === 'anchor' && page.links.length > 0 && (links ??= linkWords(page, segmenter)).anchorBlockIsJoin) {
+      // the anchors' tokens in turn: split once per page, the link scorer
+      // and the near-duplicate check read them too
+      tokens = links.keys;
+    } else {
+      tokens = tokenize(text, { segmenter });
+    }
+    for (let i = 0; i < tokens.length; i++) counter.add(tokens[i]!, weight);
   }
-  return tf;
 }
 
 /** pageTermFreq as PageTermCounts (parallel arrays: cheap to send between threads). */
@@ -256,7 +285,10 @@ export class TopicModel {
       throw new TopicError(`topic "${topic.name}": its terms contain no indexable words (only stop words, punctuation or single letters)`);
     }
     this.#topicTokens = new Set(this.termTokens.flat());
-    for (const t of this.#topicTokens) this.#topicIndex.set(t, this.#topicIndex.size);
+    for (const t of this.#topicTokens) {
+      this.#topicIndex.set(t, this.#topicIndex.size);
+      this.#topicTokenList.push(t);
+    }
     this.#termIds = this.termTokens.map((tokens) => tokens.map((t) => this.#topicIndex.get(t)!));
     this.#small.at = new Int32Array(this.#topicIndex.size).fill(-1);
     // tokens hold letters, digits, marks and inner apostrophes only; escaped
@@ -308,10 +340,21 @@ export class TopicModel {
    * once per fetched page (each call counts a document).
    */
   judge(page: ParsedPage): number {
-    const tf = this.pageTermFreq(page);
-    this.docFreq.addDistinct(tf.keys());
-    return this.similarity(tf);
+    // pageTermFreq, addDistinct and similarity of the counts, on arrays:
+    // no Map per page (the same numbers, test/page-words.test.ts)
+    const pre = (page as { [PAGE_TERM_FREQ]?: PageTermCounts })[PAGE_TERM_FREQ];
+    if (pre !== undefined && pre.segmenter === this.#segmenterName) {
+      this.docFreq.addDistinctTerms(pre.terms, pre.terms.length);
+      return this.#similarityOfCounts(pre.terms, pre.counts, pre.terms.length);
+    }
+    const c = this.#pageCounts;
+    countPageTerms(page, this.#segmenter, c);
+    this.docFreq.addDistinctTerms(c.terms, c.size);
+    return this.#similarityOfCounts(c.terms, c.counts, c.size, c);
   }
+
+  /** judge's term counts of the current page */
+  readonly #pageCounts = new TermCounts();
 
   /**
    * `similarity` of the term counts of a link's anchor tokens (weight 1)
@@ -341,25 +384,80 @@ export class TopicModel {
     return this.#linkSimilarity(s.anchorTokens, na, s.contextTokens, nc, contextWeight);
   }
 
+  /**
+   * linkTextSimilarity(link.anchor, link.context, contextWeight) for a link
+   * of `page`, from the page's anchors split once (page-words.ts
+   * linkWords): a context made of the neighbouring links' anchors is not
+   * split again, and a link whose texts name no topic token costs a few
+   * set lookups. The same number to the last bit (test/page-words.test.ts).
+   */
+  linkSimilarityOnPage(page: ParsedPage, link: PageLink, contextWeight: number): number {
+    const i = linkIndex(page, link);
+    if (i < 0) return this.mayMention(link.anchor) || this.mayMention(link.context) ? this.linkTextSimilarity(link.anchor, link.context, contextWeight) : 0;
+    const { keys, keyStarts } = linkWords(page, this.#segmenter);
+    const s = this.#small;
+    const anchorTokens = s.anchorTokens;
+    const contextTokens = s.contextTokens;
+    let na = 0;
+    for (let j = keyStarts[i]!; j < keyStarts[i + 1]!; j++) anchorTokens[na++] = keys[j]!;
+    const anchorNames = this.mentionsTopic(anchorTokens, na);
+    let nc = 0;
+    const from = contextOfNeighbours(page.links, i);
+    if (from !== 0) {
+      if (from !== 2) for (let j = keyStarts[i - 1]!; j < keyStarts[i]!; j++) contextTokens[nc++] = keys[j]!;
+      if (from !== 1) for (let j = keyStarts[i + 1]!; j < keyStarts[i + 2]!; j++) contextTokens[nc++] = keys[j]!;
+    } else {
+      // the context is its own text: mayMention spares splitting most of them
+      if (!anchorNames && !this.mayMention(link.context)) return 0;
+      nc = tokenizeInto(link.context, contextTokens, this.#segmenter);
+    }
+    if (!anchorNames && !this.mentionsTopic(contextTokens, nc)) return 0;
+    return this.#linkSimilarity(anchorTokens, na, contextTokens, nc, contextWeight);
+  }
+
   /** linkSimilarity of `anchorTokens[0..na)` and `contextTokens[0..nc)`. */
   #linkSimilarity(anchorTokens: readonly string[], anchorCount: number, contextTokens: readonly string[], contextCount: number, contextWeight: number): number {
     if (anchorCount + contextCount > SMALL_TEXT_TOKENS) {
       return this.similarity(termFreq(contextTokens.slice(0, contextCount), contextWeight, termFreq(anchorTokens.slice(0, anchorCount))));
     }
     const s = this.#small;
-    const { terms, counts, topicAt, topicCounts } = s;
+    const { terms, counts } = s;
     // tf = termFreq(anchor) then termFreq(context, contextWeight, tf): terms in order of first occurrence
     let n = countInto(terms, counts, 0, anchorTokens, anchorCount, 1);
     n = countInto(terms, counts, n, contextTokens, contextCount, contextWeight);
+    return this.#similarityOfCounts(terms, counts, n);
+  }
+
+  /**
+   * similarity() of the counts `counts[0..n)` of the distinct `terms[0..n)`
+   * (in the order a Map of them would be iterated), to the last bit,
+   * without a Map.
+   */
+  #similarityOfCounts(terms: readonly string[], counts: ArrayLike<number>, n: number, table?: TermCounts): number {
+    const s = this.#small;
+    const { topicAt, topicCounts } = s;
     // where each topic token is among the terms (one lookup per term, not a
     // scan of the terms per topic token)
     const { at: where, touched } = s;
     let marked = 0;
-    for (let q = 0; q < n; q++) {
-      const ti = this.#topicIndex.get(terms[q]!);
-      if (ti !== undefined) {
-        where[ti] = q;
-        touched[marked++] = ti;
+    if (table !== undefined) {
+      // a page: its counts' own table answers for each topic token (a
+      // topic has far fewer tokens than a page has terms)
+      const tokens = this.#topicTokenList;
+      for (let ti = 0; ti < tokens.length; ti++) {
+        const q = table.indexOf(tokens[ti]!);
+        if (q >= 0) {
+          where[ti] = q;
+          touched[marked++] = ti;
+        }
+      }
+    } else {
+      for (let q = 0; q < n; q++) {
+        const ti = this.#topicIndex.get(terms[q]!);
+        if (ti !== undefined) {
+          where[ti] = q;
+          touched[marked++] = ti;
+        }
       }
     }
     // topicTf: the tokens of every present topic term, counted per term
@@ -434,6 +532,8 @@ export class TopicModel {
     /** ids set in `at` */
     touched: [] as number[],
   };
+  /** topic tokens by id */
+  readonly #topicTokenList: string[] = [];
   /** topic token -> id (its place in #topicTokens) */
   readonly #topicIndex = new Map<string, number>();
   /** termTokens as topic token ids */
@@ -458,7 +558,9 @@ export class TopicModel {
       const x = sublinear(tf.get(t)!);
       profileSq += x * x;
     }
-    for (const t of strongestTerms(tf, PROFILE_TERMS)) {
+    const strong = strongest(tf, PROFILE_TERMS);
+    for (let i = 0; i < strong; i++) {
+      const t = strongTerms[i]!;
       if (topicTf.has(t)) continue;
       const x = sublinear(tf.get(t)!);
       profileSq += x * x;
@@ -505,7 +607,7 @@ function countInto(terms: string[], counts: number[], n: number, tokens: readonl
  * positions: writes them to `out` (with their counts to `outCounts`) and
  * returns how many.
  */
-function strongestInto(counts: readonly number[], n: number, k: number, out: number[], outCounts: number[]): number {
+function strongestInto(counts: ArrayLike<number>, n: number, k: number, out: number[], outCounts: number[]): number {
   let len = 0;
   for (let q = 0; q < n; q++) {
     const c = counts[q]!;
@@ -538,23 +640,45 @@ function hasAll(tf: SparseVector, tokens: readonly string[]): boolean {
  * cut to k, gives) without sorting or copying the whole vector.
  */
 export function strongestTerms(tf: SparseVector, k: number): string[] {
-  const terms: string[] = [];
-  const counts: number[] = [];
-  if (k <= 0) return terms;
-  tf.forEach((n, t) => {
-    let i = terms.length;
-    if (i === k) {
-      if (!(n > counts[k - 1])) return;
-      i = k - 1; // the weakest held term drops out
-    }
-    // shift weaker terms down; equal counts keep their order of arrival
-    while (i > 0 && counts[i - 1] < n) {
-      terms[i] = terms[i - 1];
-      counts[i] = counts[i - 1];
-      i--;
-    }
-    terms[i] = t;
-    counts[i] = n;
-  });
-  return terms;
+  return strongTerms.slice(0, strongest(tf, k));
+}
+
+/**
+ * The strongest terms of the last `strongest` call and their counts, in
+ * arrays reused from call to call (arrays grown per page and a closure per
+ * call were ~2.5 KB of garbage a page).
+ */
+const strongTerms: string[] = [];
+const strongCounts: number[] = [];
+let strongLen = 0;
+let strongK = 0;
+
+/** strongestTerms(tf, k) written to strongTerms[0..) (counts to strongCounts); returns how many. */
+function strongest(tf: SparseVector, k: number): number {
+  strongLen = 0;
+  if (k <= 0) return 0;
+  strongK = k;
+  tf.forEach(visitStrong);
+  return strongLen;
+}
+
+function visitStrong(n: number, t: string): void {
+  const k = strongK;
+  const terms = strongTerms;
+  const counts = strongCounts;
+  let i = strongLen;
+  if (i === k) {
+    if (!(n > counts[k - 1]!)) return;
+    i = k - 1; // the weakest held term drops out
+  } else {
+    strongLen++;
+  }
+  // shift weaker terms down; equal counts keep their order of arrival
+  while (i > 0 && counts[i - 1]! < n) {
+    terms[i] = terms[i - 1]!;
+    counts[i] = counts[i - 1]!;
+    i--;
+  }
+  terms[i] = t;
+  counts[i] = n;
 }

@@ -21,7 +21,7 @@
 import { toItemError } from '../errors.ts';
 import { DEFAULT_MAX_LINKS } from '../parse/page-parser.ts';
 import type { CrawlItem, Outlink, Scorer } from '../types.ts';
-import { canonicalizer, type CanonOptions } from '../urls/canonical.ts';
+import { canonicalizer, isSimpleHttpUrl, type CanonOptions } from '../urls/canonical.ts';
 
 export interface ClassifyOptions {
   scorer: Scorer;
@@ -42,7 +42,10 @@ export async function* classifyStage(source: AsyncIterable<CrawlItem>, opts: Cla
       continue;
     }
     try {
-      Object.assign(item, classify(item, opts, maxOutlinks));
+      const verdict = classify(item, opts, maxOutlinks);
+      item.relevance = verdict.relevance;
+      item.relevant = verdict.relevant;
+      item.outlinks = verdict.outlinks;
     } catch (err) {
       item.error = toItemError(err);
     }
@@ -60,11 +63,14 @@ function classify(item: CrawlItem, { scorer, threshold, canonOptions }: Classify
   const outlinks: Outlink[] = [];
   const status = item.fetch?.status ?? 200;
   if (status >= 200 && status < 300 && !page.nofollow) {
-    const canonicalOf = canonicalizer(canonOptions);
+    // canonical form of each href, remembered per page for hrefs that are
+    // not already canonical (a page repeats hrefs); a page of canonical
+    // hrefs (isSimpleHttpUrl, which canonicalize returns as they are) makes no memo
+    let canonicalOf: ((href: string) => string | null) | undefined;
     for (const link of page.links) {
       if (outlinks.length >= maxOutlinks) break;
       if (link.nofollow) continue;
-      const canonical = canonicalOf(link.url);
+      const canonical = isSimpleHttpUrl(link.url) ? link.url : (canonicalOf ??= canonicalizer(canonOptions))(link.url);
       if (canonical === null) continue;
       const score = scorer.linkScore(link, page, relevance, canonical);
       outlinks.push({ url: link.url, canonical, score: Number.isFinite(score) ? score : 0, anchor: link.anchor, context: link.context });

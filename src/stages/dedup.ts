@@ -29,7 +29,8 @@ import { toItemError } from '../errors.ts';
 import { fingerprintFromHex, fingerprintToHex, simhashTokens, SimHashIndex, type Fingerprint } from '../relevance/simhash.ts';
 import type { Segmenter } from '../relevance/text/segmenter.ts';
 import { tokenize } from '../relevance/text/tokenize.ts';
-import { blockWords, SHARED_BLOCKS } from '../relevance/text/page-words.ts';
+import { TermCounts } from '../relevance/text/vector.ts';
+import { blockWords, cachedLinkWords, SHARED_BLOCKS } from '../relevance/text/page-words.ts';
 import type { CrawlItem, ParsedPage } from '../types.ts';
 
 /** Pages with fewer distinct tokens than this are never near-duplicates. */
@@ -49,44 +50,73 @@ const SEPARATOR = ' \n ';
 
 /** The SimHash of a parsed page's text, or null when it has fewer than `minTokens` distinct tokens. */
 export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_MIN_TOKENS, segmenter?: Segmenter): Fingerprint | null {
-  const anchors: string[] = [];
+  const links = page.links;
   let length = 0;
   for (const b of BLOCKS) length += page.blocks[b].length + SEPARATOR.length;
-  for (const link of page.links) {
+  let anchors = 0;
+  for (const link of links) {
     if (link.block !== 'navigation' && link.anchor !== '') {
-      anchors.push(link.anchor);
+      anchors++;
       length += link.anchor.length + SEPARATOR.length;
     }
   }
   let tokens: string[];
+  let count: number;
   if (length - SEPARATOR.length <= MAX_FINGERPRINT_CHARS) {
     // no word crosses a separator, so the joined text's tokens are the
-    // blocks' tokens in turn: the blocks' split is the one the judge made
-    // (src/relevance/text/page-words.ts)
-    tokens = [];
-    for (const b of BLOCKS) for (const t of blockWords(page, b, segmenter)) tokens.push(t);
-    if (anchors.length > 0) for (const t of tokenize(anchors.join(SEPARATOR), { stopwords: false, segmenter })) tokens.push(t);
+    // blocks' tokens in turn, then the anchors': the blocks' split is the
+    // one the judge made, and so are the anchors' when the link scorer
+    // split them (src/relevance/text/page-words.ts)
+    // collected in an array reused from page to page (simhashTokens reads
+    // it before the next call)
+    tokens = scratchTokens;
+    count = 0;
+    for (const b of BLOCKS) {
+      const words = blockWords(page, b, segmenter);
+      for (let i = 0; i < words.length; i++) tokens[count++] = words[i]!;
+    }
+    const split = anchors > 0 ? cachedLinkWords(page, segmenter) : undefined;
+    if (split !== undefined) {
+      const { words, starts } = split;
+      for (let i = 0; i < links.length; i++) {
+        const link = links[i]!;
+        if (link.block === 'navigation') continue;
+        for (let j = starts[i]!; j < starts[i + 1]!; j++) tokens[count++] = words[j]!;
+      }
+    } else if (anchors > 0) {
+      const parts: string[] = [];
+      for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
+      for (const t of tokenize(parts.join(SEPARATOR), { stopwords: false, segmenter })) tokens[count++] = t;
+    }
   } else {
     const parts: string[] = BLOCKS.map((b) => page.blocks[b]);
-    for (const a of anchors) parts.push(a);
+    for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
     tokens = tokenize(parts.join(SEPARATOR).slice(0, MAX_FINGERPRINT_CHARS), { stopwords: false, segmenter });
+    count = tokens.length;
   }
   // distinct words: a page that repeats a few words (a template around an
   // id) carries too little text to be called anyone's duplicate
-  if (tokens.length < minTokens || !atLeastDistinct(tokens, minTokens)) return null;
-  return simhashTokens(tokens);
+  if (count < minTokens || !atLeastDistinct(tokens, count, minTokens)) return null;
+  return simhashTokens(tokens, 1, count);
 }
 
-/** Whether `tokens` hold at least `k` distinct words (`new Set(tokens).size >= k`), counting only until `k`. */
-function atLeastDistinct(tokens: readonly string[], k: number): boolean {
+/** pageFingerprint's tokens (entries past the page's count are stale) */
+const scratchTokens: string[] = [];
+
+/** Whether the first `n` of `tokens` hold at least `k` distinct words (`new Set(tokens).size >= k`), counting only until `k`. */
+function atLeastDistinct(tokens: readonly string[], n: number, k: number): boolean {
   if (k <= 0) return true;
-  const seen = new Set<string>();
-  for (const t of tokens) {
-    seen.add(t);
+  // a counter reused from page to page instead of a Set per page
+  const seen = distinct;
+  seen.reset();
+  for (let i = 0; i < n; i++) {
+    seen.add(tokens[i]!, 1);
     if (seen.size >= k) return true;
   }
   return false;
 }
+
+const distinct = new TermCounts();
 
 export interface NearDuplicatesOptions {
   /** Hamming distance that makes a near-duplicate (1..10) */
@@ -147,6 +177,16 @@ export class NearDuplicates {
    * is not a duplicate joins the index.
    */
   async check(item: CrawlItem): Promise<void> {
+    const pending = this.checkNow(item);
+    if (pending !== undefined) await pending;
+  }
+
+  /**
+   * check(), settled at once unless an earlier near-duplicate's URL must
+   * be read from the store: then the promise of that (the stage awaits
+   * only then, not once per page).
+   */
+  checkNow(item: CrawlItem): Promise<void> | undefined {
     const status = item.fetch?.status ?? 0;
     if (item.error !== undefined || item.page === undefined || status < 200 || status >= 300) return;
     const t0 = performance.now();
@@ -158,12 +198,22 @@ export class NearDuplicates {
     item.simhash = fingerprintToHex(fp);
     const match = this.index.nearest(fp);
     if (match !== null) {
-      const url = this.pending.get(match.id) ?? (match.ref > 0 ? await this.urlOfCommit(match.ref) : null);
-      if (url !== null && url !== item.entry.url && url !== item.fetch?.finalUrl) {
-        item.duplicateOf = url;
-        this.found++;
+      const url = this.pending.get(match.id);
+      if (url !== undefined) {
+        this.#settle(item, fp, url);
         return;
       }
+      if (match.ref > 0) return this.urlOfCommit(match.ref).then((read) => this.#settle(item, fp, read));
+    }
+    this.#settle(item, fp, null);
+  }
+
+  /** The end of check(): a duplicate of the page at `url` (unless that is the page itself), else indexed. */
+  #settle(item: CrawlItem, fp: Fingerprint, url: string | null): void {
+    if (url !== null && url !== item.entry.url && url !== item.fetch?.finalUrl) {
+      item.duplicateOf = url;
+      this.found++;
+      return;
     }
     const id = this.index.add(fp, 0);
     this.pending.set(id, item.entry.url);
@@ -187,7 +237,8 @@ export class NearDuplicates {
 export async function* dedupStage(source: AsyncIterable<CrawlItem>, opts: { dedup: NearDuplicates }): AsyncGenerator<CrawlItem> {
   for await (const item of source) {
     try {
-      await opts.dedup.check(item);
+      const pending = opts.dedup.checkNow(item);
+      if (pending !== undefined) await pending;
     } catch (err) {
       item.error = toItemError(err);
     }

@@ -7,7 +7,7 @@
  * (PageLink.context, each token weighted 0.5). Scores lie in [0, 2].
  */
 import type { TopicModel } from '../topic.ts';
-import type { PageLink, Scorer } from '../../types.ts';
+import type { PageLink, ParsedPage, Scorer } from '../../types.ts';
 import type { ScorerContext } from './context.ts';
 
 /** Weight of a link-context token relative to an anchor token. */
@@ -21,16 +21,20 @@ export function anchorSimilarity(topic: TopicModel, anchor: string, context: str
   return topic.linkTextSimilarity(anchor, context, CONTEXT_WEIGHT);
 }
 
-/** Score(P, i) = Sim(P) + Sim(anchor_i). */
-export function bestFirstScore(ctx: ScorerContext, link: PageLink, pageRelevance: number): number {
-  const page = Number.isFinite(pageRelevance) ? Math.max(0, pageRelevance) : 0;
-  return page + anchorSimilarity(ctx.topic, link.anchor, link.context);
+/**
+ * Score(P, i) = Sim(P) + Sim(anchor_i). Given the page the link is on, the
+ * anchor texts are split once per page (TopicModel.linkSimilarityOnPage:
+ * the same number).
+ */
+export function bestFirstScore(ctx: ScorerContext, link: PageLink, pageRelevance: number, page?: ParsedPage): number {
+  const sim = Number.isFinite(pageRelevance) ? Math.max(0, pageRelevance) : 0;
+  return sim + (page === undefined ? anchorSimilarity(ctx.topic, link.anchor, link.context) : ctx.topic.linkSimilarityOnPage(page, link, CONTEXT_WEIGHT));
 }
 
 export function createBestFirstScorer(ctx: ScorerContext): Scorer {
   return {
     name: 'best-first',
     pageRelevance: (page) => ctx.judge(page),
-    linkScore: (link, _page, pageRelevance) => bestFirstScore(ctx, link, pageRelevance),
+    linkScore: (link, page, pageRelevance) => bestFirstScore(ctx, link, pageRelevance, page),
   };
 }

@@ -43,15 +43,25 @@ export function isStopword(token: string): boolean {
 
 /** Length of the longest ASCII stop word. */
 let maxAsciiStop = 0;
-/** The ASCII stop words by spanHash: an ASCII token is looked up without being cut out of its text. */
-const ASCII_STOP_BY_HASH = new Map<number, string[]>();
+/**
+ * The ASCII stop words in an open-addressing table keyed by spanHash: an
+ * ASCII token is looked up without being cut out of its text. A table of
+ * small integers, not a Map keyed by the hash: half of all 32-bit hashes
+ * do not fit a small integer, and a Map boxed each of those in a new
+ * heap number for every token of every page.
+ */
+const ASCII_STOP_WORDS: string[] = [];
+const STOP_BITS = 11;
+/** word index + 1 per slot, 0 = empty */
+const STOP_TABLE = new Int32Array(1 << STOP_BITS);
+const stopSlot = (h: number): number => (Math.imul(h, 0x9e3779b1) >>> (32 - STOP_BITS));
 for (const w of STOPWORDS) {
   if (!/^[\x00-\x7f]*$/.test(w)) continue;
   maxAsciiStop = Math.max(maxAsciiStop, w.length);
-  const h = spanHash(w, 0, w.length);
-  const list = ASCII_STOP_BY_HASH.get(h);
-  if (list === undefined) ASCII_STOP_BY_HASH.set(h, [w]);
-  else list.push(w);
+  ASCII_STOP_WORDS.push(w);
+  let slot = stopSlot(spanHash(w, 0, w.length));
+  while (STOP_TABLE[slot] !== 0) slot = (slot + 1) & ((1 << STOP_BITS) - 1);
+  STOP_TABLE[slot] = ASCII_STOP_WORDS.length;
 }
 
 function spanHash(text: string, start: number, end: number): number {
@@ -68,12 +78,33 @@ function spanHash(text: string, start: number, end: number): number {
 export function isAsciiStopwordSpan(text: string, start: number, end: number): boolean {
   const n = end - start;
   if (n > maxAsciiStop || n <= 0) return false;
-  const candidates = ASCII_STOP_BY_HASH.get(spanHash(text, start, end));
-  if (candidates === undefined) return false;
-  outer: for (const w of candidates) {
+  let slot = stopSlot(spanHash(text, start, end));
+  for (let k = STOP_TABLE[slot]!; k !== 0; slot = (slot + 1) & ((1 << STOP_BITS) - 1), k = STOP_TABLE[slot]!) {
+    const w = ASCII_STOP_WORDS[k - 1]!;
     if (w.length !== n) continue;
-    for (let i = 0; i < n; i++) if (w.charCodeAt(i) !== text.charCodeAt(start + i)) continue outer;
-    return true;
+    let i = 0;
+    while (i < n && w.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+    if (i === n) return true;
+  }
+  return false;
+}
+
+/**
+ * isStopword(text.slice(start, end).toLowerCase()) for a span of ASCII
+ * letters, digits and apostrophes (which `| 0x20` lower-cases), given `h`,
+ * spanHash of the lower-cased span: the tokenizer's question, asked
+ * without lower-casing the text or cutting the span out.
+ */
+export function isFoldedAsciiStopword(text: string, start: number, end: number, h: number): boolean {
+  const n = end - start;
+  if (n > maxAsciiStop || n <= 0) return false;
+  let slot = stopSlot(h);
+  for (let k = STOP_TABLE[slot]!; k !== 0; slot = (slot + 1) & ((1 << STOP_BITS) - 1), k = STOP_TABLE[slot]!) {
+    const w = ASCII_STOP_WORDS[k - 1]!;
+    if (w.length !== n) continue;
+    let i = 0;
+    while (i < n && w.charCodeAt(i) === (text.charCodeAt(start + i) | 0x20)) i++;
+    if (i === n) return true;
   }
   return false;
 }

@@ -16,7 +16,7 @@
  * Input length is the caller's to bound (page blocks are capped by the parser).
  */
 import { getSegmenter, type Segmenter } from './segmenter.ts';
-import { isAsciiStopwordSpan, isStopword } from './stopwords.ts';
+import { isFoldedAsciiStopword, isStopword } from './stopwords.ts';
 
 export interface TokenizeOptions {
   /** Han segmenter; default getSegmenter() (node-rs jieba, loaded on first Han text) */
@@ -47,12 +47,25 @@ export function isAscii(text: string): boolean {
  */
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
   if (isAscii(text)) {
-    const out: string[] = [];
-    tokenizeAscii(text.toLowerCase(), opts.stopwords ?? true, out);
-    return out;
+    if (text.length > SCRATCH_TEXT_MAX) {
+      const out: string[] = [];
+      tokenizeAscii(text, opts.stopwords ?? true, out, 0);
+      return out;
+    }
+    // into a reused array, then copied out at its size: an array grown
+    // token by token left one to two times its size as garbage
+    return scratch.slice(0, tokenizeAscii(text, opts.stopwords ?? true, scratch, 0));
   }
   return tokenizeGeneral(text, opts);
 }
+
+/**
+ * tokenize's array for ASCII texts of at most SCRATCH_TEXT_MAX characters
+ * (a bound on what stale entries can keep alive: a token longer than
+ * INTERN_MAX is a slice of its text).
+ */
+const scratch: string[] = [];
+const SCRATCH_TEXT_MAX = 4096;
 
 /**
  * tokenize(text, { segmenter }) with stop words dropped, written to
@@ -61,10 +74,19 @@ export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
  * is allocated for ASCII text.
  */
 export function tokenizeInto(text: string, out: string[], segmenter?: Segmenter): number {
-  if (isAscii(text)) return tokenizeAscii(text.toLowerCase(), true, out);
-  const tokens = tokenizeGeneral(text, { segmenter });
-  for (let i = 0; i < tokens.length; i++) out[i] = tokens[i]!;
-  return tokens.length;
+  return tokenizeAppend(text, out, 0, true, segmenter);
+}
+
+/**
+ * tokenize(text, { stopwords: dropStopwords, segmenter }) written to
+ * `out[at..)`; returns the index after the last token written. For
+ * callers that collect the tokens of many short texts in one array.
+ */
+export function tokenizeAppend(text: string, out: string[], at: number, dropStopwords: boolean, segmenter?: Segmenter): number {
+  if (isAscii(text)) return tokenizeAscii(text, dropStopwords, out, at);
+  const tokens = tokenizeGeneral(text, { segmenter, stopwords: dropStopwords });
+  for (let i = 0; i < tokens.length; i++) out[at + i] = tokens[i]!;
+  return at + tokens.length;
 }
 
 /** The general path: any script. Exported for the equivalence test only. */
@@ -101,9 +123,10 @@ export function tokenizeGeneral(text: string, opts: TokenizeOptions = {}): strin
   return out;
 }
 
-/** a-z or 0-9 (the text is lower-cased ASCII) */
+/** a-z, A-Z or 0-9 */
 function isWordChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+  const l = c | 0x20;
+  return (l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39);
 }
 
 function allDigits(text: string, start: number, end: number): boolean {
@@ -125,32 +148,36 @@ const INTERN_MASK = 4095;
  */
 const interned: string[] = new Array<string>(INTERN_MASK + 1).fill('');
 
-/** text.slice(start, end), from the intern table when the same characters were cut before. */
-function cut(text: string, start: number, end: number): string {
+/**
+ * text.slice(start, end) lower-cased, from the intern table when the same
+ * characters were cut before; `h` is spanHash of the lower-cased span
+ * (stopwords.ts), `upper` whether the span holds a capital. The span
+ * holds letters, digits and apostrophes only, which `| 0x20` lower-cases.
+ */
+function cut(text: string, start: number, end: number, h: number, upper: boolean): string {
   const length = end - start;
-  if (length > INTERN_MAX) return text.slice(start, end);
-  let h = length;
-  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  if (length > INTERN_MAX) return upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
   const slot = (h ^ (h >>> 13)) & INTERN_MASK;
   const old = interned[slot]!;
   if (old.length === length) {
     let i = 0;
-    while (i < length && old.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+    while (i < length && old.charCodeAt(i) === (text.charCodeAt(start + i) | 0x20)) i++;
     if (i === length) return old;
   }
-  const token = text.slice(start, end);
+  const token = upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
   interned[slot] = token;
   return token;
 }
 
 /**
- * WORD_RUN over lower-case ASCII by hand: runs of [a-z0-9] joined by single
- * apostrophes that have a word character on both sides; a trailing 's
- * removed; then the same filters as keep() (no Han in ASCII). Writes the
- * tokens to `out` from index 0; returns how many.
+ * WORD_RUN over ASCII by hand, lower-casing as it goes (no lower-cased copy
+ * of the text): runs of [a-zA-Z0-9] joined by single apostrophes that have
+ * a word character on both sides; a trailing 's (or 'S) removed; then the
+ * same filters as keep() (no Han in ASCII). Writes the tokens to `out` from
+ * index `at`; returns the index after the last one.
  */
-function tokenizeAscii(text: string, dropStop: boolean, out: string[]): number {
-  let count = 0;
+function tokenizeAscii(text: string, dropStop: boolean, out: string[], at = 0): number {
+  let count = at;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -165,11 +192,19 @@ function tokenizeAscii(text: string, dropStop: boolean, out: string[]): number {
       else break;
     }
     let end = i;
-    if (end - start >= 2 && text.charCodeAt(end - 1) === 0x73 && text.charCodeAt(end - 2) === APOSTROPHE) end -= 2;
+    if (end - start >= 2 && (text.charCodeAt(end - 1) | 0x20) === 0x73 && text.charCodeAt(end - 2) === APOSTROPHE) end -= 2;
     const length = end - start;
     if (length < 2 || (length > 4 && allDigits(text, start, end))) continue;
-    if (dropStop && isAsciiStopwordSpan(text, start, end)) continue;
-    out[count++] = cut(text, start, end);
+    // one hash of the lower-cased span for the stop-word and intern tables
+    let h = length;
+    let upper = false;
+    for (let j = start; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c <= 0x5a && c >= 0x41) upper = true;
+      h = (Math.imul(h, 31) + (c | 0x20)) | 0;
+    }
+    if (dropStop && isFoldedAsciiStopword(text, start, end, h)) continue;
+    out[count++] = cut(text, start, end, h, upper);
   }
   return count;
 }

@@ -17,6 +17,97 @@ export function termFreq(tokens: Iterable<string>, weight = 1, into: SparseVecto
 }
 
 /**
+ * Weighted term counts in order of first occurrence, like termFreq's Map,
+ * in arrays reused from text to text (`reset` between): `terms[0..size)`
+ * and `counts[0..size)`. For the judge's every page: a Map per page, grown
+ * entry by entry, was the largest allocation of the classify stage. Terms
+ * are found by an open-addressing table of their own hash; the table is
+ * emptied by an epoch, not cleared. Strings of the last texts stay
+ * referenced until overwritten.
+ */
+export class TermCounts {
+  readonly terms: string[] = [];
+  readonly counts: number[] = [];
+  size = 0;
+  #keys: string[] = [];
+  #at = new Int32Array(1024);
+  #stamp = new Int32Array(1024);
+  #mask = 1023;
+  #epoch = 1;
+
+  /** Empty again. */
+  reset(): void {
+    this.size = 0;
+    if (++this.#epoch === 0x3fffffff) {
+      this.#stamp.fill(0);
+      this.#epoch = 1;
+    }
+  }
+
+  /** counts[term] += weight (a new term is appended with 0 + weight). */
+  add(term: string, weight: number): void {
+    const stamp = this.#stamp;
+    const epoch = this.#epoch;
+    let h = termHash(term) & this.#mask;
+    for (;;) {
+      if (stamp[h] !== epoch) {
+        const n = this.size++;
+        stamp[h] = epoch;
+        this.#keys[h] = term;
+        this.#at[h] = n;
+        this.terms[n] = term;
+        this.counts[n] = 0 + weight;
+        if (2 * this.size > this.#mask) this.#grow();
+        return;
+      }
+      if (this.#keys[h] === term) {
+        const at = this.#at[h]!;
+        this.counts[at] = this.counts[at]! + weight;
+        return;
+      }
+      h = (h + 1) & this.#mask;
+    }
+  }
+
+  /** The position of `term` among terms[0..size), or -1. */
+  indexOf(term: string): number {
+    const stamp = this.#stamp;
+    const epoch = this.#epoch;
+    let h = termHash(term) & this.#mask;
+    for (;;) {
+      if (stamp[h] !== epoch) return -1;
+      if (this.#keys[h] === term) return this.#at[h]!;
+      h = (h + 1) & this.#mask;
+    }
+  }
+
+  /** A table twice as large, holding the terms counted so far. */
+  #grow(): void {
+    const cap = 2 * (this.#mask + 1);
+    this.#mask = cap - 1;
+    this.#keys = new Array<string>(cap);
+    this.#at = new Int32Array(cap);
+    this.#stamp = new Int32Array(cap);
+    this.#epoch = 1;
+    for (let n = 0; n < this.size; n++) {
+      let h = termHash(this.terms[n]!) & this.#mask;
+      while (this.#stamp[h] === 1) h = (h + 1) & this.#mask;
+      this.#stamp[h] = 1;
+      this.#keys[h] = this.terms[n]!;
+      this.#at[h] = n;
+    }
+  }
+}
+
+/** FNV-1a of a string's code units, finalised. */
+function termHash(t: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) >>> 0 ^ (h >>> 12);
+}
+
+/**
  * Sublinear term frequency: 1 + ln(tf) for tf >= 1, and tf itself below 1
  * (weighted counts can be fractional), so the curve is continuous,
  * increasing and never negative.
@@ -89,6 +180,17 @@ export class DocFreq {
     this.#docs++;
     for (const t of terms) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
     if (this.#df.size > this.capacity) this.#evict(Math.floor(this.capacity * 0.9));
+  }
+
+  /** addDistinct of `terms[0..n)` (distinct), without an iterator. */
+  addDistinctTerms(terms: readonly string[], n: number): void {
+    this.#docs++;
+    const df = this.#df;
+    for (let i = 0; i < n; i++) {
+      const t = terms[i]!;
+      df.set(t, (df.get(t) ?? 0) + 1);
+    }
+    if (df.size > this.capacity) this.#evict(Math.floor(this.capacity * 0.9));
   }
 
   /** Documents that contained `term` (0 if unseen or evicted). */
