@@ -224,6 +224,13 @@ for (const repo of repos) for (const entry of entries) for (const c of cases) fo
 /** start-up CPU s per checkout and entry: `--version`, and a 1-page crawl (with its peak RSS) */
 const startup = new Map<string, { version: number[]; one: number[]; oneRss: number[] }>();
 for (const repo of repos) for (const entry of entries) startup.set(`${repo}\0${entry}`, { version: [], one: [], oneRss: [] });
+/**
+ * Each crawl's store: a directory that does not exist yet, removed by this
+ * process after the crawl. (One store reused with `--fresh` made each crawl
+ * open and delete the one before it, ~0.3 s of CPU after a 6,000-page crawl,
+ * charged to the next crawl: to the shorter length after the longer one.)
+ */
+const store = path.join(tmp, 'store');
 try {
   for (let r = 0; r < runs; r++) for (const c of cases) for (const [ri, repo] of repos.entries()) for (const entry of entries) {
     const bin = binNodeSetup(repo);
@@ -231,7 +238,7 @@ try {
     const crawl = (start: string[], len: number, delay: number, extra: string[]): string[] => [
       process.execPath, ...bin.flags, ...extra, focuscrawl, 'crawl', ...start,
       '--strategy', strategy, ...(strategy === 'bfs' ? [] : ['--topic', topicFile]),
-      '--proxy', proxy.url, '--store', path.join(tmp, 'store'), '--fresh', '--max-pages', String(len),
+      '--proxy', proxy.url, '--store', store, '--fresh', '--max-pages', String(len),
       '--concurrency', String(concurrency), '--per-host', '1', '--delay-ms', String(delay),
       '--stats-interval', '0', '--log-format', 'json',
     ];
@@ -243,6 +250,7 @@ try {
       const one = await measure(crawl(seeds.flatMap((x) => ['--seed', x]), 1, 0, []), path.join(tmp, 'time'), `${tag}1-page`, {
         timeoutMs: 60_000, env: bin.env, echo: (line) => !line.startsWith('{"type":"summary"'),
       });
+      await rm(store, { recursive: true, force: true });
       s.version.push(v.cpu);
       s.one.push(one.cpu);
       s.oneRss.push(one.rssMb);
@@ -260,6 +268,7 @@ try {
         env: bin.env,
         echo: (line) => !line.startsWith('{"type":"summary"') && !line.startsWith('gc-count: '),
       });
+      await rm(store, { recursive: true, force: true });
       const counted = /^gc-count: (.*)$/m.exec(m.stderr);
       const gcs = counted === null ? { minor: NaN, major: NaN } : (JSON.parse(counted[1]) as { minor: number; major: number });
       const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, entries: entriesAdded(m.stderr), minor: gcs.minor, major: gcs.major };
@@ -350,7 +359,7 @@ const section = [
   `| ${tableHead}--delay-ms | ${lengths.length > 1 ? '--pages | ' : ''}HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | wall s | peak RSS MB | robots.txt requests | CPU ms per request | frontier entries added | CPU ms per unit of work |${values.gc ? ' scavenges per 1,000 HTML pages | mark-compacts per 1,000 |' : ''}`,
   `|${tableRule}---|${lengths.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|' : ''}`,
   ...rows,
-  '',
+  ...(delays.length > 1 ? [''] : []),
   ...repos.flatMap((repo) => entries.flatMap((entry) => cases.flatMap((c) => lengths.flatMap((len) => delays.slice(1).map((d) => {
     const k = (dd: number): string => key(repo, entry, c, dd, len);
     const what = [...(repos.length > 1 ? [checkout(repo)] : []), ...(entries.length > 1 ? [entry] : []), ...(lengths.length > 1 ? [`${fmt(len)} pages`] : [])];
