@@ -15,6 +15,6 @@ export function createBestNFirstScorer(ctx: ScorerContext): Scorer {
   return {
     name: 'best-n-first',
     pageRelevance: (page) => ctx.judge(page),
-    linkScore: (link, _page, pageRelevance) => bestFirstScore(ctx, link, pageRelevance),
+    linkScore: (link, page, pageRelevance) => bestFirstScore(ctx, link, pageRelevance, page),
   };
 }

@@ -115,7 +115,7 @@ export function createOnlineScorer(ctx: ScorerContext): Scorer {
     pageRelevance: (page) => ctx.judge(page),
     linkScore: (link: PageLink, page, pageRelevance) =>
       ctx.model === null && classifier === null
-        ? bestFirstScore(ctx, link, pageRelevance) / 2
+        ? bestFirstScore(ctx, link, pageRelevance, page) / 2
         : score(link.anchor, link.context, link.url, { url: page.base, title: page.title, relevant: pageRelevance >= relevantAt }, pageRelevance),
     observe(item: CrawlItem): void {
       if (item.page !== undefined) {
