@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/politeness-cpu.ts [--pages 6000 | --pages A,B] [--concurrency 64]
  *     [--delays 0,1000] [--runs 3] [--strategy bfs] [--repo DIR ...] [--entry src|dist|src,dist]
- *     [--cpu-prof DIR] [--gc] [--list H[,H...] [--list-order grouped|interleaved]]
+ *     [--cpu-prof DIR] [--gc] [--threads] [--node-flags=FLAGS ...] [--list H[,H...] [--list-order grouped|interleaved]]
  *
  * The synthetic web (fixtures/serve-synthetic.ts, 1,000,000 pages on 10,000
  * hosts, no latency) is served by a proxy in this process (not measured:
@@ -31,6 +31,12 @@
  * counts each crawl's garbage collections (bench/lib/gc-count.mjs, a
  * preload) and reports scavenges and mark-compacts per 1,000 HTML pages:
  * counts, unlike CPU seconds, do not move with the machine's load.
+ * `--threads` reports each crawl's CPU by thread (bench/lib/thread-cpu.mjs,
+ * a preload): the main thread, V8's worker threads (background GC and
+ * TurboFan), libuv's pool and the rest (LevelDB's compaction thread).
+ * `--node-flags=FLAGS` (repeatable; the `=` form, as FLAGS start with `--`) adds a variant of every checkout run
+ * with FLAGS after its bin's own node flags (e.g. `--single-threaded-gc`);
+ * variants alternate like checkouts, and the bin's flags alone come first.
  *
  * `--entry` (bench/lib/entry.ts): `src` (the default) runs each checkout's
  * bin/focuscrawl as in a git checkout, the TypeScript sources through tsx;
@@ -88,6 +94,8 @@ const { values } = parseArgs({
     gc: { type: 'boolean', default: false },
     list: { type: 'string' },
     'list-order': { type: 'string', default: 'grouped' },
+    threads: { type: 'boolean', default: false },
+    'node-flags': { type: 'string', multiple: true },
   },
   strict: true,
   allowPositionals: false,
@@ -103,7 +111,14 @@ const concurrency = int('concurrency', values.concurrency!);
 const runs = int('runs', values.runs!);
 const delays = values.delays!.split(',').map((d) => int('delays', d));
 const strategy = values.strategy!;
-const repos = values.repo!.map((r) => path.resolve(r));
+/**
+ * What is measured: each checkout, and each with each `--node-flags`
+ * variant: `DIR` or `DIR\u0001FLAGS` (dirOf, flagsOf; named by checkout()).
+ */
+const variants = ['', ...(values['node-flags'] ?? [])];
+const repos = values.repo!.flatMap((r) => variants.map((v) => (v === '' ? path.resolve(r) : `${path.resolve(r)}\u0001${v}`)));
+const dirOf = (t: string): string => t.split('\u0001')[0];
+const flagsOf = (t: string): string[] => (t.split('\u0001')[1] ?? '').split(/\s+/).filter(Boolean);
 /** host counts of the same-crawl control; empty: the open crawl */
 const lists = values.list === undefined ? [] : values.list.split(',').map((h) => int('list', h));
 const listOrder = values['list-order']!;
@@ -129,6 +144,8 @@ interface Run {
   /** garbage collections (with --gc): scavenges, mark-compacts */
   minor: number;
   major: number;
+  /** CPU s by thread (with --threads): main, V8 workers, libuv pool, the rest */
+  th: { main: number; v8: number; libuv: number; other: number };
 }
 
 /** Frontier entries added, from the summary line (`--log-format json`) on a crawl's stderr: its final frontier plus its records. */
@@ -208,13 +225,13 @@ for (const len of lengths) for (const h of lists) {
 const bins = new Map<string, string>();
 for (const [ri, repo] of repos.entries()) for (const entry of entries) {
   if (entry === 'src') {
-    bins.set(`${repo}\0${entry}`, path.join(repo, 'bin/focuscrawl'));
+    bins.set(`${repo}\0${entry}`, path.join(dirOf(repo), 'bin/focuscrawl'));
     continue;
   }
-  process.stderr.write(`politeness-cpu: ${repo}: dist/ ... `);
-  const built = ensureDist(repo);
+  process.stderr.write(`politeness-cpu: ${dirOf(repo)}: dist/ ... `);
+  const built = ensureDist(dirOf(repo));
   process.stderr.write(built === undefined ? 'current\n' : `built (${built})\n`);
-  bins.set(`${repo}\0${entry}`, installedBin(repo, path.join(tmp, `package${ri + 1}`)));
+  bins.set(`${repo}\0${entry}`, installedBin(dirOf(repo), path.join(tmp, `package${ri + 1}`)));
 }
 const loadBefore = os.loadavg()[0];
 /** results per checkout, entry, case, delay and length */
@@ -233,7 +250,8 @@ for (const repo of repos) for (const entry of entries) startup.set(`${repo}\0${e
 const store = path.join(tmp, 'store');
 try {
   for (let r = 0; r < runs; r++) for (const c of cases) for (const [ri, repo] of repos.entries()) for (const entry of entries) {
-    const bin = binNodeSetup(repo);
+    const setup = binNodeSetup(dirOf(repo));
+    const bin = { env: setup.env, flags: [...setup.flags, ...flagsOf(repo)] };
     const focuscrawl = bins.get(`${repo}\0${entry}`)!;
     const crawl = (start: string[], len: number, delay: number, extra: string[]): string[] => [
       process.execPath, ...bin.flags, ...extra, focuscrawl, 'crawl', ...start,
@@ -254,11 +272,11 @@ try {
       s.version.push(v.cpu);
       s.one.push(one.cpu);
       s.oneRss.push(one.rssMb);
-      process.stderr.write(`politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}entry ${entry}: start-up ${fmt(v.cpu, 2)} CPU s (--version), ${fmt(one.cpu, 2)} (1-page crawl)\n`);
+      process.stderr.write(`politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${checkout(repo)}, ` : ''}entry ${entry}: start-up ${fmt(v.cpu, 2)} CPU s (--version), ${fmt(one.cpu, 2)} (1-page crawl)\n`);
     }
     for (const delay of delays) for (const len of lengths) {
       const name = `${tag}${c === 0 ? '' : `list${c}-`}delay${delay}-${lengths.length > 1 ? `pages${len}-` : ''}run${r + 1}`;
-      const gc = values.gc ? ['--import', path.join(REPO, 'bench/lib/gc-count.mjs')] : [];
+      const gc = [...(values.gc ? ['--import', path.join(REPO, 'bench/lib/gc-count.mjs')] : []), ...(values.threads ? ['--import', path.join(REPO, 'bench/lib/thread-cpu.mjs')] : [])];
       const prof = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`, `--cpu-prof-name=${name}.cpuprofile`];
       const start = c === 0 ? seeds.flatMap((s) => ['--seed', s]) : ['--seeds', listFiles.get(`${len}\0${c}`)!, '--max-depth', '0'];
       asked.requests = 0;
@@ -266,18 +284,21 @@ try {
       const m = await measure(crawl(start, len, delay, [...gc, ...prof]), path.join(tmp, 'time'), `${entries.length > 1 ? `${entry}, ` : ''}${c === 0 ? '' : `list ${c}, `}delay ${delay}`, {
         timeoutMs: 300_000,
         env: bin.env,
-        echo: (line) => !line.startsWith('{"type":"summary"') && !line.startsWith('gc-count: '),
+        echo: (line) => !line.startsWith('{"type":"summary"') && !line.startsWith('gc-count: ') && !line.startsWith('thread-cpu: '),
       });
       await rm(store, { recursive: true, force: true });
       const counted = /^gc-count: (.*)$/m.exec(m.stderr);
       const gcs = counted === null ? { minor: NaN, major: NaN } : (JSON.parse(counted[1]) as { minor: number; major: number });
-      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, entries: entriesAdded(m.stderr), minor: gcs.minor, major: gcs.major };
+      const threaded = /^thread-cpu: (.*)$/m.exec(m.stderr);
+      const th = threaded === null ? { main: NaN, v8: NaN, libuv: NaN, other: NaN } : (JSON.parse(threaded[1]) as Run['th']);
+      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, entries: entriesAdded(m.stderr), minor: gcs.minor, major: gcs.major, th };
       results.get(key(repo, entry, c, delay, len))!.push(run);
       process.stderr.write(
-        `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${repo}, ` : ''}${entries.length > 1 ? `entry ${entry}, ` : ''}${c === 0 ? '' : `list of ${c} hosts, `}delay ${delay} ms${lengths.length > 1 ? `, ${len} pages` : ''}: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
+        `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${checkout(repo)}, ` : ''}${entries.length > 1 ? `entry ${entry}, ` : ''}${c === 0 ? '' : `list of ${c} hosts, `}delay ${delay} ms${lengths.length > 1 ? `, ${len} pages` : ''}: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
           `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall, ` +
           `${run.robots} robots.txt of ${run.requests} requests, ${run.entries} frontier entries` +
-          (values.gc ? `, ${fmt((run.minor / run.html) * 1000)} scavenges and ${fmt((run.major / run.html) * 1000, 1)} mark-compacts per 1,000 HTML pages` : '') + '\n',
+          (values.gc ? `, ${fmt((run.minor / run.html) * 1000)} scavenges and ${fmt((run.major / run.html) * 1000, 1)} mark-compacts per 1,000 HTML pages` : '') +
+          (values.threads ? `, CPU s by thread: main ${fmt(th.main, 2)}, V8 workers ${fmt(th.v8, 2)}, libuv ${fmt(th.libuv, 2)}, other ${fmt(th.other, 2)}` : '') + '\n',
       );
     }
   }
@@ -310,7 +331,8 @@ for (const repo of repos) for (const entry of entries) for (const c of cases) fo
   rows.push(`| ${lead(repo, entry, c)}${delay} | ${lengths.length > 1 ? `${fmt(len)} | ` : ''}${med((x) => x.html)} | ${med((x) => x.hosts)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
     `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.wall)), 1)} | ${cell(spread(rs.map((x) => x.rss)))} | ` +
     `${med((x) => x.robots)} | ${cell(spread(rs.map((x) => (x.cpu / x.requests) * 1000)), 2)} | ${med((x) => x.entries)} | ${cell(spread(rs.map(unitMs)), 3)} |` +
-    (values.gc ? ` ${cell(spread(rs.map((x) => (x.minor / x.html) * 1000)))} | ${cell(spread(rs.map((x) => (x.major / x.html) * 1000)), 1)} |` : ''));
+    (values.gc ? ` ${cell(spread(rs.map((x) => (x.minor / x.html) * 1000)))} | ${cell(spread(rs.map((x) => (x.major / x.html) * 1000)), 1)} |` : '') +
+    (values.threads ? ` ${(['main', 'v8', 'libuv', 'other'] as const).map((t) => `${cell(spread(rs.map((x) => (x.th[t] / x.html) * 1000)), 2)} (${fmt(spread(rs.map((x) => (x.th[t] / x.cpu) * 100)).median)}%)`).join(' | ')} |` : ''));
 }
 /** the cost at the margin between the two lengths, per checkout, entry, case and delay: each run's pair, then medians */
 const margins: string[] = [];
@@ -348,7 +370,7 @@ const entryNames: Record<Entry, string> = {
   dist: 'dist (the compiled dist/ as an installed package runs it: plain node, no tsx)',
 };
 const section = [
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${repos.map((r) => (r === REPO ? codeVersion() : `in ${r}`)).join(', ')}; ` +
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; code ${[...new Set(repos.map(dirOf))].map((r) => (r === REPO ? codeVersion() : `in ${r}`)).join(', ')}; ` +
     `entry ${entries.map((e) => entryNames[e]).join(', ')}; ` +
     `1-minute load average ${fmt(loadBefore, 2)} before, ${fmt(os.loadavg()[0], 2)} after. Command: \`${command}\`.`,
   '',
@@ -356,8 +378,8 @@ const section = [
     `${lists.length > 0 ? `, a fixed list of pages on H hosts (\`--seeds FILE --max-depth 0\`, ${listOrder})` : ''}; ` +
     `median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}${entries.length > 1 ? 'entries and ' : ''}delays${lengths.length > 1 ? ' and lengths' : ''} alternating. A unit of work: an HTML page, a robots.txt request or a frontier entry added.`,
   '',
-  `| ${tableHead}--delay-ms | ${lengths.length > 1 ? '--pages | ' : ''}HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | wall s | peak RSS MB | robots.txt requests | CPU ms per request | frontier entries added | CPU ms per unit of work |${values.gc ? ' scavenges per 1,000 HTML pages | mark-compacts per 1,000 |' : ''}`,
-  `|${tableRule}---|${lengths.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|' : ''}`,
+  `| ${tableHead}--delay-ms | ${lengths.length > 1 ? '--pages | ' : ''}HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | wall s | peak RSS MB | robots.txt requests | CPU ms per request | frontier entries added | CPU ms per unit of work |${values.gc ? ' scavenges per 1,000 HTML pages | mark-compacts per 1,000 |' : ''}${values.threads ? ' CPU ms per HTML page by thread (share): main | V8 workers | libuv pool | other |' : ''}`,
+  `|${tableRule}---|${lengths.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|' : ''}${values.threads ? '---|---|---|---|' : ''}`,
   ...rows,
   ...(delays.length > 1 ? [''] : []),
   ...repos.flatMap((repo) => entries.flatMap((entry) => cases.flatMap((c) => lengths.flatMap((len) => delays.slice(1).map((d) => {
@@ -376,5 +398,6 @@ process.stdout.write(`${section}\n`);
 
 /** A checkout's name in the table: its directory. */
 function checkout(repo: string): string {
-  return repo === REPO ? 'this checkout' : path.basename(repo);
+  const name = dirOf(repo) === REPO ? 'this checkout' : path.basename(dirOf(repo));
+  return flagsOf(repo).length === 0 ? name : `${name} + \`${flagsOf(repo).join(' ')}\``;
 }
