@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostScheduler, MAX_ADAPTIVE_DELAY_MS, MAX_COALESCE_MS, coalesceWindowMs, politeDelayMs, type SchedulerOptions } from '../src/frontier/politeness.ts';
+import { HostScheduler, MAX_ADAPTIVE_DELAY_MS, politeDelayMs, type SchedulerOptions } from '../src/frontier/politeness.ts';
 import { seededRandom } from '../src/util/random.ts';
 
 /** A scheduler on a fake clock the test moves by hand. */
@@ -100,7 +100,7 @@ describe('HostScheduler: delay between requests', () => {
   });
 
   it('msUntilNextReady reports the soonest of several delayed hosts', () => {
-    const { s, clock } = sched({ delayMs: 300, coalesce: false });
+    const { s, clock } = sched({ delayMs: 300 });
     s.start(A);
     s.start(B);
     s.finish(A, u(A), false);
@@ -139,7 +139,6 @@ describe('HostScheduler: delay between requests', () => {
     const asked: string[] = [];
     const { s } = sched({
       delayMs: 300,
-      coalesce: false,
       crawlDelayMs: (url) => {
         asked.push(url);
         return delays[new URL(url).host];
@@ -151,7 +150,7 @@ describe('HostScheduler: delay between requests', () => {
     }
     assert.deepEqual(asked, [u(A, 'page'), u(B, 'page'), u(C, 'page')], 'Crawl-delay is looked up by the finished URL');
     assert.equal(s.msUntilNextReady(), 300);
-    const { s: s2 } = sched({ delayMs: 300, crawlDelayMs: () => 2000, coalesce: false });
+    const { s: s2 } = sched({ delayMs: 300, crawlDelayMs: () => 2000 });
     s2.start(A);
     s2.finish(A, u(A), false);
     assert.equal(s2.msUntilNextReady(), 2000);
@@ -346,7 +345,7 @@ describe('HostScheduler: delayFactor (a slow answer earns its host a longer paus
   });
 
   it('finish() with the request time: the host waits factor × that time; replayed answers none', () => {
-    const { s, clock } = sched({ delayMs: 100, delayFactor: 2, coalesce: false });
+    const { s, clock } = sched({ delayMs: 100, delayFactor: 2 });
     s.start(A);
     s.finish(A, u(A), false, true, 300);
     clock.t += 599;
@@ -388,7 +387,7 @@ describe('HostScheduler: wait estimates (for the frontier source\'s hold-back)',
   });
 
   it('waitEstimateMs: 0 for a free host, the rest of a delay, and for a busy host the delay owed after its request', () => {
-    const { s, clock } = sched({ delayMs: 300, coalesce: false });
+    const { s, clock } = sched({ delayMs: 300 });
     assert.equal(s.waitEstimateMs(A, u(A)), 0, 'never seen');
     s.start(A);
     assert.equal(s.waitEstimateMs(A, u(A)), 300, 'busy: its request must end, then 300 ms');
@@ -413,7 +412,7 @@ describe('HostScheduler: wait estimates (for the frontier source\'s hold-back)',
 
 describe('HostScheduler: readyAt and onRelease (the frontier head parks busy hosts by them)', () => {
   it('readyAt: 0 for an unknown host, Infinity while its slots are full, then the end of its delay; ready() agrees', () => {
-    const { s, clock } = sched({ perHost: 1, delayMs: 300, coalesce: false });
+    const { s, clock } = sched({ perHost: 1, delayMs: 300 });
     assert.equal(s.readyAt(A), 0);
     assert.equal(s.now(), clock.t);
     s.start(A);
@@ -503,125 +502,5 @@ describe('HostScheduler: msUntilNextReady over a crawl (issue 23 item 2)', () =>
       }
     }
     assert.ok(wakes > 50, `${wakes} wakes by the hint`);
-  });
-});
-
-describe('HostScheduler: coalesced release times (issue 23 item 2)', () => {
-  // A wait-bound polite crawl handled every page alone: each host's delay
-  // ended on its own timer, one fetch started, its page went through the
-  // pipeline alone and the process slept again. Hosts now come due on a grid
-  // of their delay's window, so hosts due within one window start together.
-  // Polite only if rounding is UP: no host may ever start before its delay.
-  it('never releases a host before its delay, nor a window or more after it (random delays, arrivals, backoffs)', () => {
-    const rnd = seededRandom(2302);
-    let checks = 0;
-    let late = 0;
-    for (let trial = 0; trial < 40; trial++) {
-      const perHost = 1 + Math.floor(rnd() * 2);
-      const delayMs = [0, 7, 20, 100, 333, 1000, 2500][Math.floor(rnd() * 7)];
-      const delayFactor = rnd() < 0.3 ? rnd() * 4 : 0;
-      const hosts = Array.from({ length: 2 + Math.floor(rnd() * 20) }, (_, i) => `h${i}.test`);
-      const crawlDelay = new Map(hosts.map((h) => [h, rnd() < 0.3 ? Math.floor(rnd() * 5000) : null]));
-      const { s, clock } = sched({ perHost, delayMs, delayFactor, crawlDelayMs: (url) => crawlDelay.get(new URL(url).host) ?? null });
-      clock.t += Math.floor(rnd() * 100_000); // anywhere on the grid
-      /** requests in flight by host: their start times */
-      const flying = new Map<string, number[]>();
-      /** per host: the earliest start its delays and backoffs allow, and the instant by which it must be free (each wait plus its window) */
-      const earliest = new Map<string, { at: number; by: number }>();
-      const owe = (host: string, at: number, window: number): void => {
-        const e = earliest.get(host) ?? { at: -Infinity, by: -Infinity };
-        earliest.set(host, { at: Math.max(e.at, at), by: Math.max(e.by, at + Math.max(window, 1)) });
-      };
-      for (let step = 0; step < 400; step++) {
-        const r = rnd();
-        if (r < 0.35) {
-          clock.t += Math.floor(rnd() * (rnd() < 0.5 ? 5 : delayMs + 60)); // time passes, to any instant
-        } else if (r < 0.65) {
-          const host = hosts[Math.floor(rnd() * hosts.length)];
-          if (s.ready(host)) {
-            s.start(host);
-            flying.set(host, [...(flying.get(host) ?? []), clock.t]);
-          }
-        } else if (r < 0.92) {
-          const busy = [...flying.keys()];
-          if (busy.length === 0) continue;
-          const host = busy[Math.floor(rnd() * busy.length)];
-          const starts = flying.get(host)!;
-          const elapsed = clock.t - starts.shift()!;
-          if (starts.length === 0) flying.delete(host);
-          const requested = rnd() < 0.9;
-          s.finish(host, u(host), false, requested, elapsed);
-          if (requested) {
-            const d = politeDelayMs(delayMs, crawlDelay.get(host)!, delayFactor, elapsed);
-            owe(host, clock.t + d, coalesceWindowMs(d));
-          }
-        } else {
-          const host = hosts[Math.floor(rnd() * hosts.length)];
-          const ms = Math.floor(rnd() * 3000);
-          s.backoff(host, ms);
-          if (ms > 0) owe(host, clock.t + ms, coalesceWindowMs(ms));
-        }
-        for (const host of hosts) {
-          const e = earliest.get(host);
-          if (e === undefined) continue;
-          const free = (flying.get(host)?.length ?? 0) < perHost;
-          if (s.ready(host)) assert.ok(clock.t >= e.at, `trial ${trial}, step ${step}: ${host} released ${e.at - clock.t} ms before its delay ended`);
-          else if (free && clock.t >= e.at) {
-            late++;
-            assert.ok(clock.t < e.by, `trial ${trial}, step ${step}: ${host} still held ${clock.t - e.at} ms after its delay`);
-          }
-          if (free && clock.t < e.at) {
-            assert.ok(s.readyAt(host) >= e.at && s.readyAt(host) < e.by, `trial ${trial}, step ${step}: readyAt of ${host}`);
-          }
-          checks++;
-        }
-      }
-    }
-    assert.ok(checks > 10_000 && late > 100, `${checks} checks, ${late} inside a window after the delay`);
-  });
-
-  it('hosts that come due within one window are released at one instant, on one wake-up', () => {
-    const { s, clock } = sched({ delayMs: 1000 });
-    assert.equal(coalesceWindowMs(1000), MAX_COALESCE_MS);
-    clock.t = 5_000_003; // not on the grid
-    const hosts = Array.from({ length: 40 }, (_, i) => `h${i}.test`);
-    for (const h of hosts) {
-      s.start(h);
-      s.finish(h, u(h), false);
-      clock.t += 3; // 40 answers over 120 ms
-    }
-    const at = new Set(hosts.map((h) => s.readyAt(h)));
-    assert.deepEqual([...at].sort(), [5_001_050, 5_001_100, 5_001_150], 'three release instants for 120 ms of answers');
-    // the source sleeps msUntilNextReady() and takes what is ready: three wake-ups, 16, 17 and 7 hosts each
-    const released = new Set<string>();
-    const perWake: number[] = [];
-    while (released.size < hosts.length) {
-      const ms = s.msUntilNextReady();
-      assert.ok(ms > 0 && Number.isFinite(ms));
-      clock.t += ms - 1;
-      assert.equal(hosts.filter((h) => !released.has(h) && s.ready(h)).length, 0, 'none a millisecond early');
-      clock.t += 1;
-      const now = hosts.filter((h) => !released.has(h) && s.ready(h));
-      for (const h of now) released.add(h);
-      perWake.push(now.length);
-    }
-    assert.deepEqual(perWake, [16, 17, 7]);
-  });
-
-  it('no window for short delays, and none without a delay', () => {
-    assert.equal(coalesceWindowMs(0), 0);
-    assert.equal(coalesceWindowMs(19), 0);
-    assert.equal(coalesceWindowMs(100), 5);
-    assert.equal(coalesceWindowMs(60_000), MAX_COALESCE_MS);
-    const { s, clock } = sched({ delayMs: 0 });
-    clock.t = 1_000_007;
-    s.start(A);
-    s.finish(A, u(A), false);
-    assert.equal(s.ready(A), true, 'delay 0: free at once');
-    const { s: s2, clock: c2 } = sched({ delayMs: 10 });
-    c2.t = 1_000_007;
-    s2.start(A);
-    s2.finish(A, u(A), false);
-    assert.equal(s2.readyAt(A), 1_000_017, 'a 10 ms delay is not rounded');
   });
 });

@@ -72,7 +72,7 @@ const FLAGS: Flag[] = [
 
   { group: POLITE, name: 'concurrency', type: 'int', min: 1, max: 10_000, default: 8, help: 'requests in flight in all' },
   { group: POLITE, name: 'per-host', type: 'int', min: 1, max: 1000, default: 1, help: 'requests in flight per host' },
-  { group: POLITE, name: 'delay-ms', type: 'int', min: 0, max: MAX_TIMER_MS, default: 1000, help: 'pause between requests to one host (robots.txt Crawl-delay wins when larger; not applied to replay-proxy answers unless given explicitly); its end is rounded up by less than a 20th of it, at most 50 ms, so hosts due together start together' },
+  { group: POLITE, name: 'delay-ms', type: 'int', min: 0, max: MAX_TIMER_MS, default: 1000, help: 'pause between requests to one host (robots.txt Crawl-delay wins when larger; not applied to replay-proxy answers unless given explicitly)' },
   { group: POLITE, name: 'delay-factor', type: 'number', value: 'F', min: 0, max: 1000, default: 0, help: "also pause F times as long as the host's last request took (at most 30 s; 0 = off): a slow server is asked less often, as Heritrix's delay factor (its default is 5)" },
   { group: POLITE, name: 'host-diversity', type: 'int', value: 'K', min: 0, max: 10_000, default: 0, help: 'every K consecutive fetches from K different hosts when possible (0 = off)' },
   { group: POLITE, name: 'hold-back', type: 'number', value: 'Q', min: 0, max: 1, default: DEFAULT_HOLD_BACK, help: "while a request is in flight and the best queued URL's host is about one request from free, leave a slot empty rather than fill it with a URL in the bottom Q of the queue by score (0.5: at most the median; 0 = fill every free slot)" },

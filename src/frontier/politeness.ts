@@ -4,9 +4,7 @@
  * host (robots.txt `Crawl-delay` wins when it is larger; with `delayFactor`
  * F, so does F times the time the request took, at most MAX_ADAPTIVE_DELAY_MS:
  * a slow server gets more time between requests, as Heritrix's delay factor
- * gives it). The end of a wait is rounded up onto a grid of a 20th of the
- * delay (at most 50 ms, {@link coalescedAt}), so hosts due close together
- * start together: never sooner than their delay. Host diversity
+ * gives it). Host diversity
  * (Zou et al. 2009, docs/algorithms.md#host-diversity): every K consecutive fetches come from K different hosts when the
  * frontier allows it.
  *
@@ -19,29 +17,6 @@ import { MinHeap } from '../util/heap.ts';
 /** Cap of the adaptive part of the delay (delayFactor × request time). */
 export const MAX_ADAPTIVE_DELAY_MS = 30_000;
 
-/** The longest coalescing window (see {@link coalescedAt}), ms. */
-export const MAX_COALESCE_MS = 50;
-
-/** A delay's coalescing window: a 20th of it (at most 5% more waiting), at most MAX_COALESCE_MS; 0 for delays under 20 ms. */
-export function coalesceWindowMs(delayMs: number): number {
-  return Math.min(MAX_COALESCE_MS, Math.floor(delayMs / 20));
-}
-
-/**
- * When a host owed `delayMs` from `now` may start again: `now + delayMs`
- * rounded UP to the next multiple of the delay's window
- * ({@link coalesceWindowMs}) on the clock. Hosts that come due within one
- * window then come due at one instant, on one timer, and their fetches start
- * (and their pages flow through the pipeline) together rather than one a
- * wake-up (issue 23 item 2). Never earlier than `now + delayMs`; later by
- * less than one window.
- */
-export function coalescedAt(now: number, delayMs: number): number {
-  const at = now + delayMs;
-  const w = coalesceWindowMs(delayMs);
-  return w > 0 ? Math.ceil(at / w) * w : at;
-}
-
 export interface SchedulerOptions {
   perHost: number;
   delayMs: number;
@@ -53,12 +28,6 @@ export interface SchedulerOptions {
   hostDiversity?: number;
   /** robots.txt Crawl-delay of a URL's host, from the robots cache */
   crawlDelayMs?: (url: string) => number | null;
-  /**
-   * round each host's next allowed start up to its delay's window
-   * ({@link coalescedAt}; default true): hosts due close together are
-   * released together. false: exactly at the end of the delay.
-   */
-  coalesce?: boolean;
   now?: () => number;
 }
 
@@ -113,7 +82,6 @@ export class HostScheduler {
       delayFactor: opts.delayFactor ?? 0,
       delayExplicit: opts.delayExplicit ?? false,
       hostDiversity: opts.hostDiversity ?? 0,
-      coalesce: opts.coalesce ?? true,
       now: opts.now ?? Date.now,
     };
   }
@@ -182,17 +150,11 @@ export class HostScheduler {
       this.#lastReplay = replay;
       if (elapsedMs > 0) this.#requestMs = this.#requestMs === 0 ? elapsedMs : this.#requestMs + (elapsedMs - this.#requestMs) / 16;
       s.replay ||= replay;
-      s.nextAt = Math.max(s.nextAt, this.#until(this.#delayAfter(url, s.replay, elapsedMs)));
+      s.nextAt = Math.max(s.nextAt, this.#opts.now() + this.#delayAfter(url, s.replay, elapsedMs));
     }
     const now = this.#opts.now();
     if (s.nextAt > now) this.#waitFor(host, s.nextAt); // a slot is free: its wait counts again
     else if (s.active === 0) this.#hosts.delete(host); // idle and ready: forget it
-  }
-
-  /** When a host owed `ms` from now may start: coalesced onto its window's grid unless `coalesce` is off. */
-  #until(ms: number): number {
-    const now = this.#opts.now();
-    return this.#opts.coalesce ? coalescedAt(now, ms) : now + ms;
   }
 
   /** Note that `host` may start again at `at` (for msUntilNextReady). */
@@ -239,7 +201,7 @@ export class HostScheduler {
       s = { active: 0, nextAt: 0, replay: false };
       this.#hosts.set(host, s);
     }
-    s.nextAt = Math.max(s.nextAt, this.#until(ms));
+    s.nextAt = Math.max(s.nextAt, this.#opts.now() + ms);
     this.#waitFor(host, s.nextAt);
   }
 
