@@ -48,6 +48,18 @@ const BLOCKS = SHARED_BLOCKS;
 /** between the fingerprinted pieces: no word crosses it */
 const SEPARATOR = ' \n ';
 
+/** Whether a link's anchor is fingerprinted: one outside navigation, with text. */
+function isFingerprinted(link: ParsedPage['links'][number]): boolean {
+  return link.block !== 'navigation' && link.anchor !== '';
+}
+
+/** The fingerprinted anchors of `links` (isFingerprinted), in page order. */
+function fingerprintedAnchors(links: ParsedPage['links']): string[] {
+  const out: string[] = [];
+  for (const link of links) if (isFingerprinted(link)) out.push(link.anchor);
+  return out;
+}
+
 /** The SimHash of a parsed page's text, or null when it has fewer than `minTokens` distinct tokens. */
 export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_MIN_TOKENS, segmenter?: Segmenter): Fingerprint | null {
   const links = page.links;
@@ -55,7 +67,7 @@ export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_M
   for (const b of BLOCKS) length += page.blocks[b].length + SEPARATOR.length;
   let anchors = 0;
   for (const link of links) {
-    if (link.block !== 'navigation' && link.anchor !== '') {
+    if (isFingerprinted(link)) {
       anchors++;
       length += link.anchor.length + SEPARATOR.length;
     }
@@ -79,18 +91,14 @@ export function pageFingerprint(page: ParsedPage, minTokens = DEFAULT_NEAR_DUP_M
     if (split !== undefined) {
       const { words, starts } = split;
       for (let i = 0; i < links.length; i++) {
-        const link = links[i]!;
-        if (link.block === 'navigation') continue;
+        if (!isFingerprinted(links[i]!)) continue;
         for (let j = starts[i]!; j < starts[i + 1]!; j++) tokens[count++] = words[j]!;
       }
     } else if (anchors > 0) {
-      const parts: string[] = [];
-      for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
-      for (const t of tokenize(parts.join(SEPARATOR), { stopwords: false, segmenter })) tokens[count++] = t;
+      for (const t of tokenize(fingerprintedAnchors(links).join(SEPARATOR), { stopwords: false, segmenter })) tokens[count++] = t;
     }
   } else {
-    const parts: string[] = BLOCKS.map((b) => page.blocks[b]);
-    for (const link of links) if (link.block !== 'navigation' && link.anchor !== '') parts.push(link.anchor);
+    const parts: string[] = [...BLOCKS.map((b) => page.blocks[b]), ...fingerprintedAnchors(links)];
     tokens = tokenize(parts.join(SEPARATOR).slice(0, MAX_FINGERPRINT_CHARS), { stopwords: false, segmenter });
     count = tokens.length;
   }
