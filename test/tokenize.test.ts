@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { tokenize, tokenizeGeneral, tokenizeInto } from '../src/relevance/text/tokenize.ts';
 import { getSegmenter, knownSegmenters, type Segmenter } from '../src/relevance/text/segmenter.ts';
-import { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isAsciiStopwordSpan, isStopword } from '../src/relevance/text/stopwords.ts';
+import { CHINESE_STOPWORDS, ENGLISH_STOPWORDS, isFoldedAsciiStopword, isStopword } from '../src/relevance/text/stopwords.ts';
 import { DocFreq, cosine, sublinear, termFreq, tfidf } from '../src/relevance/text/vector.ts';
 import { UsageError } from '../src/errors.ts';
 
@@ -57,32 +57,37 @@ test('interned tokens and tokenizeInto give what the general path gives, over ma
   assert.deepEqual(out.slice(0, tokenize(han).length), tokenize(han));
 });
 
-test('isAsciiStopwordSpan answers isStopword of the span for every span, without cutting it out', () => {
-  // the ASCII scanner drops stop words by their span (no string for them);
-  // every stop word, its prefixes, extensions and neighbours in a text
+test('isFoldedAsciiStopword answers isStopword of the lower-cased span for every span, without cutting it out', () => {
+  // the ASCII scanner drops stop words by their span (no string for them),
+  // lower-casing as it scans; every stop word, its prefixes, extensions and
+  // neighbours in a text, as written and in capitals
   const words = [...ENGLISH_STOPWORDS];
-  const text = `x${words.join(' ')} ${words.map((w) => `${w}s ${w.slice(1)} a${w}`).join(',')} abc'd zz`;
+  const lower = `x${words.join(' ')} ${words.map((w) => `${w}s ${w.slice(1)} a${w}`).join(',')} abc'd zz`;
   let spans = 0;
-  for (let start = 0; start < text.length; start++) {
-    for (let end = start; end <= Math.min(text.length, start + 14); end++) {
-      assert.equal(isAsciiStopwordSpan(text, start, end), isStopword(text.slice(start, end)), JSON.stringify(text.slice(start, end)));
-      spans++;
+  for (const text of [lower, lower.toUpperCase()]) {
+    for (let start = 0; start < text.length; start++) {
+      for (let end = start; end <= Math.min(text.length, start + 14); end++) {
+        assert.equal(isFoldedAsciiStopword(text, start, end), isStopword(text.slice(start, end).toLowerCase()), JSON.stringify(text.slice(start, end)));
+        spans++;
+      }
     }
   }
-  assert.ok(spans > 10_000);
-  // spans whose hash equals a stop word's (first letter +1, second -31) are not stop words
+  assert.ok(spans > 20_000);
+  // spans whose hash equals a stop word's (first character +2, second -62:
+  // both still fold to themselves) are not stop words
   let collisions = 0;
   for (const w of words) {
-    const c1 = w.charCodeAt(1) - 31;
-    if (w.length < 2 || c1 < 0) continue;
-    const twin = String.fromCharCode(w.charCodeAt(0) + 1, c1) + w.slice(2);
-    assert.equal(isAsciiStopwordSpan(twin, 0, twin.length), isStopword(twin), JSON.stringify(twin));
+    if (w.length < 2) continue;
+    const c1 = w.charCodeAt(1) - 62;
+    if (c1 < 0x20) continue;
+    const twin = String.fromCharCode(w.charCodeAt(0) + 2, c1) + w.slice(2);
+    assert.equal(isFoldedAsciiStopword(twin, 0, twin.length), isStopword(twin), JSON.stringify(twin));
     collisions++;
   }
   assert.ok(collisions > 100);
-  const ascii = fc.string({ unit: fc.constantFrom(...'aeinost\'xy'.split('')), maxLength: 12 });
+  const ascii = fc.string({ unit: fc.constantFrom(...'aeinostAEINOST\'xy'.split('')), maxLength: 12 });
   fc.assert(fc.property(ascii, (w) => {
-    assert.equal(isAsciiStopwordSpan(`-${w}-`, 1, w.length + 1), isStopword(w));
+    assert.equal(isFoldedAsciiStopword(`-${w}-`, 1, w.length + 1), isStopword(w.toLowerCase()));
   }), { seed: 20261127, numRuns: 20_000 });
 });
 

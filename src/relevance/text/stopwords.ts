@@ -64,38 +64,25 @@ for (const w of STOPWORDS) {
   STOP_TABLE[slot] = ASCII_STOP_WORDS.length;
 }
 
+/**
+ * The hash of a span with each code unit `| 0x20` (lower-cased, for ASCII
+ * letters; digits and apostrophes are unchanged): the tokenizer computes
+ * the same number as it scans (tokenize.ts tokenizeAscii).
+ */
 function spanHash(text: string, start: number, end: number): number {
   let h = end - start;
-  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + (text.charCodeAt(i) | 0x20)) | 0;
   return h;
 }
 
 /**
- * isStopword(text.slice(start, end)) for a span of ASCII text, without
- * making the string: the tokenizer asks it for every word, and a stop word
- * is dropped, so its string was garbage.
- */
-export function isAsciiStopwordSpan(text: string, start: number, end: number): boolean {
-  const n = end - start;
-  if (n > maxAsciiStop || n <= 0) return false;
-  let slot = stopSlot(spanHash(text, start, end));
-  for (let k = STOP_TABLE[slot]!; k !== 0; slot = (slot + 1) & ((1 << STOP_BITS) - 1), k = STOP_TABLE[slot]!) {
-    const w = ASCII_STOP_WORDS[k - 1]!;
-    if (w.length !== n) continue;
-    let i = 0;
-    while (i < n && w.charCodeAt(i) === text.charCodeAt(start + i)) i++;
-    if (i === n) return true;
-  }
-  return false;
-}
-
-/**
  * isStopword(text.slice(start, end).toLowerCase()) for a span of ASCII
- * letters, digits and apostrophes (which `| 0x20` lower-cases), given `h`,
- * spanHash of the lower-cased span: the tokenizer's question, asked
- * without lower-casing the text or cutting the span out.
+ * letters, digits and apostrophes (which `| 0x20` lower-cases); `h` is
+ * spanHash of the span, which the tokenizer passes as it has it: the
+ * tokenizer's question, asked without lower-casing the text or cutting
+ * the span out (a stop word is dropped, so its string would be garbage).
  */
-export function isFoldedAsciiStopword(text: string, start: number, end: number, h: number): boolean {
+export function isFoldedAsciiStopword(text: string, start: number, end: number, h = spanHash(text, start, end)): boolean {
   const n = end - start;
   if (n > maxAsciiStop || n <= 0) return false;
   let slot = stopSlot(h);
