@@ -26,7 +26,10 @@
  * classifier; a perfect context-graph classifier, layer 1).
  *
  * A strategy may carry its own parameters: `context-graph:value=discounted`
- * (NAME:K=V,K=V). Models are trained with `--layers` when a context-graph
+ * (NAME:K=V,K=V), and run only with some of `--classifier`'s models
+ * (NAME...@blend, or @linear+blend; the per-model tables then set such a
+ * run against the strategy's run without its own parameters with the NB
+ * model). Models are trained with `--layers` when a context-graph
  * strategy runs. `--section context-graph` prints (and with --write writes)
  * the context-graph table instead: pages to 50/80/90% as × bfs and × the
  * graph oracle (labels and whole graph known), the oracle-layer row (the
@@ -104,10 +107,12 @@ const targets = values.targets!.split(',').filter(Boolean);
 const strategies = values.strategies!
   .split(/,(?![^:,]*=)/)
   .filter(Boolean)
-  .map((spec) => {
+  .map((whole) => {
+    // NAME...@c1+c2: that run only with those classifiers' models
+    const [spec, only] = whole.split('@', 2) as [string, string | undefined];
     const [name, own] = spec.split(':', 2) as [string, string | undefined];
     const label = own === undefined ? name : `${name} (${own})`;
-    return { name, label, params: parseParams(own === undefined ? [] : own.split(',')) };
+    return { name, label, params: parseParams(own === undefined ? [] : own.split(',')), only: only?.split('+') };
   });
 const needsLayers = strategies.some((s) => s.name === 'context-graph' || s.name === 'nb-link-layers');
 if (values.section !== 'holdout' && values.section !== 'context-graph' && values.section !== 'explore' && values.section !== 'classifier') fail(`--section is holdout, context-graph, explore or classifier, got ${values.section}`);
@@ -209,7 +214,7 @@ for (const u of values.replay === undefined ? universities : []) {
     }
     const runs: [string, number[][]][] = [
       ['bfs', [simulateCrawl(out, seeds, fifo)]],
-      ...(await Promise.all(models.flatMap(({ c, model }) => runsOf.map(async (s) => [withClassifier(s.label, c), await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]])))),
+      ...(await Promise.all(models.flatMap(({ c, model }) => runsOf.filter((s) => s.only === undefined || s.only.includes(c)).map(async (s) => [withClassifier(s.label, c), await Promise.all(inFlights.map((w) => simulateStrategy(graph, seeds, s.name, model, { ...params, ...s.params }, w, s.explore)))] as [string, number[][]])))),
       ['oracle-link', [simulateCrawl(out, seeds, linkOracle(isTarget))]],
       ['oracle-layer1', [simulateCrawl(out, seeds, layerOracle(out, goals, 1))]],
       ['oracle-layer', [simulateCrawl(out, seeds, layerOracle(out, goals, 2))]],
@@ -273,11 +278,16 @@ if (values.section === 'classifier') {
     }
   }
   // each other model against nb per cell: pages to 50 / 80 / 90% ÷ nb's, harvest@200 difference
-  const otherNames = names.filter((n) => !n.endsWith(' [nb]') && names.includes(n.replace(/ \[[a-z]+\]$/, ' [nb]')));
+  // the NB run a run is compared with: the same label with [nb], else (a run only some models have, `@blend`) the strategy's label without its own parameters
+  const nbOf = (n: string): string => {
+    const same = n.replace(/ \[[a-z]+\]$/, ' [nb]');
+    return names.includes(same) ? same : n.replace(/ \([^)]*\)/, '').replace(/ \[[a-z]+\]$/, ' [nb]');
+  };
+  const otherNames = names.filter((n) => !n.endsWith(' [nb]') && names.includes(nbOf(n)));
   const perCellRows = cgCells.flatMap((c) =>
     otherNames.map((n) => {
       const r = c.rows.find((row) => row.name === n)!;
-      const nb = c.rows.find((row) => row.name === n.replace(/ \[[a-z]+\]$/, ' [nb]'))!;
+      const nb = c.rows.find((row) => row.name === nbOf(n))!;
       const d = r.harvest - nb.harvest;
       return `| ${c.u} | ${c.target} | ${n} | ${r.pages.map((p, i) => x(ratio(p, nb.pages[i]!))).join(' / ')} | ${d >= 0 ? '+' : ''}${d.toFixed(1)} |`;
     }),
@@ -301,12 +311,8 @@ if (values.section === 'classifier') {
     return `| ${name} | ${vsBfs.map(spread).join(' · ')} | ${worst.c.u} ${worst.c.target} (${x(ratio(worst.r.pages[1]!, worst.c.bfs[1]!))}) | ${median(rowsOf.map(({ r }) => r.harvest)).toFixed(1)}% |`;
   });
   // linear (and blend) against nb, strategy by strategy: pages to 80% (and 50, 90) in each cell
-  const others = classifiers.filter((c) => c !== 'nb');
-  const pairs = names
-    .filter((n) => n.endsWith(' [nb]'))
-    .flatMap((n) => others.map((k) => ({ nb: n, linear: n.replace(/ \[nb\]$/, ` [${k}]`), name: `${n.replace(/ \[nb\]$/, '')} [${k}]` })));
-  const versus = pairs
-    .filter((p) => names.includes(p.linear))
+  const versus = otherNames
+    .map((n) => ({ nb: nbOf(n), linear: n, name: n }))
     .map((p) => {
       const per = SHARES.map((_, i) =>
         cgCells.map((c) => ratio(c.rows.find((r) => r.name === p.linear)!.pages[i]!, c.rows.find((r) => r.name === p.nb)!.pages[i]!)),

@@ -9,7 +9,7 @@ import { MultiNB } from '../src/relevance/learn/multi-nb.ts';
 import { Model, ModelError, loadModel, type ModelJSON } from '../src/relevance/model.ts';
 import { createScorer, modelStrategy, needsModel } from '../src/relevance/scorers/index.ts';
 import { DEFAULT_SITE_LANE, defaultSiteLane } from '../src/relevance/scorers/site-lane.ts';
-import { discountedScore, expectedScore, floorScore, layerScore, rankCombine } from '../src/relevance/scorers/context-graph.ts';
+import { discountedScore, expectedScore, floorScore, layerScore, rankCombine, sharpen, tierScore } from '../src/relevance/scorers/context-graph.ts';
 import { RANK_BINS, RunningRank } from '../src/relevance/scorers/running-rank.ts';
 import { seededRandom } from '../src/util/random.ts';
 import type { LearnedModel } from '../src/relevance/scorers/context.ts';
@@ -286,6 +286,72 @@ describe('context-graph combine (issue 22: nb-link with the layers)', () => {
     const withPages = createScorer('nb-link-layers', null, { model: pages, params: { pageLayers: 1 } });
     assert.notEqual(withPages.linkScore(link('layertop'), page, 0), s.linkScore(link('layertop'), page, 0));
     assert.throws(() => createScorer('nb-link-layers', null, { model: fakeModel(null) }), (err: unknown) => (err as { code?: string }).code === 'FC_USAGE' && /layers/.test((err as Error).message));
+  });
+
+  test('tier (issue 24): t at or above tierAt first, by t; the rest by the layers alone, or by E', () => {
+    const far = [0.01, 0.01, 0.9, 0.08]; // b = P2/(P2+P3) ≈ 0.92: a link two links from a target
+    const dead = [0.01, 0.01, 0.08, 0.9]; // b ≈ 0.08
+    // above the cut: 1 + t, whatever the layers say
+    assert.equal(tierScore(0.5, dead, null, null, 0.5, 0.5, 'layers'), 1.5);
+    assert.ok(tierScore(0.9, dead, null, null, 0.5, 0.5, 'layers') > tierScore(0.6, far, null, null, 0.5, 0.5, 'layers'));
+    // below it, every link after every link above
+    assert.ok(tierScore(0.49, far, null, null, 0.5, 0.5, 'layers') < tierScore(0.5, dead, null, null, 0.5, 0.5, 'layers'));
+    // rest=layers: t below the cut does not count (E with t = 0: ⅛ + ⅛b at γ = ½)
+    assert.equal(tierScore(0.4, dead, null, null, 0.5, 0.5, 'layers'), tierScore(0.01, dead, null, null, 0.5, 0.5, 'layers'));
+    assert.ok(Math.abs(tierScore(0.4, far, null, null, 0.5, 0.5, 'layers') - (1 / 8 + (1 / 8) * (0.9 / 0.98))) < 1e-12);
+    assert.ok(tierScore(0.01, far, null, null, 0.5, 0.5, 'layers') > tierScore(0.45, dead, null, null, 0.5, 0.5, 'layers'));
+    // rest=expected: E with t, as floor's E
+    assert.equal(tierScore(0.4, dead, null, null, 0.5, 0.5, 'expected'), expectedScore(dead, null, null, 0.4, 0.5));
+    assert.ok(tierScore(0.45, dead, null, null, 0.5, 0.5, 'expected') > tierScore(0.01, dead, null, null, 0.5, 0.5, 'expected'));
+    // no t: the rest
+    assert.equal(tierScore(NaN, far, null, null, 0.5, 0.5, 'expected'), expectedScore(far, null, null, 0, 0.5));
+  });
+
+  test('sharpen: log odds stretched k times about ½, k = 1 the identity', () => {
+    for (const t of [0, 1e-300, 0.03, 0.3, 0.5, 0.7, 0.999, 1]) assert.equal(sharpen(t, 1), t);
+    assert.equal(sharpen(0.5, 5), 0.5);
+    assert.ok(Math.abs(sharpen(0.3, 5) + sharpen(0.7, 5) - 1) < 1e-12);
+    // σ(5·logit 0.2) = 1 / (1 + 4⁵)
+    assert.ok(Math.abs(sharpen(0.2, 5) - 1 / (1 + 4 ** 5)) < 1e-15);
+    assert.ok(sharpen(0.2, 5) < sharpen(0.21, 5) && sharpen(0.8, 5) < sharpen(0.81, 5));
+    assert.equal(sharpen(NaN, 5), 0);
+  });
+
+  test('nb-link-layers with combine=tier or sharpen; bad parameters are FC_USAGE', () => {
+    const tier = createScorer('nb-link-layers', null, { model, params: { combine: 'tier' } });
+    const sc = Object.fromEntries(Object.keys(layersOf).map((a) => [a, tier.linkScore(link(a), page, 0)]));
+    assert.deepEqual(Object.keys(sc).sort((a, b) => sc[b]! - sc[a]!), ['nbtop', 'both', 'layertop', 'neither']);
+    assert.equal(sc.both, 1.6);
+    assert.equal(sc.layertop, expectedScore(layersOf.layertop, null, null, 0, 0.5));
+    const at = createScorer('nb-link-layers', null, { model, params: { combine: 'tier', tierAt: 0.7, tierRest: 'expected' } });
+    assert.equal(at.linkScore(link('both'), page, 0), expectedScore(layersOf.both, null, null, 0.6, 0.5));
+    const sharp = createScorer('nb-link-layers', null, { model, params: { sharpen: 5 } });
+    assert.equal(sharp.linkScore(link('both'), page, 0), floorScore(sharpen(0.6, 5), expectedScore(layersOf.both, null, null, sharpen(0.6, 5), 0.5)));
+    const usage = (params: Record<string, number | string>) => () => createScorer('nb-link-layers', null, { model, params });
+    const isUsage = (err: unknown): boolean => (err as { code?: string }).code === 'FC_USAGE';
+    assert.throws(usage({ combine: 'tier', tierRest: 'nb' }), isUsage);
+    assert.throws(usage({ combine: 'tier', tierAt: 1.5 }), isUsage);
+    assert.throws(usage({ sharpen: 0.5 }), isUsage);
+  });
+
+  test("an NB model's nb-link-layers scores are those of floor, whatever t (the variants are parameters only)", () => {
+    // issue 24: the variants for calibrated link scores must not move an NB model's crawl
+    const ts = [0, 1e-300, 1e-9, 0.019, 0.2, 0.5, 0.77, 1 - 1e-12, 1, NaN];
+    const nbModel: LearnedModel = {
+      ...fakeModel(layersOf),
+      linkProbability: (anchor: string) => ts[Number(anchor.split(':')[1])]!,
+      layerProbabilities: (anchor: string) => layersOf[anchor.split(':')[0] as keyof typeof layersOf],
+    };
+    const plain = createScorer('nb-link-layers', null, { model: nbModel });
+    const one = createScorer('nb-link-layers', null, { model: nbModel, params: { sharpen: 1 } });
+    for (const a of Object.keys(layersOf)) {
+      for (let i = 0; i < ts.length; i++) {
+        const l = link(`${a}:${i}`);
+        const want = floorScore(ts[i]!, expectedScore(layersOf[a as keyof typeof layersOf], null, null, ts[i]!, 0.5));
+        assert.equal(plain.linkScore(l, page, 0), want);
+        assert.equal(one.linkScore(l, page, 0), want);
+      }
+    }
   });
 });
 

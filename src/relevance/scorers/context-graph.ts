@@ -47,7 +47,13 @@
  *   - `rankmax`: max(q(t), q(d)) + 10⁻⁶·min(q(t), q(d)): the union of the
  *     two orders;
  *   - `floor`: max(t, E), E the `value=expected` score (with the page prior
- *     unless `pageLayers=0`).
+ *     unless `pageLayers=0`);
+ *   - `tier` (issue 24, for a calibrated t: the blend or linear link
+ *     classifier; docs/results/webkb-classifier.md): links with t ≥
+ *     `tierAt` (default 0.5) first, ordered by t; the rest after, ordered
+ *     by the layers alone (`tierRest=layers`, the default: E with t = 0)
+ *     or by E (`tierRest=expected`). What floor does with NB's saturated
+ *     t (≈ 1 or ≈ 0), written for a t that spreads over (0, 1).
  * Needs --model with a `layers` section.
  *
  * `nb-link-layers` (its own name: context-graph with `combine=floor,
@@ -57,7 +63,7 @@
  */
 import { UsageError } from '../../errors.ts';
 import type { Scorer } from '../../types.ts';
-import type { LearnedModel, ScorerContext } from './context.ts';
+import { numberParam, type LearnedModel, type ScorerContext } from './context.ts';
 import { PARENT_RELEVANT_AT } from './nb-link.ts';
 import { RunningRank } from './running-rank.ts';
 
@@ -131,7 +137,7 @@ export function createNbLinkLayersScorer(ctx: ScorerContext): Scorer {
 }
 
 /** The `combine` rules (see the module doc). */
-export const COMBINE_RULES = ['rankmean', 'rankmax', 'floor'] as const;
+export const COMBINE_RULES = ['rankmean', 'rankmax', 'floor', 'tier'] as const;
 export type CombineRule = (typeof COMBINE_RULES)[number];
 
 /**
@@ -144,9 +150,37 @@ export function rankCombine(rule: 'rankmean' | 'rankmax', qt: number, qd: number
   return rule === 'rankmean' ? (qt + qd) / 2 + tie : Math.max(qt, qd) + 1e-6 * Math.min(qt, qd) + tie;
 }
 
+/**
+ * σ(k·logit(t)): a probability's log odds stretched k times about ½
+ * (`sharpen`, issue 24); k = 1 leaves t as it is.
+ */
+export function sharpen(t: number, k: number): number {
+  const p = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
+  if (k === 1 || p === 0 || p === 1) return p;
+  return 1 / (1 + ((1 - p) / p) ** k);
+}
+
 /** The `floor` score: the expected value E with nb-link's t as its floor. */
 export function floorScore(t: number, expected: number): number {
   return Math.max(Number.isFinite(t) ? t : 0, expected);
+}
+
+/** What orders the links below the `tier` threshold (see the module doc). */
+export const TIER_RESTS = ['layers', 'expected'] as const;
+export type TierRest = (typeof TIER_RESTS)[number];
+/** `tierAt` when not given: a calibrated probability's own cut. */
+export const DEFAULT_TIER_AT = 0.5;
+
+/**
+ * The `tier` score (issue 24): a link with t ≥ `at` goes first, ordered by
+ * t (1 + t); the rest after, ordered by the layers alone (`rest` =
+ * 'layers': the expected value with t = 0, ⅛ + ⅛·P̃2/(P̃2+P̃3) at γ = ½)
+ * or by the expected value E with t (`rest` = 'expected').
+ */
+export function tierScore(t: number, link: readonly number[], page: readonly number[] | null, transitions: readonly (readonly number[])[] | null, gamma: number, at: number, rest: TierRest): number {
+  const p = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
+  if (p >= at) return 1 + p;
+  return expectedScore(link, page, transitions, rest === 'layers' ? 0 : p, gamma);
 }
 
 export function createContextGraphScorer(ctx: ScorerContext): Scorer {
@@ -162,6 +196,10 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
   const combine = ctx.params.combine;
   if (combine !== undefined && !(COMBINE_RULES as readonly unknown[]).includes(combine)) throw new UsageError(`context-graph: param combine must be ${COMBINE_RULES.join(', ')}, got ${JSON.stringify(combine)}`);
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
+  const tierAt = numberParam(ctx, 'context-graph', 'tierAt', DEFAULT_TIER_AT, { min: 0, max: 1 });
+  const sharpenBy = numberParam(ctx, 'context-graph', 'sharpen', 1, { min: 1, max: 100 });
+  const tierRest = ctx.params.tierRest ?? 'layers';
+  if (!(TIER_RESTS as readonly unknown[]).includes(tierRest)) throw new UsageError(`context-graph: param tierRest must be ${TIER_RESTS.join(' or ')}, got ${JSON.stringify(tierRest)}`);
   const layers = model.layerProbabilities.bind(model);
   const usePages = ctx.params.pageLayers ?? 1;
   if (usePages !== 0 && usePages !== 1) throw new UsageError(`context-graph: param pageLayers must be 0 or 1, got ${JSON.stringify(usePages)}`);
@@ -185,8 +223,13 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
       const p = layers(link.anchor, link.context, link.url, parent);
       if (p === null) return 0;
       if (combine === 'floor') {
-        const t = model.linkProbability(link.anchor, link.context, link.url, parent);
+        const raw = model.linkProbability(link.anchor, link.context, link.url, parent);
+        const t = sharpenBy === 1 ? raw : sharpen(raw, sharpenBy);
         return floorScore(t, expectedScore(p, pageLayerOf(page), transitions, t, gamma as number));
+      }
+      if (combine === 'tier') {
+        const t = model.linkProbability(link.anchor, link.context, link.url, parent);
+        return tierScore(t, p, pageLayerOf(page), transitions, gamma as number, tierAt, tierRest as TierRest);
       }
       if (combine === 'rankmean' || combine === 'rankmax') {
         const t = model.linkProbability(link.anchor, link.context, link.url, parent);
