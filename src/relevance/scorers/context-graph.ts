@@ -54,6 +54,11 @@
  *     by the layers alone (`tierRest=layers`, the default: E with t = 0)
  *     or by E (`tierRest=expected`). What floor does with NB's saturated
  *     t (≈ 1 or ≈ 0), written for a t that spreads over (0, 1).
+ * `--param sharpen=K` (issue 24; with floor) takes t′ = σ(K·logit t) for t:
+ * a calibrated t on NB's wider log-odds scale. Neither tier nor sharpen=5
+ * passed the rule written before the leave-one-university-out run with
+ * the blend model (docs/results/webkb-classifier.md): both stay parameters,
+ * and nb-link-layers is floor with every model.
  * Needs --model with a `layers` section.
  *
  * `nb-link-layers` (its own name: context-graph with `combine=floor,
