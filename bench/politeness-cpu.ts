@@ -29,8 +29,9 @@
  * an HTML page, a robots.txt request or a frontier entry added.
  * `--cpu-prof DIR` writes a V8 CPU profile of every crawl there. `--gc`
  * counts each crawl's garbage collections (bench/lib/gc-count.mjs, a
- * preload) and reports scavenges and mark-compacts per 1,000 HTML pages:
- * counts, unlike CPU seconds, do not move with the machine's load.
+ * preload) and reports scavenges, their pause ms and mark-compacts per
+ * 1,000 HTML pages: counts, unlike CPU seconds and pause ms, do not move
+ * with the machine's load.
  * `--threads` reports each crawl's CPU by thread (bench/lib/thread-cpu.mjs,
  * a preload): the main thread, V8's worker threads (background GC and
  * TurboFan), libuv's pool and the rest (LevelDB's compaction thread).
@@ -144,6 +145,8 @@ interface Run {
   /** garbage collections (with --gc): scavenges, mark-compacts */
   minor: number;
   major: number;
+  /** scavenges' pause ms (with --gc) */
+  minorMs: number;
   /** CPU s by thread (with --threads): main, V8 workers, libuv pool, the rest */
   th: { main: number; v8: number; libuv: number; other: number };
 }
@@ -288,16 +291,16 @@ try {
       });
       await rm(store, { recursive: true, force: true });
       const counted = /^gc-count: (.*)$/m.exec(m.stderr);
-      const gcs = counted === null ? { minor: NaN, major: NaN } : (JSON.parse(counted[1]) as { minor: number; major: number });
+      const gcs = counted === null ? { minor: NaN, major: NaN, minorMs: NaN } : (JSON.parse(counted[1]) as { minor: number; major: number; minorMs?: number });
       const threaded = /^thread-cpu: (.*)$/m.exec(m.stderr);
       const th = threaded === null ? { main: NaN, v8: NaN, libuv: NaN, other: NaN } : (JSON.parse(threaded[1]) as Run['th']);
-      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, entries: entriesAdded(m.stderr), minor: gcs.minor, major: gcs.major, th };
+      const run: Run = { cpu: m.cpu, wall: m.wall, rss: m.rssMb, ...countPages(m.stdout), ...asked, entries: entriesAdded(m.stderr), minor: gcs.minor, major: gcs.major, minorMs: gcs.minorMs ?? NaN, th };
       results.get(key(repo, entry, c, delay, len))!.push(run);
       process.stderr.write(
         `politeness-cpu: run ${r + 1}/${runs}, ${repos.length > 1 ? `${checkout(repo)}, ` : ''}${entries.length > 1 ? `entry ${entry}, ` : ''}${c === 0 ? '' : `list of ${c} hosts, `}delay ${delay} ms${lengths.length > 1 ? `, ${len} pages` : ''}: ${run.html} HTML of ${run.pages} pages on ${run.hosts} hosts, ` +
           `${fmt(run.cpu, 2)} CPU s (${fmt((run.cpu / run.html) * 1000, 2)} ms per HTML page), ${fmt(run.wall, 2)} s wall, ` +
           `${run.robots} robots.txt of ${run.requests} requests, ${run.entries} frontier entries` +
-          (values.gc ? `, ${fmt((run.minor / run.html) * 1000)} scavenges and ${fmt((run.major / run.html) * 1000, 1)} mark-compacts per 1,000 HTML pages` : '') +
+          (values.gc ? `, ${fmt((run.minor / run.html) * 1000)} scavenges (${fmt((run.minorMs / run.html) * 1000)} ms of their pauses) and ${fmt((run.major / run.html) * 1000, 1)} mark-compacts per 1,000 HTML pages` : '') +
           (values.threads ? `, CPU s by thread: main ${fmt(th.main, 2)}, V8 workers ${fmt(th.v8, 2)}, libuv ${fmt(th.libuv, 2)}, other ${fmt(th.other, 2)}` : '') + '\n',
       );
     }
@@ -331,7 +334,7 @@ for (const repo of repos) for (const entry of entries) for (const c of cases) fo
   rows.push(`| ${lead(repo, entry, c)}${delay} | ${lengths.length > 1 ? `${fmt(len)} | ` : ''}${med((x) => x.html)} | ${med((x) => x.hosts)} | ${cell(spread(rs.map((x) => x.cpu)), 2)} | ${cell(ms, 2)} | ` +
     `${cell(spread(rs.map((x) => x.html / x.wall)))} | ${cell(spread(rs.map((x) => x.wall)), 1)} | ${cell(spread(rs.map((x) => x.rss)))} | ` +
     `${med((x) => x.robots)} | ${cell(spread(rs.map((x) => (x.cpu / x.requests) * 1000)), 2)} | ${med((x) => x.entries)} | ${cell(spread(rs.map(unitMs)), 3)} |` +
-    (values.gc ? ` ${cell(spread(rs.map((x) => (x.minor / x.html) * 1000)))} | ${cell(spread(rs.map((x) => (x.major / x.html) * 1000)), 1)} |` : '') +
+    (values.gc ? ` ${cell(spread(rs.map((x) => (x.minor / x.html) * 1000)))} | ${cell(spread(rs.map((x) => (x.minorMs / x.html) * 1000)))} | ${cell(spread(rs.map((x) => (x.major / x.html) * 1000)), 1)} |` : '') +
     (values.threads ? ` ${(['main', 'v8', 'libuv', 'other'] as const).map((t) => `${cell(spread(rs.map((x) => (x.th[t] / x.html) * 1000)), 2)} (${fmt(spread(rs.map((x) => (x.th[t] / x.cpu) * 100)).median)}%)`).join(' | ')} |` : ''));
 }
 /** the cost at the margin between the two lengths, per checkout, entry, case and delay: each run's pair, then medians */
@@ -378,8 +381,8 @@ const section = [
     `${lists.length > 0 ? `, a fixed list of pages on H hosts (\`--seeds FILE --max-depth 0\`, ${listOrder})` : ''}; ` +
     `median (min–max) over ${runs} runs, ${repos.length > 1 ? 'checkouts and ' : ''}${entries.length > 1 ? 'entries and ' : ''}delays${lengths.length > 1 ? ' and lengths' : ''} alternating. A unit of work: an HTML page, a robots.txt request or a frontier entry added.`,
   '',
-  `| ${tableHead}--delay-ms | ${lengths.length > 1 ? '--pages | ' : ''}HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | wall s | peak RSS MB | robots.txt requests | CPU ms per request | frontier entries added | CPU ms per unit of work |${values.gc ? ' scavenges per 1,000 HTML pages | mark-compacts per 1,000 |' : ''}${values.threads ? ' CPU ms per HTML page by thread (share): main | V8 workers | libuv pool | other |' : ''}`,
-  `|${tableRule}---|${lengths.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|' : ''}${values.threads ? '---|---|---|---|' : ''}`,
+  `| ${tableHead}--delay-ms | ${lengths.length > 1 ? '--pages | ' : ''}HTML pages | hosts | CPU s (user+sys) | CPU ms per HTML page | HTML pages/s (wall) | wall s | peak RSS MB | robots.txt requests | CPU ms per request | frontier entries added | CPU ms per unit of work |${values.gc ? ' scavenges per 1,000 HTML pages | scavenge pause ms per 1,000 (loaded) | mark-compacts per 1,000 |' : ''}${values.threads ? ' CPU ms per HTML page by thread (share): main | V8 workers | libuv pool | other |' : ''}`,
+  `|${tableRule}---|${lengths.length > 1 ? '---|' : ''}---|---|---|---|---|---|---|---|---|---|---|${values.gc ? '---|---|---|' : ''}${values.threads ? '---|---|---|---|' : ''}`,
   ...rows,
   ...(delays.length > 1 ? [''] : []),
   ...repos.flatMap((repo) => entries.flatMap((entry) => cases.flatMap((c) => lengths.flatMap((len) => delays.slice(1).map((d) => {

@@ -147,6 +147,9 @@ describe('Inflight', () => {
   });
 });
 
+/** The fields the stages set on an item after the frontier source made it. */
+const ITEM_FIELDS = ['ticket', 'fetch', 'error', 'refusedHops', 'page', 'relevance', 'relevant', 'outlinks', 'simhash', 'fingerprint', 'duplicateOf'] as const;
+
 describe('frontierSource', { timeout: 10_000 }, () => {
   it('yields seeds best first (FIFO among equal scores), then their links, and ends when the frontier is empty', async (t) => {
     const seeds = [
@@ -160,7 +163,9 @@ describe('frontierSource', { timeout: 10_000 }, () => {
     for await (const item of r.src) {
       order.push(item.entry.url);
       assert.equal(r.inflight.has(item.entry.url), true, 'a yielded URL is in flight');
-      assert.deepEqual(Object.keys(item), ['entry']);
+      // nothing set yet, but every field a stage sets is there: the item's shape never changes (newItem)
+      assert.deepEqual(Object.keys(item), ['entry', ...ITEM_FIELDS]);
+      for (const k of ITEM_FIELDS) assert.equal(item[k], undefined, k);
       const links = item.entry.depth === 0 ? [{ url: `${item.entry.url}x`, score: item.entry.score / 10, depth: 1, parent: item.entry.url }] : [];
       await r.complete(item, { links });
     }

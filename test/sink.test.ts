@@ -397,6 +397,8 @@ describe('sinkStage', () => {
     await store.addSeeds([{ url: seedUrl, score: 1e6, depth: 0, parent: null }]);
     const events: string[] = [];
     const lines: string[] = [];
+    // (before the sink: it lets go of a committed item's page and outlinks)
+    const expected = items.map((item) => toRecord(item, 'best-first'));
     let i = 0;
     await sinkStage(from(items), {
       store,
@@ -425,12 +427,44 @@ describe('sinkStage', () => {
       ['page', 'http://a.test/one'],
       ['error', 'http://b.test/two'],
     ]);
-    assert.deepEqual(records.slice(0, 2), [toRecord(items[0], 'best-first'), toRecord(items[1], 'best-first')]);
+    assert.deepEqual(records.slice(0, 2), expected.slice(0, 2));
     // an error without a fetch is stamped when it reaches the sink
-    assert.deepEqual(records[2], { ...toRecord(items[2], 'best-first'), fetchedAt: records[2].fetchedAt });
+    assert.deepEqual(records[2], { ...expected[2], fetchedAt: records[2].fetchedAt });
     assert.deepEqual(await logOf(store), records, 'the log holds exactly the emitted records, in order');
     assert.equal(store.pages, 2);
     assert.equal(store.errors, 1);
+  });
+
+  it('lets go of a committed item\'s page and outlinks once the strategy has seen them', async (t) => {
+    // What was wasteful: a committed item kept its page (links, anchors,
+    // contexts, text blocks) and scored outlinks. The item is old by then
+    // (promoted while its fetch and the fetch stage's queue lasted), and a
+    // dead old object keeps what it points to alive through every scavenge
+    // until the next mark-compact: the page's products, dead a millisecond
+    // after they were made, were copied twice and promoted.
+    const store = await openStore(t);
+    const { seedUrl, items } = scenario();
+    await store.addSeeds([{ url: seedUrl, score: 1e6, depth: 0, parent: null }]);
+    const seenByStrategy: string[] = [];
+    await sinkStage(from(items), {
+      store,
+      strategy: 'best-first',
+      maxDepth: 3,
+      emit: () => undefined,
+      onCommitted: (item) => assert.ok(item.error !== undefined || item.page !== undefined, 'onCommitted still sees the page'),
+      scorer: {
+        observe: (item) => {
+          if (item.page !== undefined) seenByStrategy.push(item.entry.url);
+        },
+      },
+    });
+    assert.deepEqual(seenByStrategy, ['http://a.test/', 'http://a.test/one'], 'observe still sees the pages');
+    for (const item of items) {
+      assert.equal(item.page, undefined);
+      assert.equal(item.outlinks, undefined);
+    }
+    assert.equal(items[0].fetch?.status, 200, 'the fetch result stays');
+    assert.equal(store.pages, 2);
   });
 
   it('marks the page, its redirect hops done and queues canonical links; an error record queues none', async (t) => {
@@ -590,11 +624,12 @@ describe('sinkStage', () => {
     const title = 'next\u0085line \u2028 \u202e "quoted" ünï';
     const item = pageItem('http://a.test/', [out('http://a.test/b', 0.4)], { page: parsed({ title }) });
     const lines: string[] = [];
+    // (before the sink: it lets go of a committed item's page)
+    const record = toRecord(item, 'best-first');
     await sinkStage(from([item]), { store, strategy: 'best-first', maxDepth: 3, emit: (line) => void lines.push(line) });
     await store.close();
     assert.equal(lines.length, 1);
     assert.ok(lines[0].includes('next\\u0085line \\u2028 \\u202e'), lines[0]);
-    const record = toRecord(item, 'best-first');
     assert.deepEqual(JSON.parse(lines[0]), record);
     const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
     const rows: string[] = [];

@@ -240,6 +240,25 @@ export function toRecord(item: CrawlItem, strategy: string, opts: RecordOptions 
   return withAttempts(record, item);
 }
 
+/**
+ * Detach what parsing and classifying hung on a committed item: its page
+ * (links, anchors, contexts, text blocks) and its scored outlinks. Every
+ * reader has run by then (the record, the queued links, onCommitted, the
+ * strategy's observe and rescore). Why: the item itself is old by now. It
+ * was made when the frontier chose its URL and waited out its fetch and
+ * then the fetch stage's queue of finished pages (~80 ms at `--concurrency
+ * 64`, a dozen scavenges), so V8 promoted it, and a dead old object is
+ * only found dead by the next mark-compact (one per ~300 pages). Until
+ * then every young object it points to survives each scavenge (old-to-new
+ * pointers are roots), is copied twice and promoted: the page's products,
+ * which die a millisecond after they are made, were most of what the young
+ * generation promoted (docs/results/cpu-per-page.md, seventh pass).
+ */
+function letGo(item: CrawlItem): void {
+  item.page = undefined;
+  item.outlinks = undefined;
+}
+
 /** Tell the strategy about a commit and apply the re-scores it asks for. */
 async function learn(store: Store, scorer: Pick<Scorer, 'observe' | 'rescore'>, item: CrawlItem, links: QueuedLink[], floor: number): Promise<void> {
   scorer.observe?.(item, links);
@@ -292,6 +311,7 @@ export async function sinkStage(source: AsyncIterable<CrawlItem>, opts: SinkOpti
       opts.onCommitted?.(item, record);
       if (opts.scorer !== undefined) await learn(opts.store, opts.scorer, item, links, opts.rescoreFloor?.() ?? -Infinity);
       if (backpressure !== undefined) await backpressure;
+      letGo(item);
     })();
     if (window === 1) {
       await committed;

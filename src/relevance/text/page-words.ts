@@ -38,13 +38,18 @@ export interface LinkWords {
 }
 
 /**
- * The splits of the last few pages, newest first, found by identity. The
- * judge and the near-duplicate stage see a page one right after the other
- * (classify, then dedup); a handful of slots covers that without a WeakMap,
- * whose entries the garbage collector treats as ephemerons (slower
- * scavenges of the small young generation the bin runs with).
+ * The splits of the last two pages, found by identity. The judge and the
+ * near-duplicate stage see a page one right after the other (classify,
+ * then dedup), so two slots cover that without a WeakMap, whose entries
+ * the garbage collector treats as ephemerons (slower scavenges of the
+ * small young generation the bin runs with). Not more: these arrays are
+ * old, and a page they hold (its links, blocks and tokens) lives until its
+ * slot is reused. Held for 8 pages (~1.7 MB allocated meanwhile, more than
+ * the bin's 1 MB young generation) a page survived two scavenges and was
+ * promoted; held for 2 (~0.4 MB) it dies young (docs/results/cpu-per-page.md,
+ * seventh pass).
  */
-const SLOTS = 8;
+const SLOTS = 2;
 const pagesHeld: (ParsedPage | null)[] = new Array<ParsedPage | null>(SLOTS).fill(null);
 const splitsHeld: (Split | null)[] = new Array<Split | null>(SLOTS).fill(null);
 let next = 0;
