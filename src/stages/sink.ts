@@ -32,7 +32,11 @@ export interface SinkOptions {
   canonOptions?: CanonOptions;
   /** writes one NDJSON line; a promise when the output wants the crawl to wait */
   emit: (line: string) => Promise<void> | undefined;
-  /** called after the item's batch is committed (frees its in-flight slot) */
+  /**
+   * called after the item's batch is committed (frees its in-flight slot);
+   * the sink then drops the item's `page` and `outlinks` (see letGo), so
+   * copy what you need from them inside the callback
+   */
   onCommitted?: (item: CrawlItem, record: OutputRecord) => void;
   /** follow at most this many consecutive off-topic hops (SkyReach's tunnels, docs/algorithms.md#topics-on-the-web; default no limit) */
   tunnel?: number;
