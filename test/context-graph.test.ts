@@ -464,7 +464,7 @@ describe('train --layers', () => {
     assert.equal(modelStrategy(loaded), 'nb-link-layers');
     // an NB model has no K of its own (issue 24): sharpen=auto scores every link as floor does
     assert.equal(loaded.linkSharpen, 1);
-    const [floorNb, autoNb] = [{}, { sharpen: 'auto' }].map((params) => createScorer('nb-link-layers', null, { model: loaded, params }));
+    const [floorNb, autoNb] = ([{}, { sharpen: 'auto' }] as Record<string, string>[]).map((params) => createScorer('nb-link-layers', null, { model: loaded, params }));
     const deptPage = makePage('Department', {});
     for (const anchor of ['Courses', 'People', 'CS101 course', 'Old news']) assert.equal(autoNb.linkScore(link(anchor), deptPage, 0), floorNb.linkScore(link(anchor), deptPage, 0));
 
