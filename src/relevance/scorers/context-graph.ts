@@ -57,10 +57,11 @@
  * `--param sharpen=K` (issue 24; with floor) takes t′ = σ(K·logit t) for t:
  * a calibrated t on NB's wider log-odds scale; `sharpen=auto` takes K
  * from the model (`blend.sharpen`, sd of NB's ÷ the blend's out-of-fold
- * log odds, computed by train; K = 1 for a model without it). Neither tier nor sharpen=5
- * passed the rule written before the leave-one-university-out run with
- * the blend model (docs/results/webkb-classifier.md): both stay parameters,
- * and nb-link-layers is floor with every model.
+ * log odds, computed by train; K = 1 for a model without it). Neither
+ * tier, sharpen=5 nor sharpen=auto passed the rule written before the
+ * leave-one-university-out run with the blend model
+ * (docs/results/webkb-classifier.md): all stay parameters, and
+ * nb-link-layers is floor with every model.
  * Needs --model with a `layers` section.
  *
  * `nb-link-layers` (its own name: context-graph with `combine=floor,
