@@ -198,6 +198,8 @@ for (const u of values.replay === undefined ? universities : []) {
     const models = classifiers.map((c) => {
       // as `train --warc`: the linear page judge keeps features of ≥ DEFAULT_WARC_PAGE_MIN_DF pages
       const { json, model } = fitModel(data, { target, group: flags.group, balancedLinks: flags.balancedLinks, classifier: c, ...(c === 'linear' ? { pageMinDf: DEFAULT_WARC_PAGE_MIN_DF } : {}) });
+      // sharpen=auto's K (issue 24), logged per cell for the results doc
+      if (json.blend?.sharpen !== undefined) process.stderr.write(`${u} ${target} [${c}] sharpen K = ${json.blend.sharpen} (sdNb ${json.blend.inner?.sdNb}, sdLinear ${json.blend.inner?.sdLinear})\n`);
       return { c, model, hubDensity: json.linear?.hubDensity ?? null };
     });
     // how each page judge sees the held-out targets (the linear one: hubs are never relevant)

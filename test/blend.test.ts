@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOGIT_CAP, fitStacking, logit } from '../src/relevance/learn/blend.ts';
+import { LOGIT_CAP, fitStacking, logit, sharpenFromLogits } from '../src/relevance/learn/blend.ts';
 import { sigmoid } from '../src/relevance/learn/bernoulli-nb.ts';
 import { binaryMetrics, seededRandom } from '../src/relevance/learn/metrics.ts';
-import { loadModel } from '../src/relevance/model.ts';
+import { Model, loadModel } from '../src/relevance/model.ts';
 import { readWarc } from '../src/relevance/train/from-warc.ts';
 import { runTrain } from '../src/commands/train.ts';
 import { sink } from './helpers/sink.ts';
@@ -50,6 +50,25 @@ test('fitStacking gives a useless column no weight, and refuses one class or rag
   assert.throws(() => fitStacking([new Float64Array(2)], [0, 1, 1]), /every column needs 3 values/);
 });
 
+test('sharpenFromLogits: sd of NB log odds ÷ sd of the blend\'s, clamped to [1, 100]', () => {
+  // issue 24, sharpen=auto: the factor that makes the blend's log odds spread like NB's
+  const { columns } = synthetic(5000, [0, 0, 0], 11);
+  const zBlend = Float64Array.from(columns[0], (z) => 1.5 * z - 2);
+  const zNb = Float64Array.from(columns[0], (z, i) => 9 * z + 0 * columns[1][i] + 4);
+  assert.equal(sharpenFromLogits(zNb, zBlend), 6);
+  // only the spreads count, not the order or the centre
+  const sd = (z: Float64Array): number => Math.sqrt(z.reduce((t, v) => t + v * v, 0) / z.length - (z.reduce((t, v) => t + v, 0) / z.length) ** 2);
+  const k = sharpenFromLogits(Float64Array.from(columns[1], (z) => -4 * z), zBlend);
+  assert.ok(Math.abs(k - (4 * sd(columns[1])) / (1.5 * sd(columns[0]))) < 1e-4, `k ${k}`);
+  // NB no wider than the blend: no sharpening (k ≥ 1); far wider: the cap
+  assert.equal(sharpenFromLogits(zBlend, zNb), 1);
+  assert.equal(sharpenFromLogits(Float64Array.from(zBlend, (z) => 1000 * z), zBlend), 100);
+  // a blend that says one thing for every link: 1
+  assert.equal(sharpenFromLogits(zNb, new Float64Array(zNb.length).fill(-3)), 1);
+  assert.throws(() => sharpenFromLogits([1, 2], [1]), TypeError);
+  assert.throws(() => sharpenFromLogits([], []), TypeError);
+});
+
 test('logit inverts σ and clips at ±LOGIT_CAP (0 and 1 included)', () => {
   for (const z of [-5, -0.5, 0, 1.25, 7]) assert.ok(Math.abs(logit(sigmoid(z)) - z) < 1e-9);
   assert.equal(logit(0), -LOGIT_CAP);
@@ -79,4 +98,18 @@ test('train --classifier blend on the bundled fixture web: stacked weights fitte
   assert.ok(scores.every((p) => p >= 0 && p <= 1));
   const auc = binaryMetrics(scores, data.links.map((l) => l.label)).auc;
   assert.ok(auc > 0.7, `link AUC ${auc}`);
+  // issue 24: K of sharpen=auto is stored (blend.sharpen) and survives a round trip; a file
+  // without the field (written before it) still loads, scores the same and has K = 1
+  assert.ok(typeof blend.sharpen === 'number' && blend.sharpen >= 1 && blend.sharpen <= 100, `sharpen ${blend.sharpen}`);
+  assert.equal(model.linkSharpen, blend.sharpen);
+  const again = Model.fromJSON(JSON.parse(JSON.stringify(model.json)));
+  assert.equal(again.linkSharpen, blend.sharpen);
+  const old = JSON.parse(JSON.stringify(model.json));
+  delete old.blend.sharpen;
+  const before = Model.fromJSON(old);
+  assert.equal(before.linkSharpen, 1);
+  const l0 = data.links[0]!;
+  const parent = { url: l0.parentUrl ?? '', title: l0.parentTitle ?? '', relevant: false };
+  assert.equal(before.linkProbability(l0.anchor, l0.context, l0.url, parent), model.linkProbability(l0.anchor, l0.context, l0.url, parent));
+  for (const bad of [0.5, 101, 'auto', null]) assert.throws(() => Model.fromJSON({ ...model.json, blend: { ...model.json.blend!, sharpen: bad } }), /blend\.sharpen/);
 });

@@ -332,6 +332,12 @@ describe('context-graph combine (issue 22: nb-link with the layers)', () => {
     assert.throws(usage({ combine: 'tier', tierRest: 'nb' }), isUsage);
     assert.throws(usage({ combine: 'tier', tierAt: 1.5 }), isUsage);
     assert.throws(usage({ sharpen: 0.5 }), isUsage);
+    assert.throws(usage({ sharpen: 'car' }), isUsage);
+    // sharpen=auto (issue 24): the model's own K, as the same number given by hand
+    const own = createScorer('nb-link-layers', null, { model: { ...model, linkSharpen: 3.25 }, params: { sharpen: 'auto' } });
+    const byHand = createScorer('nb-link-layers', null, { model, params: { sharpen: 3.25 } });
+    for (const a of Object.keys(layersOf)) assert.equal(own.linkScore(link(a), page, 0), byHand.linkScore(link(a), page, 0));
+    assert.notEqual(own.linkScore(link('both'), page, 0), createScorer('nb-link-layers', null, { model, params: { sharpen: 'auto' } }).linkScore(link('both'), page, 0));
   });
 
   test("an NB model's nb-link-layers scores are those of floor, whatever t (the variants are parameters only)", () => {
@@ -344,12 +350,15 @@ describe('context-graph combine (issue 22: nb-link with the layers)', () => {
     };
     const plain = createScorer('nb-link-layers', null, { model: nbModel });
     const one = createScorer('nb-link-layers', null, { model: nbModel, params: { sharpen: 1 } });
+    // sharpen=auto on a model with no K of its own (NB): K = 1, floor as it was
+    const auto = createScorer('nb-link-layers', null, { model: nbModel, params: { sharpen: 'auto' } });
     for (const a of Object.keys(layersOf)) {
       for (let i = 0; i < ts.length; i++) {
         const l = link(`${a}:${i}`);
         const want = floorScore(ts[i]!, expectedScore(layersOf[a as keyof typeof layersOf], null, null, ts[i]!, 0.5));
         assert.equal(plain.linkScore(l, page, 0), want);
         assert.equal(one.linkScore(l, page, 0), want);
+        assert.equal(auto.linkScore(l, page, 0), want);
       }
     }
   });
@@ -453,6 +462,11 @@ describe('train --layers', () => {
     createScorer('context-graph', null, { model: loaded, params: { value: 'expected' } }).linkScore(link('Courses'), makePage('Department', {}), 0);
     // a crawl with it and no --strategy runs nb-link-layers
     assert.equal(modelStrategy(loaded), 'nb-link-layers');
+    // an NB model has no K of its own (issue 24): sharpen=auto scores every link as floor does
+    assert.equal(loaded.linkSharpen, 1);
+    const [floorNb, autoNb] = ([{}, { sharpen: 'auto' }] as Record<string, string>[]).map((params) => createScorer('nb-link-layers', null, { model: loaded, params }));
+    const deptPage = makePage('Department', {});
+    for (const anchor of ['Courses', 'People', 'CS101 course', 'Old news']) assert.equal(autoNb.linkScore(link(anchor), deptPage, 0), floorNb.linkScore(link(anchor), deptPage, 0));
 
     const withoutPath = join(dir, 'without.json');
     const withoutJson = await train(['--no-layers'], withoutPath);

@@ -28,7 +28,7 @@ import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
 import { DEFAULT_MIN_DF, LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, prepare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
 import { groupKFold, kFoldIndices } from './learn/metrics.ts';
-import { clipLogit, fitStacking, logit } from './learn/blend.ts';
+import { clipLogit, fitStacking, logit, sharpenFromLogits } from './learn/blend.ts';
 import { VERSION } from '../util/version.ts';
 
 /** The `format` every model file carries. */
@@ -174,6 +174,8 @@ export interface BlendJSON {
   link: LinearJSON;
   weights: [number, number, number];
   inner?: Record<string, number>;
+  /** optional (issue 24): K of nb-link-layers' `sharpen=auto`, sd of NB's ÷ the blend's out-of-fold log odds (sharpenFromLogits) */
+  sharpen?: number;
 }
 
 /**
@@ -279,7 +281,7 @@ export function fitBlendLink(
   nbExamples: readonly { features: string[]; label: 0 | 1 }[],
   group: FeatureGroup,
   opts: { balanced?: boolean; linearOptions?: LinearOptions } = {},
-): { link: LinearClassifier; weights: [number, number, number]; inner: Record<string, number>; rows: { features: string[]; label: 0 | 1 }[] } {
+): { link: LinearClassifier; weights: [number, number, number]; inner: Record<string, number>; sharpen: number; rows: { features: string[]; label: 0 | 1 }[] } {
   const { link, rows, heldOut, folds } = trainLinearLink(links, group, opts.linearOptions);
   const n = links.length;
   const zNb = new Float64Array(n);
@@ -313,7 +315,7 @@ export function fitBlendLink(
     if (auc > bestMix.auc + 1e-9) bestMix = { alpha, auc };
   }
   Object.assign(inner, { mixAlpha: bestMix.alpha, mix: r4(bestMix.auc), sdNb: r4(sdNb), sdLinear: r4(sdLin) });
-  return { link, weights: [a, b, c], inner, rows };
+  return { link, weights: [a, b, c], inner, sharpen: sharpenFromLogits(zNb, blended), rows };
 }
 
 /** A loaded, validated model: the LearnedModel every learning strategy uses. */
@@ -343,6 +345,8 @@ export class Model implements LearnedModel {
   readonly #blend: { link: LinearClassifier; weights: readonly [number, number, number] } | null;
   /** the learner behind pageProbability and linkProbability */
   readonly classifier: ClassifierKind;
+  /** K of nb-link-layers' `sharpen=auto`: the model file's `blend.sharpen`, 1 without it (issue 24) */
+  readonly linkSharpen: number;
 
   private constructor(
     json: ModelJSON,
@@ -367,6 +371,7 @@ export class Model implements LearnedModel {
     this.#linear = parts.linear;
     this.#blend = parts.blend ?? null;
     this.classifier = parts.linear !== null ? 'linear' : this.#blend !== null ? 'blend' : 'nb';
+    this.linkSharpen = this.#blend === null ? 1 : (json.blend?.sharpen ?? 1);
     this.#segmenter = segmenter;
   }
 
@@ -449,6 +454,7 @@ export class Model implements LearnedModel {
         if (!isObject(bl)) return bad(`"blend" must be an object when "classifier" is "blend", got ${describe(bl)}`);
         const w = bl.weights;
         if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => typeof x === 'number' && Number.isFinite(x))) bad(`"blend.weights" must be three finite numbers, got ${describe(w)}`);
+        if (bl.sharpen !== undefined && !(typeof bl.sharpen === 'number' && bl.sharpen >= 1 && bl.sharpen <= 100)) bad(`"blend.sharpen" must be a number in [1, 100] when given, got ${describe(bl.sharpen)}`);
         blend = { link: part('blend.link', bl.link, (v) => LinearClassifier.fromJSON(v, layout)), weights: [...(w as number[])] as [number, number, number] };
       }
       if (kind === 'linear') {
@@ -868,7 +874,7 @@ export function fitModel(data: TrainingData, opts: FitOptions): { json: ModelJSO
   let blend: BlendJSON | undefined;
   if (classifier === 'blend') {
     const fitted = fitBlendLink(data.links, linkExamples, group, { balanced: opts.balancedLinks === true, linearOptions: opts.linearOptions });
-    blend = { link: fitted.link.toJSON(), weights: fitted.weights, inner: fitted.inner };
+    blend = { link: fitted.link.toJSON(), weights: fitted.weights, inner: fitted.inner, sharpen: fitted.sharpen };
     const [wa, wb, wc] = fitted.weights;
     const indexedLinks = linkExamples.map((e, i) => ({ i, label: e.label }));
     inSample.blendLink = measure(indexedLinks, ({ i }) => sigmoid(wa * clipLogit(link.logOdds(linkExamples[i].features)) + wb * logit(fitted.link.probability(fitted.rows[i].features)) + wc));

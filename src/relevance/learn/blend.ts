@@ -100,6 +100,34 @@ export function fitStacking(columns: readonly ArrayLike<number>[], labels: reado
   return w;
 }
 
+/** The range `sharpenFromLogits` clamps K to (nb-link-layers' `sharpen` range). */
+export const SHARPEN_RANGE = [1, 100] as const;
+
+/**
+ * K of `sharpen=auto` (issue 24; docs/results/webkb-classifier.md):
+ * sd(zNb) ÷ sd(zBlend), population sds over the same examples' out-of-fold
+ * log odds (NB's, clipped, and the blend's own), the factor that makes the
+ * blend's log odds spread like NB's; clamped to SHARPEN_RANGE (1 when
+ * zBlend does not vary), rounded to 4 decimals. Throws TypeError when the
+ * two differ in length or are empty.
+ */
+export function sharpenFromLogits(zNb: ArrayLike<number>, zBlend: ArrayLike<number>): number {
+  const n = zNb.length;
+  if (n === 0 || zBlend.length !== n) throw new TypeError(`sharpenFromLogits needs two equally long non-empty columns, got ${n} and ${zBlend.length}`);
+  const sd = (z: ArrayLike<number>): number => {
+    let m = 0;
+    for (let i = 0; i < n; i++) m += z[i];
+    m /= n;
+    let v = 0;
+    for (let i = 0; i < n; i++) v += (z[i] - m) ** 2;
+    return Math.sqrt(v / n);
+  };
+  const below = sd(zBlend);
+  if (!(below > 0)) return 1;
+  const k = sd(zNb) / below;
+  return Math.round(Math.min(SHARPEN_RANGE[1], Math.max(SHARPEN_RANGE[0], k)) * 10000) / 10000;
+}
+
 /** Solves A·s = b (A symmetric positive definite, small) by Gaussian elimination with partial pivoting. */
 function solve(A: readonly (readonly number[])[], b: readonly number[]): number[] {
   const n = b.length;

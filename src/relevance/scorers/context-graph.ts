@@ -55,10 +55,13 @@
  *     or by E (`tierRest=expected`). What floor does with NB's saturated
  *     t (≈ 1 or ≈ 0), written for a t that spreads over (0, 1).
  * `--param sharpen=K` (issue 24; with floor) takes t′ = σ(K·logit t) for t:
- * a calibrated t on NB's wider log-odds scale. Neither tier nor sharpen=5
- * passed the rule written before the leave-one-university-out run with
- * the blend model (docs/results/webkb-classifier.md): both stay parameters,
- * and nb-link-layers is floor with every model.
+ * a calibrated t on NB's wider log-odds scale; `sharpen=auto` takes K
+ * from the model (`blend.sharpen`, sd of NB's ÷ the blend's out-of-fold
+ * log odds, computed by train; K = 1 for a model without it). Neither
+ * tier, sharpen=5 nor sharpen=auto passed the rule written before the
+ * leave-one-university-out run with the blend model
+ * (docs/results/webkb-classifier.md): all stay parameters, and
+ * nb-link-layers is floor with every model.
  * Needs --model with a `layers` section.
  *
  * `nb-link-layers` (its own name: context-graph with `combine=floor,
@@ -202,7 +205,8 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
   if (combine !== undefined && !(COMBINE_RULES as readonly unknown[]).includes(combine)) throw new UsageError(`context-graph: param combine must be ${COMBINE_RULES.join(', ')}, got ${JSON.stringify(combine)}`);
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
   const tierAt = numberParam(ctx, 'context-graph', 'tierAt', DEFAULT_TIER_AT, { min: 0, max: 1 });
-  const sharpenBy = numberParam(ctx, 'context-graph', 'sharpen', 1, { min: 1, max: 100 });
+  // `sharpen=auto` (issue 24): the model's own K (model.linkSharpen; 1 when it has none, so NB models are unchanged)
+  const sharpenBy = ctx.params.sharpen === 'auto' ? (model.linkSharpen ?? 1) : numberParam(ctx, 'context-graph', 'sharpen', 1, { min: 1, max: 100 });
   const tierRest = ctx.params.tierRest ?? 'layers';
   if (!(TIER_RESTS as readonly unknown[]).includes(tierRest)) throw new UsageError(`context-graph: param tierRest must be ${TIER_RESTS.join(' or ')}, got ${JSON.stringify(tierRest)}`);
   const layers = model.layerProbabilities.bind(model);

@@ -45,6 +45,8 @@ export interface LearnedModel {
   pageLayerProbabilities?(page: ParsedPage): number[] | null;
   /** P(link layer k | parent page layer j) as [j][k], with pageLayerProbabilities; null or absent without */
   readonly layerTransitions?: readonly (readonly number[])[] | null;
+  /** K of nb-link-layers' `sharpen=auto` (issue 24; the model file's `blend.sharpen`); absent or 1: no sharpening */
+  readonly linkSharpen?: number;
   /** discriminative terms mined in training, usable as a term topic */
   readonly terms: readonly string[];
 }
