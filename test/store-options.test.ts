@@ -30,7 +30,7 @@ describe('store LevelDB options (issue 4: memory)', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'focuscrawl-store-options-'));
     dirs.push(dir);
     const location = path.join(dir, 'store');
-    const n = 12_000; // ~4 MB of entries: more than the 1 MiB write buffer, so tables are written
+    const n = 12_000; // ~4 MB of entries: more than a 2 MiB write buffer, so tables are written
     const entry = (i: number): FrontierEntry => ({
       url: `http://h${i % 97}.example/p${i}.html`,
       score: (i % 1000) / 1000,

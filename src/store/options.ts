@@ -12,17 +12,14 @@
  * allows (it raises maxOpenFiles below 74 to 74: 64 tables) of the smallest
  * tables it allows (1 MiB), which bounds the mapped tables to about 64 MiB
  * plus the inputs of a running compaction (at most 25 tables), and smaller
- * buffers: a 1 MiB block cache (decompressed blocks; default 8 MiB) and a
- * 1 MiB write buffer (the memtable, twice while one is flushed; default 4 MiB).
+ * buffers: a 2 MiB block cache (decompressed blocks; default 8 MiB) and a
+ * 2 MiB write buffer (the memtable, twice while one is flushed; default 4 MiB).
  * The cost is CPU: more table opens and more, smaller compactions (see
- * BENCHMARKS.md, scale-bench). 1 MiB rather than 2 (issue 23): the
- * million-URL peak RSS fell ~4 MB, mostly smaller level-0 tables in the
- * compactions that make the peak, with no measurable CPU cost
- * (docs/results/memory-budget.md).
+ * BENCHMARKS.md, scale-bench).
  */
 export const STORE_LEVELDB_OPTIONS = Object.freeze({
-  cacheSize: 2 ** 20,
-  writeBufferSize: 2 ** 20,
+  cacheSize: 2 * 2 ** 20,
+  writeBufferSize: 2 * 2 ** 20,
   maxOpenFiles: 74,
   maxFileSize: 2 ** 20,
 });
