@@ -8,6 +8,7 @@
  *               [--variants tsx,tsx+heap,js+arena+ldb+heap] [--topic astronomy]
  *               [--concurrency 16] [--heap-snapshot]
  *               [--heap-flags='--max-semi-space-size=2 ...'] [--ldb-options='{"maxOpenFiles":1000}']
+ *               [--series FILE]
  *   (--ldb-options: LevelDB options over the store's own, src/store/options.ts,
  *   for the `ldb` change of a crawl variant and for every store of the
  *   frontier part; KEEP_SNAPSHOT=dir keeps --heap-snapshot files there)
@@ -33,7 +34,10 @@
  * 500k, 1M frontier URLs); the tables give RSS at each checkpoint, median
  * (min–max) over `--crawl-runs`, and the peak. For each variant (see BASES); with
  * --heap-snapshot, the last run of each variant writes a heap snapshot at
- * the target, summarised by kind of object. The synthetic web's proxy runs
+ * the target, summarised by kind of object. With --series FILE every sample
+ * (RSS parts, the brk heap, V8's spaces, the child's CPU seconds from
+ * /proc/PID/stat) goes to FILE as NDJSON: when the peak happens and what
+ * made it. The synthetic web's proxy runs
  * in its own process.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -66,6 +70,8 @@ const RECENT = 1000;
 const FILL_BATCH = 10_000;
 /** Heap snapshots larger than this are not read (JSON.parse of one string). */
 const MAX_SNAPSHOT_BYTES = 400 * 2 ** 20;
+/** Clock ticks per second of /proc/PID/stat's CPU times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
 /** The RSS limit of the issue. */
 const RSS_LIMIT_MB = 150;
 /**
@@ -369,6 +375,10 @@ interface ProcMemory {
   nodeBin: number;
   /** *.ldb files mapped (LevelDB's table cache) */
   ldbMaps: number;
+  /** of `anon`, the brk heap (glibc's main malloc arena) */
+  brk: number;
+  /** user + system CPU seconds of the process so far (/proc/PID/stat) */
+  cpu: number;
 }
 
 /** Memory of process `pid` (null once it is gone): /proc/PID/status for the totals, /proc/PID/smaps per mapping. */
@@ -379,20 +389,26 @@ async function procMemory(pid: number): Promise<ProcMemory | null> {
     let ldb = 0;
     let nodeBin = 0;
     let ldbMaps = 0;
-    let kind: 'ldb' | 'node' | null = null;
+    let brk = 0;
+    let kind: 'ldb' | 'node' | 'brk' | null = null;
     for (const line of (await readFile(`/proc/${pid}/smaps`, 'utf8')).split('\n')) {
       if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) {
-        kind = line.endsWith('.ldb') ? 'ldb' : line.endsWith(`/${path.basename(process.execPath)}`) ? 'node' : null;
+        kind = line.endsWith('.ldb') ? 'ldb' : line.endsWith(`/${path.basename(process.execPath)}`) ? 'node' : line.endsWith('[heap]') ? 'brk' : null;
         if (kind === 'ldb') ldbMaps++;
       } else if (kind !== null && line.startsWith('Rss:')) {
         const n = Number(/(\d+) kB/.exec(line)?.[1] ?? 0);
         if (kind === 'ldb') ldb += n;
+        else if (kind === 'brk') brk += n;
         else nodeBin += n;
       }
     }
+    // utime and stime are fields 14 and 15, after the command name in parentheses
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpu = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
     return {
       rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, shmem: kb('RssShmem') / 1024,
-      ldb: ldb / 1024, nodeBin: nodeBin / 1024, ldbMaps,
+      ldb: ldb / 1024, nodeBin: nodeBin / 1024, ldbMaps, brk: brk / 1024, cpu,
     };
   } catch {
     return null;
@@ -489,6 +505,8 @@ async function crawlRun(opts: {
   snapshotDir: string | null;
   /** names the run in progress lines */
   label: string;
+  /** collects every sample as a JSON line (--series), or null */
+  series: string[] | null;
 }): Promise<CrawlRun> {
   const args = [
     ...(opts.snapshotDir === null ? [] : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${opts.snapshotDir}`]),
@@ -564,6 +582,7 @@ async function crawlRun(opts: {
       if (mem === null || stopping) return;
       last = { t: (performance.now() - started) / 1000, mem, frontier, pages, hosts: hosts.size, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb };
       samples.push(last);
+      if (opts.series !== null) opts.series.push(JSON.stringify({ run: opts.label, ...last, spaces }));
       progress(last);
     });
   }, 500);
@@ -574,7 +593,8 @@ async function crawlRun(opts: {
       process.stderr.write(
         `scale-bench: ${opts.label} frontier ${fmt(marks.shift()!)} (${fmt(frontier)}, ${fmt(pages)} pages, ${fmt(s.t)} s): RSS ${fmt(m.rss)} MB = ` +
           `anon ${fmt(m.anon)} + file ${fmt(m.file)} (node ${fmt(m.nodeBin)}, ldb ${fmt(m.ldb)} in ${m.ldbMaps} maps) + shmem ${fmt(m.shmem)}; ` +
-          `heapTotal ${fmt(heapTotalMb)}, heapUsed ${fmt(heapUsedMb)}, external ${fmt(externalMb)} (arrayBuffers ${fmt(arrayBuffersMb)}); spaces ${spaces}; peak ${fmt(m.hwm)}\n`,
+          `brk ${fmt(m.brk)}; heapTotal ${fmt(heapTotalMb)}, heapUsed ${fmt(heapUsedMb)}, external ${fmt(externalMb)} (arrayBuffers ${fmt(arrayBuffersMb)}); spaces ${spaces}; ` +
+          `CPU ${fmt(m.cpu, 1)} s; peak ${fmt(m.hwm)}\n`,
       );
     }
   }
@@ -605,6 +625,8 @@ async function crawlBench(opts: {
   concurrency: number;
   crawlArgs: string[];
   heapSnapshot: boolean;
+  /** collects every sample as a JSON line (--series), or null */
+  series: string[] | null;
 }): Promise<string> {
   const web = new SyntheticWeb(parseWebSpec(opts.spec));
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'scale-bench-crawl-'));
@@ -631,10 +653,14 @@ async function crawlBench(opts: {
       for (let r = 0; r < opts.runs; r++) {
         const snapshotDir = opts.heapSnapshot && r === opts.runs - 1 ? await mkdtemp(path.join(tmp, 'heap-')) : null;
         const store = path.join(tmp, 'store');
-        const run = await crawlRun({ node, env, proxy: proxy.url, seeds, topicFile, store, target: opts.target, concurrency: opts.concurrency, crawlArgs: opts.crawlArgs, snapshotDir, label: `${variant} run ${r + 1}` });
+        const run = await crawlRun({ node, env, proxy: proxy.url, seeds, topicFile, store, target: opts.target, concurrency: opts.concurrency, crawlArgs: opts.crawlArgs, snapshotDir, label: `${variant} run ${r + 1}`, series: opts.series });
+        const top = run.samples.reduce((a, b) => (b.mem.rss > a.mem.rss ? b : a));
+        const cpu = run.samples.at(-1)!.mem.cpu;
         process.stderr.write(
           `scale-bench: crawl ${variant} run ${r + 1}: frontier ${fmt(run.frontier)} after ${fmt(run.pages)} pages in ${fmt(run.seconds)} s, ` +
-            `peak RSS ${fmt(run.peakMb)} MB\n`,
+            `CPU ${fmt(cpu, 1)} s (${fmt(run.pages / cpu)} pages per CPU-second), peak RSS ${fmt(run.peakMb)} MB ` +
+            `(highest sample ${fmt(top.mem.rss)} MB at ${fmt(top.t)} s, frontier ${fmt(top.frontier)}: anon ${fmt(top.mem.anon)}, brk ${fmt(top.mem.brk)}, ` +
+            `JS heap ${fmt(top.heapTotalMb)}, file ${fmt(top.mem.file)}, ldb ${fmt(top.mem.ldb)} in ${top.mem.ldbMaps} maps)\n`,
         );
         runs.push(run);
         await rm(store, { recursive: true, force: true });
@@ -763,6 +789,8 @@ async function main(): Promise<number> {
       'heap-snapshot': { type: 'boolean', default: false },
       'heap-flags': { type: 'string' },
       'ldb-options': { type: 'string' },
+      // every 0.5 s sample of every crawl run as NDJSON into this file (a time series of the memory)
+      series: { type: 'string' },
       write: { type: 'boolean', default: false },
     },
   });
@@ -806,6 +834,7 @@ async function main(): Promise<number> {
   }
   if (part !== 'frontier') {
     const loadBefore = os.loadavg()[0];
+    const series = values.series === undefined ? null : ([] as string[]);
     const body = [
       `### Crawler memory against frontier size`,
       '',
@@ -830,8 +859,10 @@ async function main(): Promise<number> {
         concurrency: Number(values.concurrency),
         crawlArgs: values['crawl-arg']!,
         heapSnapshot: values['heap-snapshot']!,
+        series,
       }),
     ];
+    if (series !== null) await writeFile(values.series!, `${series.join('\n')}\n`);
     await report('scale-bench-crawl', body, loadBefore, command, values.write!);
   }
   return 0;
