@@ -28,7 +28,7 @@ import { MultiNB, type MultiNBJSON } from './learn/multi-nb.ts';
 import { binaryMetrics } from './learn/metrics.ts';
 import { DEFAULT_MIN_DF, LinearClassifier, LinearRivals, MIN_RIVAL_EXAMPLES, oneVsRestShare, prepare, textGrams, trainOneVsRest, type LinearJSON, type LinearOptions, type RivalsJSON } from './learn/linear.ts';
 import { groupKFold, kFoldIndices } from './learn/metrics.ts';
-import { clipLogit, fitStacking, logit, sharpenFromLogits } from './learn/blend.ts';
+import { clipLogit, fitStacking, logit, populationSd, SHARPEN_RANGE, sharpenFromLogits } from './learn/blend.ts';
 import { VERSION } from '../util/version.ts';
 
 /** The `format` every model file carries. */
@@ -303,11 +303,7 @@ export function fitBlendLink(
   const inner: Record<string, number> = { nb: r4(binaryMetrics(Array.from(zNb), labels).auc), linear: r4(binaryMetrics(Array.from(zLin), labels).auc), blend: r4(binaryMetrics(blended, labels).auc) };
   // informational (bench/webkb-link-auc.ts): the convex mix α·zNb/sdNb + (1−α)·zLin/sdLin of
   // the standardised logits whose out-of-fold AUC is highest (α in steps of 0.05, the lowest on ties)
-  const sd = (z: Float64Array): number => {
-    const m = z.reduce((t, v) => t + v, 0) / n;
-    return Math.sqrt(z.reduce((t, v) => t + (v - m) ** 2, 0) / n) || 1;
-  };
-  const [sdNb, sdLin] = [sd(zNb), sd(zLin)];
+  const [sdNb, sdLin] = [populationSd(zNb) || 1, populationSd(zLin) || 1];
   let bestMix = { alpha: 0, auc: -Infinity };
   for (let k = 0; k <= 20; k++) {
     const alpha = k / 20;
@@ -454,7 +450,7 @@ export class Model implements LearnedModel {
         if (!isObject(bl)) return bad(`"blend" must be an object when "classifier" is "blend", got ${describe(bl)}`);
         const w = bl.weights;
         if (!Array.isArray(w) || w.length !== 3 || !w.every((x) => typeof x === 'number' && Number.isFinite(x))) bad(`"blend.weights" must be three finite numbers, got ${describe(w)}`);
-        if (bl.sharpen !== undefined && !(typeof bl.sharpen === 'number' && bl.sharpen >= 1 && bl.sharpen <= 100)) bad(`"blend.sharpen" must be a number in [1, 100] when given, got ${describe(bl.sharpen)}`);
+        if (bl.sharpen !== undefined && !(typeof bl.sharpen === 'number' && bl.sharpen >= SHARPEN_RANGE[0] && bl.sharpen <= SHARPEN_RANGE[1])) bad(`"blend.sharpen" must be a number in [${SHARPEN_RANGE.join(', ')}] when given, got ${describe(bl.sharpen)}`);
         blend = { link: part('blend.link', bl.link, (v) => LinearClassifier.fromJSON(v, layout)), weights: [...(w as number[])] as [number, number, number] };
       }
       if (kind === 'linear') {

@@ -100,6 +100,17 @@ export function fitStacking(columns: readonly ArrayLike<number>[], labels: reado
   return w;
 }
 
+/** The population standard deviation of `z` (non-empty). */
+export function populationSd(z: ArrayLike<number>): number {
+  const n = z.length;
+  let m = 0;
+  for (let i = 0; i < n; i++) m += z[i];
+  m /= n;
+  let v = 0;
+  for (let i = 0; i < n; i++) v += (z[i] - m) ** 2;
+  return Math.sqrt(v / n);
+}
+
 /** The range `sharpenFromLogits` clamps K to (nb-link-layers' `sharpen` range). */
 export const SHARPEN_RANGE = [1, 100] as const;
 
@@ -114,17 +125,9 @@ export const SHARPEN_RANGE = [1, 100] as const;
 export function sharpenFromLogits(zNb: ArrayLike<number>, zBlend: ArrayLike<number>): number {
   const n = zNb.length;
   if (n === 0 || zBlend.length !== n) throw new TypeError(`sharpenFromLogits needs two equally long non-empty columns, got ${n} and ${zBlend.length}`);
-  const sd = (z: ArrayLike<number>): number => {
-    let m = 0;
-    for (let i = 0; i < n; i++) m += z[i];
-    m /= n;
-    let v = 0;
-    for (let i = 0; i < n; i++) v += (z[i] - m) ** 2;
-    return Math.sqrt(v / n);
-  };
-  const below = sd(zBlend);
+  const below = populationSd(zBlend);
   if (!(below > 0)) return 1;
-  const k = sd(zNb) / below;
+  const k = populationSd(zNb) / below;
   return Math.round(Math.min(SHARPEN_RANGE[1], Math.max(SHARPEN_RANGE[0], k)) * 10000) / 10000;
 }
 

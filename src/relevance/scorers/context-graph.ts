@@ -70,6 +70,7 @@
  * model carries layers; nb-link stays the default for a model without.
  */
 import { UsageError } from '../../errors.ts';
+import { SHARPEN_RANGE } from '../learn/blend.ts';
 import type { Scorer } from '../../types.ts';
 import { numberParam, type LearnedModel, type ScorerContext } from './context.ts';
 import { PARENT_RELEVANT_AT } from './nb-link.ts';
@@ -206,7 +207,7 @@ export function createContextGraphScorer(ctx: ScorerContext): Scorer {
   const threshold = typeof ctx.params.threshold === 'number' ? ctx.params.threshold : PARENT_RELEVANT_AT;
   const tierAt = numberParam(ctx, 'context-graph', 'tierAt', DEFAULT_TIER_AT, { min: 0, max: 1 });
   // `sharpen=auto` (issue 24): the model's own K (model.linkSharpen; 1 when it has none, so NB models are unchanged)
-  const sharpenBy = ctx.params.sharpen === 'auto' ? (model.linkSharpen ?? 1) : numberParam(ctx, 'context-graph', 'sharpen', 1, { min: 1, max: 100 });
+  const sharpenBy = ctx.params.sharpen === 'auto' ? (model.linkSharpen ?? 1) : numberParam(ctx, 'context-graph', 'sharpen', 1, { min: SHARPEN_RANGE[0], max: SHARPEN_RANGE[1] });
   const tierRest = ctx.params.tierRest ?? 'layers';
   if (!(TIER_RESTS as readonly unknown[]).includes(tierRest)) throw new UsageError(`context-graph: param tierRest must be ${TIER_RESTS.join(' or ')}, got ${JSON.stringify(tierRest)}`);
   const layers = model.layerProbabilities.bind(model);
